@@ -1,0 +1,427 @@
+//! The one context builder behind every strategy. It pays first for what must be sent (the
+//! system prompt and the latest user turn), then fills the rest of the budget by section
+//! priority: pinned facts, the summary, recent turns (newest first, contiguous, tool groups
+//! whole). It never exceeds the budget and explains every decision in the report.
+
+use super::message::ChatMessage;
+use super::report::*;
+use super::strategy::Strategy;
+use super::units::{group, Unit, UnitKind};
+use crate::error::{Error, ErrorCode, Result};
+use crate::history::{Entry, Role};
+use crate::summary::SummaryRecord;
+use crate::tokens::{MessageOverhead, TokenCounter};
+
+pub const PINNED_MARKER: &str = "[Pinned facts]";
+pub const SUMMARY_MARKER: &str = "[Summary of earlier conversation]";
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PinnedFact {
+    pub id: String,
+    pub text: String,
+}
+
+/// Budget knobs, validated by the engine's config.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Limits {
+    pub max_tokens: Option<usize>,
+    pub reserve_tokens: usize,
+    pub max_turns: Option<usize>,
+    /// Upper bounds per section, in tokens; the rest of the budget goes to recent turns.
+    pub pinned_max: Option<usize>,
+    pub summary_max: Option<usize>,
+}
+
+pub struct SummaryInput<'a> {
+    pub record: &'a SummaryRecord,
+    /// `entries[..covered]` are folded into the summary.
+    pub covered: usize,
+}
+
+pub struct BuildInput<'a> {
+    pub strategy: Strategy,
+    pub limits: &'a Limits,
+    pub overhead: MessageOverhead,
+    pub counter: &'a dyn TokenCounter,
+    /// The system prompt and its message tokens (cached by the engine).
+    pub system_prompt: Option<(&'a str, usize)>,
+    pub pinned: &'a [PinnedFact],
+    pub summary: Option<SummaryInput<'a>>,
+    pub entries: &'a [Entry],
+    /// Message tokens of each entry, overhead included (cached by the engine).
+    pub entry_tokens: &'a [usize],
+    pub dedup: bool,
+    pub notes: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct BuiltContext {
+    pub messages: Vec<ChatMessage>,
+    pub report: ContextReport,
+}
+
+/// Tracks spending against the budget (unbounded when no `maxTokens` is set).
+struct Budget {
+    available: Option<usize>,
+    used: usize,
+}
+
+impl Budget {
+    fn fits(&self, tokens: usize) -> bool {
+        self.available.is_none_or(|a| self.used + tokens <= a)
+    }
+    fn remaining(&self) -> usize {
+        self.available
+            .map_or(usize::MAX, |a| a.saturating_sub(self.used))
+    }
+}
+
+pub fn build(mut input: BuildInput<'_>) -> Result<BuiltContext> {
+    let BuildInput {
+        strategy,
+        limits,
+        overhead,
+        counter,
+        entries,
+        entry_tokens,
+        ..
+    } = input;
+    let mut notes = std::mem::take(&mut input.notes);
+    let available = limits
+        .max_tokens
+        .map(|m| m.saturating_sub(limits.reserve_tokens));
+    let mut budget = Budget {
+        available,
+        used: overhead.per_request,
+    };
+
+    let latest_user = entries.iter().rposition(|e| e.role == Role::User);
+    // Which entries are already folded into a summary this strategy sends. The latest user
+    // message is never among them (it can only get there when newer ones were forgotten).
+    let covered = match (&input.summary, strategy) {
+        (Some(s), Strategy::Summary) => s.covered.min(latest_user.unwrap_or(entries.len())),
+        _ => 0,
+    };
+    let mut fate: Vec<(EntryStatus, Reason)> = (0..entries.len())
+        .map(|i| {
+            if i < covered {
+                (EntryStatus::Summarized, Reason::Summarized)
+            } else {
+                (EntryStatus::Dropped, Reason::OverBudget)
+            }
+        })
+        .collect();
+
+    let units = group(entries, covered);
+    let latest_unit = latest_user.and_then(|u| units.iter().position(|x| x.range.contains(&u)));
+    let unit_tokens = |u: &Unit| -> usize { u.range.clone().map(|i| entry_tokens[i]).sum() };
+
+    // 1. Candidates by strategy; everything else gets its reason now.
+    let mut candidate = vec![true; units.len()];
+    for (k, unit) in units.iter().enumerate() {
+        let reason = match unit.kind {
+            UnitKind::Orphan => Some(Reason::OrphanToolResult),
+            UnitKind::Incomplete => Some(Reason::ToolPairIncomplete),
+            UnitKind::Complete => None,
+        };
+        let reason = reason.or(match strategy {
+            Strategy::None if Some(k) != latest_unit => Some(Reason::StrategyNone),
+            Strategy::Window => {
+                let first_kept = entries.len().saturating_sub(limits.max_turns.unwrap_or(0));
+                (unit.range.start < first_kept && Some(k) != latest_unit)
+                    .then_some(Reason::OutsideWindow)
+            }
+            _ => None,
+        });
+        if let Some(r) = reason {
+            candidate[k] = false;
+            for i in unit.range.clone() {
+                fate[i] = (EntryStatus::Dropped, r);
+            }
+        }
+    }
+    if units.iter().any(|u| u.kind == UnitKind::Incomplete) {
+        notes.push(
+            "an assistant tool call is missing some of its tool results; it was not sent \
+             (add the results with role \"tool\" and toolCallId)"
+                .to_string(),
+        );
+    }
+    if input.dedup {
+        drop_duplicates(entries, &units, &mut candidate, &mut fate, latest_unit);
+    }
+
+    // 2. What must be sent: the system prompt and the latest user turn.
+    let system = input.system_prompt.filter(|(s, _)| !s.is_empty());
+    let system_msg = system.map(|(s, _)| ChatMessage::new(Role::System, s));
+    let system_tokens = system.map_or(0, |(_, t)| t);
+    let latest_tokens = latest_unit.map_or(0, |k| unit_tokens(&units[k]));
+    if !budget.fits(system_tokens + latest_tokens) {
+        let avail = available.unwrap_or(0);
+        return Err(Error::new(
+            ErrorCode::ContextOverflow,
+            format!(
+                "the system prompt ({system_tokens} tokens) and the latest user message \
+                 ({latest_tokens} tokens) need {} tokens with the request overhead, over the \
+                 {avail} available (maxTokens {} - reserveTokens {}): raise maxTokens, lower \
+                 reserveTokens, or shorten the message",
+                system_tokens + latest_tokens + overhead.per_request,
+                limits.max_tokens.unwrap_or(0),
+                limits.reserve_tokens,
+            ),
+        ));
+    }
+    budget.used += system_tokens + latest_tokens;
+
+    // 3. Sections by priority.
+    let (pinned_msg, pinned_report) = pinned_section(&input, &mut budget);
+    let (summary_msg, summary_report) = summary_section(&input, &mut budget, strategy, &mut notes);
+
+    // 4. Recent turns, newest first, stopping at the first that does not fit so the model
+    //    never sees a gap in the middle of the conversation.
+    let mut chosen = vec![false; units.len()];
+    if let Some(k) = latest_unit {
+        chosen[k] = true;
+    }
+    let mut budget_hit = false;
+    for k in (0..units.len()).rev() {
+        if !candidate[k] || Some(k) == latest_unit {
+            continue;
+        }
+        let t = unit_tokens(&units[k]);
+        if !budget_hit && budget.fits(t) {
+            budget.used += t;
+            chosen[k] = true;
+        } else {
+            budget_hit = true;
+        }
+    }
+    let mut history_msgs = Vec::new();
+    let mut history_report = SectionReport {
+        name: SectionKind::History,
+        marker: None,
+        tokens: 0,
+        messages: 0,
+        items: 0,
+        dropped: 0,
+    };
+    for (k, unit) in units.iter().enumerate() {
+        if !candidate[k] {
+            continue;
+        }
+        for i in unit.range.clone() {
+            if chosen[k] {
+                let reason = if Some(i) == latest_user {
+                    Reason::LatestUser
+                } else {
+                    Reason::WithinBudget
+                };
+                fate[i] = (EntryStatus::Included, reason);
+                history_msgs.push(ChatMessage::from_entry(&entries[i]));
+                history_report.tokens += entry_tokens[i];
+                history_report.items += 1;
+            } else {
+                fate[i] = (EntryStatus::Dropped, Reason::OverBudget);
+                history_report.dropped += 1;
+            }
+        }
+    }
+    history_report.messages = history_report.items;
+
+    // 5. Assemble in reading order.
+    let mut messages = Vec::new();
+    let mut sections = Vec::new();
+    if let Some(m) = system_msg {
+        messages.push(m);
+        sections.push(SectionReport {
+            name: SectionKind::System,
+            marker: None,
+            tokens: system_tokens,
+            messages: 1,
+            items: 1,
+            dropped: 0,
+        });
+    }
+    for (msg, report) in [(pinned_msg, pinned_report), (summary_msg, summary_report.1)] {
+        if let Some(r) = report {
+            messages.extend(msg);
+            sections.push(r);
+        }
+    }
+    messages.extend(history_msgs);
+    sections.push(history_report);
+
+    let mut report = ContextReport {
+        strategy: strategy.as_str(),
+        headline: String::new(),
+        budget: BudgetReport {
+            max_tokens: limits.max_tokens,
+            reserve_tokens: limits.reserve_tokens,
+            available,
+        },
+        total_tokens: budget.used,
+        messages_sent: messages.len(),
+        sections,
+        entries: entries
+            .iter()
+            .zip(&fate)
+            .enumerate()
+            .map(|(i, (e, (status, reason)))| EntryReport {
+                id: e.id.clone(),
+                role: e.role,
+                tokens: entry_tokens[i],
+                status: *status,
+                reason: *reason,
+            })
+            .collect(),
+        summary: summary_report.0,
+        tokenizer: TokenizerReport {
+            kind: counter.kind().to_string(),
+            exact: counter.is_exact(),
+        },
+        notes,
+    };
+    report.make_headline();
+    Ok(BuiltContext { messages, report })
+}
+
+/// Drops a plain message identical (role, name, content) to the next candidate message: the
+/// double-submit and the repeated paste. The newer copy stays.
+fn drop_duplicates(
+    entries: &[Entry],
+    units: &[Unit],
+    candidate: &mut [bool],
+    fate: &mut [(EntryStatus, Reason)],
+    latest_unit: Option<usize>,
+) {
+    let plain = |u: &Unit| u.range.len() == 1 && entries[u.range.start].tool_calls.is_empty();
+    let mut next: Option<usize> = None;
+    for k in (0..units.len()).rev() {
+        if !candidate[k] {
+            continue;
+        }
+        if let Some(n) = next {
+            let (a, b) = (
+                &entries[units[k].range.start],
+                &entries[units[n].range.start],
+            );
+            if plain(&units[k])
+                && plain(&units[n])
+                && Some(k) != latest_unit
+                && a.role == b.role
+                && a.name == b.name
+                && a.content == b.content
+            {
+                candidate[k] = false;
+                fate[units[k].range.start] = (EntryStatus::Dropped, Reason::Duplicate);
+                continue;
+            }
+        }
+        next = Some(k);
+    }
+}
+
+/// Pinned facts as one system message, as many as fit (in pin order), deduplicated.
+fn pinned_section(
+    input: &BuildInput<'_>,
+    budget: &mut Budget,
+) -> (Option<ChatMessage>, Option<SectionReport>) {
+    if input.pinned.is_empty() {
+        return (None, None);
+    }
+    let cap = input
+        .limits
+        .pinned_max
+        .unwrap_or(usize::MAX)
+        .min(budget.remaining());
+    let mut kept: Vec<&str> = Vec::new();
+    let mut tokens = 0;
+    let mut dropped = 0;
+    for fact in input.pinned {
+        if kept.contains(&fact.text.as_str()) {
+            continue;
+        }
+        let mut trial = kept.clone();
+        trial.push(&fact.text);
+        let t = input
+            .overhead
+            .message_tokens(input.counter, &pinned_message(&trial));
+        if t <= cap {
+            kept = trial;
+            tokens = t;
+        } else {
+            dropped += 1;
+        }
+    }
+    let report = SectionReport {
+        name: SectionKind::Pinned,
+        marker: Some(PINNED_MARKER),
+        tokens,
+        messages: usize::from(!kept.is_empty()),
+        items: kept.len(),
+        dropped,
+    };
+    if kept.is_empty() {
+        return (None, Some(report));
+    }
+    budget.used += tokens;
+    (Some(pinned_message(&kept)), Some(report))
+}
+
+fn pinned_message(facts: &[&str]) -> ChatMessage {
+    let mut text = String::from(PINNED_MARKER);
+    for f in facts {
+        text.push_str("\n- ");
+        text.push_str(f);
+    }
+    ChatMessage::new(Role::System, text)
+}
+
+type SummaryParts = (Option<SummaryReport>, Option<SectionReport>);
+
+fn summary_section(
+    input: &BuildInput<'_>,
+    budget: &mut Budget,
+    strategy: Strategy,
+    notes: &mut Vec<String>,
+) -> (Option<ChatMessage>, SummaryParts) {
+    let Some(s) = input.summary.as_ref() else {
+        return (None, (None, None));
+    };
+    let msg = summary_message(&s.record.text);
+    let tokens = input.overhead.message_tokens(input.counter, &msg);
+    let cap = input.limits.summary_max.unwrap_or(usize::MAX);
+    let send = strategy == Strategy::Summary && tokens <= cap && budget.fits(tokens);
+    if strategy == Strategy::Summary && !send {
+        notes.push(format!(
+            "the summary ({tokens} tokens) did not fit the budget and was not sent; the turns it \
+             covers are not in this context"
+        ));
+    }
+    let summary_report = SummaryReport {
+        id: s.record.id.clone(),
+        start_id: s.record.start_id.clone(),
+        end_id: s.record.end_id.clone(),
+        count: s.record.count,
+        tokens,
+        included: send,
+        stale: s.record.stale,
+    };
+    if !send {
+        return (None, (Some(summary_report), None));
+    }
+    budget.used += tokens;
+    let section = SectionReport {
+        name: SectionKind::Summary,
+        marker: Some(SUMMARY_MARKER),
+        tokens,
+        messages: 1,
+        items: 1,
+        dropped: 0,
+    };
+    (Some(msg), (Some(summary_report), Some(section)))
+}
+
+fn summary_message(text: &str) -> ChatMessage {
+    ChatMessage::new(Role::System, format!("{SUMMARY_MARKER}\n{text}"))
+}

@@ -1,0 +1,154 @@
+//! The per-turn account of what was sent and why: tokens per section, every history entry's
+//! fate with a reason, totals against the budget. This is what the demo's inspector shows.
+
+use crate::history::Role;
+use serde::Serialize;
+
+/// What happened to one history entry in this turn's context.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum EntryStatus {
+    Included,
+    Dropped,
+    /// Not sent itself: the summary that covers it was sent (or would be, see notes).
+    Summarized,
+    /// Sent as part of the retrieved-memory section rather than as a recent turn.
+    Retrieved,
+}
+
+/// Why an entry has its status. Stable strings: apps switch on them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Reason {
+    /// The newest user message: always sent.
+    LatestUser,
+    /// Fits the budget (or no budget applies).
+    WithinBudget,
+    /// Newer turns used the budget.
+    OverBudget,
+    /// Older than the last `maxTurns` turns.
+    OutsideWindow,
+    /// Strategy `none` sends only the latest user turn.
+    StrategyNone,
+    /// Covered by the summary.
+    Summarized,
+    /// Same role and content as the message right after it.
+    Duplicate,
+    /// A tool result whose assistant tool call is not in the history: APIs reject it.
+    OrphanToolResult,
+    /// Part of a tool call / result group that could not be sent whole.
+    ToolPairIncomplete,
+    /// Found relevant to the query by retrieval.
+    Relevant,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct EntryReport {
+    pub id: String,
+    pub role: Role,
+    /// Tokens this entry costs as a message, overhead included.
+    pub tokens: usize,
+    pub status: EntryStatus,
+    pub reason: Reason,
+}
+
+/// The sections of a context, in the order they appear and by priority.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum SectionKind {
+    System,
+    Pinned,
+    Summary,
+    Retrieved,
+    History,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SectionReport {
+    pub name: SectionKind,
+    /// The source marker the section's text starts with (`[Summary]`, ...); none for turns.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub marker: Option<&'static str>,
+    pub tokens: usize,
+    /// Messages this section contributes.
+    pub messages: usize,
+    /// Items in it (pinned facts, retrieved memories, turns).
+    pub items: usize,
+    /// Items left out for lack of budget.
+    pub dropped: usize,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BudgetReport {
+    /// `maxTokens`, when a budget applies.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_tokens: Option<usize>,
+    pub reserve_tokens: usize,
+    /// What messages may use: maxTokens - reserveTokens (none without a budget).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub available: Option<usize>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SummaryReport {
+    pub id: String,
+    pub start_id: String,
+    pub end_id: String,
+    /// Messages the summary covers.
+    pub count: usize,
+    pub tokens: usize,
+    /// Whether it was sent in this context.
+    pub included: bool,
+    /// An entry it covered was forgotten since it was written.
+    pub stale: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TokenizerReport {
+    pub kind: String,
+    pub exact: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ContextReport {
+    pub strategy: &'static str,
+    /// One line for a status bar: "Sending 6 of 40 messages (1234 / 2000 tokens)".
+    pub headline: String,
+    pub budget: BudgetReport,
+    /// Tokens of the messages as sent, overhead and reply priming included (not the reserve).
+    pub total_tokens: usize,
+    pub messages_sent: usize,
+    pub sections: Vec<SectionReport>,
+    /// Every history entry, in order.
+    pub entries: Vec<EntryReport>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub summary: Option<SummaryReport>,
+    pub tokenizer: TokenizerReport,
+    /// Things the app should know: a summarizer that failed, a fallback taken, ...
+    pub notes: Vec<String>,
+}
+
+impl ContextReport {
+    pub fn make_headline(&mut self) {
+        let turns_sent = self
+            .entries
+            .iter()
+            .filter(|e| e.status == EntryStatus::Included)
+            .count();
+        let budget = match self.budget.max_tokens {
+            Some(max) => format!("{} / {} tokens", self.total_tokens, max),
+            None => format!("{} tokens, no budget", self.total_tokens),
+        };
+        self.headline = format!(
+            "Sending {} of {} messages ({budget})",
+            turns_sent,
+            self.entries.len()
+        );
+    }
+}

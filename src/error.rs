@@ -1,0 +1,72 @@
+//! The one error type of the core. Every failure carries a stable machine-readable `code`
+//! (what JS callers switch on) and a message that says what to fix.
+
+use std::fmt;
+
+/// Stable error codes. They are part of the public contract: JS sees them as `error.code`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ErrorCode {
+    /// An option has the wrong type or an out-of-range value.
+    InvalidOption,
+    /// A role other than system, user, assistant or tool.
+    InvalidRole,
+    /// An entry that cannot be stored as given (e.g. a tool result without its call id).
+    InvalidEntry,
+    /// A single entry is larger than `maxEntryChars`.
+    EntryTooLarge,
+    /// A tokenizer.json that cannot be parsed or used.
+    InvalidTokenizer,
+    /// The mandatory part of the context (system prompt + latest user turn) exceeds the budget.
+    ContextOverflow,
+    /// No entry, fact or session with that id.
+    NotFound,
+    /// A pattern or recognizer configuration that cannot be compiled.
+    InvalidPattern,
+    /// A document (export, stored record, tool arguments) that does not have the expected shape.
+    InvalidDocument,
+}
+
+impl ErrorCode {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ErrorCode::InvalidOption => "INVALID_OPTION",
+            ErrorCode::InvalidRole => "INVALID_ROLE",
+            ErrorCode::InvalidEntry => "INVALID_ENTRY",
+            ErrorCode::EntryTooLarge => "ENTRY_TOO_LARGE",
+            ErrorCode::InvalidTokenizer => "INVALID_TOKENIZER",
+            ErrorCode::ContextOverflow => "CONTEXT_OVERFLOW",
+            ErrorCode::NotFound => "NOT_FOUND",
+            ErrorCode::InvalidPattern => "INVALID_PATTERN",
+            ErrorCode::InvalidDocument => "INVALID_DOCUMENT",
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Error {
+    pub code: ErrorCode,
+    pub message: String,
+}
+
+impl Error {
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
+        Error {
+            code,
+            message: message.into(),
+        }
+    }
+
+    pub fn option(message: impl Into<String>) -> Self {
+        Error::new(ErrorCode::InvalidOption, message)
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.code.as_str(), self.message)
+    }
+}
+
+impl std::error::Error for Error {}
+
+pub type Result<T> = std::result::Result<T, Error>;

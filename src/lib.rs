@@ -1,0 +1,21 @@
+//! llm-memory: the conversation memory of an LLM web app, run in the user's browser.
+//!
+//! Everything outside `bindings` is a sans-IO core that builds and is tested natively: it reads
+//! no clock, fetches nothing and stores nothing. The `bindings` module (wasm32 only) is the thin
+//! JavaScript face that does the I/O: Date.now, the app's async summarizer, storage.
+
+pub mod context;
+pub mod error;
+pub mod history;
+pub mod memory;
+pub mod summary;
+pub mod tokens;
+
+#[cfg(target_arch = "wasm32")]
+mod bindings;
+
+pub use context::{BuiltContext, ChatMessage, ContextReport, Strategy};
+pub use error::{Error, ErrorCode, Result};
+pub use history::{Entry, NewEntry, Role};
+pub use memory::{Memory, MemoryConfig};
+pub use tokens::{ApproximateCounter, HfTokenizer, TokenCounter};

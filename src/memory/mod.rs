@@ -1,0 +1,372 @@
+//! The sans-IO memory engine: the history with cached token counts, pinned facts, the agent
+//! step log and the summary state, and `context()` which hands them to the builder. It reads no
+//! clock and calls nothing: time comes in as arguments and summarization goes out as a
+//! `SummaryRequest` that the caller completes or fails.
+
+pub mod config;
+
+use crate::context::{self, BuiltContext, ChatMessage, PinnedFact, Strategy, SummaryInput};
+use crate::error::{Error, ErrorCode, Result};
+use crate::history::steps::{Step, StepLog, StepRecord, StepView};
+use crate::history::{Entry, History, NewEntry, Role};
+use crate::summary::{self, SummaryRecord, SummaryRequest};
+use crate::tokens::SharedCounter;
+
+pub use config::MemoryConfig;
+
+/// A summary the caller is computing.
+#[derive(Debug, Clone)]
+struct PendingFold {
+    request_id: u64,
+    end_id: String,
+    start_id: String,
+    count: usize,
+}
+
+pub struct Memory {
+    config: MemoryConfig,
+    counter: SharedCounter,
+    history: History,
+    /// Message tokens per entry (overhead included), parallel to `history`.
+    entry_tokens: Vec<usize>,
+    system_tokens: usize,
+    pinned: Vec<PinnedFact>,
+    pinned_seq: u64,
+    steps: StepLog,
+    summaries: Vec<SummaryRecord>,
+    pending: Option<PendingFold>,
+    next_request: u64,
+    last_summary_error: Option<String>,
+}
+
+impl Memory {
+    pub fn new(config: MemoryConfig, counter: SharedCounter) -> Result<Memory> {
+        let config = config.finish()?;
+        let mut history = History::new();
+        history.set_max_entry_chars(config.max_entry_chars);
+        let mut m = Memory {
+            config,
+            counter,
+            history,
+            entry_tokens: Vec::new(),
+            system_tokens: 0,
+            pinned: Vec::new(),
+            pinned_seq: 0,
+            steps: StepLog::default(),
+            summaries: Vec::new(),
+            pending: None,
+            next_request: 1,
+            last_summary_error: None,
+        };
+        m.count_system_prompt();
+        Ok(m)
+    }
+
+    pub fn config(&self) -> &MemoryConfig {
+        &self.config
+    }
+
+    /// Replaces the configuration (budget, strategy, prompt...). History is untouched.
+    pub fn reconfigure(&mut self, config: MemoryConfig) -> Result<()> {
+        let config = config.finish()?;
+        let recount = config.overhead != self.config.overhead;
+        self.history.set_max_entry_chars(config.max_entry_chars);
+        self.config = config;
+        self.count_system_prompt();
+        if recount {
+            self.recount();
+        }
+        Ok(())
+    }
+
+    /// Swaps the tokenizer; every cached count is recomputed once.
+    pub fn set_counter(&mut self, counter: SharedCounter) {
+        self.counter = counter;
+        self.count_system_prompt();
+        self.recount();
+    }
+
+    pub fn counter(&self) -> &SharedCounter {
+        &self.counter
+    }
+
+    fn count_system_prompt(&mut self) {
+        self.system_tokens = self.config.system_prompt.as_deref().map_or(0, |s| {
+            self.config
+                .overhead
+                .message_tokens(&*self.counter, &ChatMessage::new(Role::System, s))
+        });
+    }
+
+    fn recount(&mut self) {
+        self.entry_tokens = self
+            .history
+            .entries()
+            .iter()
+            .map(|e| self.message_tokens(e))
+            .collect();
+    }
+
+    fn message_tokens(&self, e: &Entry) -> usize {
+        self.config
+            .overhead
+            .message_tokens(&*self.counter, &ChatMessage::from_entry(e))
+    }
+
+    /// Appends a message; `now` is the caller's clock in ms. Returns the new entry's id.
+    pub fn add(&mut self, role: Role, content: &str, extra: NewEntry, now: f64) -> Result<String> {
+        let id = self.history.push(role, content, extra, now)?;
+        let tokens = self
+            .history
+            .entries()
+            .last()
+            .map_or(0, |e| self.message_tokens(e));
+        self.entry_tokens.push(tokens);
+        Ok(id)
+    }
+
+    /// Puts back an entry as stored (persistence, import), keeping its id.
+    pub fn restore_entry(&mut self, entry: Entry) -> Result<()> {
+        let tokens = self.message_tokens(&entry);
+        self.history.restore(entry)?;
+        self.entry_tokens.push(tokens);
+        Ok(())
+    }
+
+    pub fn entries(&self) -> &[Entry] {
+        self.history.entries()
+    }
+
+    pub fn entry_tokens(&self) -> &[usize] {
+        &self.entry_tokens
+    }
+
+    /// Removes an entry everywhere: the log, and the summaries that covered it become stale.
+    pub fn forget(&mut self, id: &str) -> Result<()> {
+        let index = self.history.remove(id)?;
+        self.entry_tokens.remove(index);
+        let entries = self.history.entries();
+        for s in &mut self.summaries {
+            let end_gone = s.end_id == id;
+            let covered = end_gone || entries.iter().position(|e| e.id == s.end_id) >= Some(index);
+            if covered {
+                s.stale = true;
+                s.count = s.count.saturating_sub(1);
+            }
+            if end_gone {
+                // The summary still covers what came before the forgotten entry.
+                match index.checked_sub(1).and_then(|i| entries.get(i)) {
+                    Some(prev) => s.end_id = prev.id.clone(),
+                    None => s.count = 0,
+                }
+            }
+            if s.start_id == id {
+                if let Some(next) = entries.get(index) {
+                    s.start_id = next.id.clone();
+                }
+            }
+        }
+        self.summaries.retain(|s| s.count > 0);
+        if self
+            .pending
+            .as_ref()
+            .is_some_and(|p| p.end_id == id || p.start_id == id)
+        {
+            self.pending = None;
+        }
+        Ok(())
+    }
+
+    /// Clears the conversation: entries, summaries and steps. Pinned facts and options stay.
+    pub fn clear(&mut self) {
+        self.history.clear();
+        self.entry_tokens.clear();
+        self.summaries.clear();
+        self.steps.clear();
+        self.pending = None;
+        self.last_summary_error = None;
+    }
+
+    pub fn pin(&mut self, text: &str) -> Result<String> {
+        if text.trim().is_empty() {
+            return Err(Error::new(
+                ErrorCode::InvalidEntry,
+                "a pinned fact needs text",
+            ));
+        }
+        self.pinned_seq += 1;
+        let id = format!("p{}", self.pinned_seq);
+        self.pinned.push(PinnedFact {
+            id: id.clone(),
+            text: text.to_string(),
+        });
+        Ok(id)
+    }
+
+    pub fn unpin(&mut self, id: &str) -> Result<()> {
+        let before = self.pinned.len();
+        self.pinned.retain(|p| p.id != id);
+        if self.pinned.len() == before {
+            return Err(Error::new(
+                ErrorCode::NotFound,
+                format!("no pinned fact with id {id:?}"),
+            ));
+        }
+        Ok(())
+    }
+
+    pub fn pinned(&self) -> &[PinnedFact] {
+        &self.pinned
+    }
+
+    pub fn add_step(&mut self, step: Step, now: f64) -> String {
+        self.steps.push(step, now)
+    }
+
+    pub fn steps(&self) -> &[StepRecord] {
+        self.steps.records()
+    }
+
+    pub fn step_messages(&self, view: StepView) -> Vec<ChatMessage> {
+        self.steps.messages(view)
+    }
+
+    pub fn summaries(&self) -> &[SummaryRecord] {
+        &self.summaries
+    }
+
+    /// Restores a stored summary (persistence, import).
+    pub fn restore_summary(&mut self, record: SummaryRecord) {
+        self.summaries.push(record);
+    }
+
+    /// Entries `[..n]` covered by the latest summary.
+    fn covered(&self) -> (Option<&SummaryRecord>, usize) {
+        let Some(s) = self.summaries.last() else {
+            return (None, 0);
+        };
+        match self.history.index_of(&s.end_id) {
+            Some(i) => (Some(s), i + 1),
+            None => (None, 0),
+        }
+    }
+
+    /// Whether a summary should be written now; if so, returns what to ask the summarizer.
+    /// At most one request is outstanding; it is answered with `complete_summary` or
+    /// `fail_summary`.
+    pub fn begin_summary(&mut self) -> Option<SummaryRequest> {
+        if self.config.strategy != Strategy::Summary || self.pending.is_some() {
+            return None;
+        }
+        let (previous, covered) = self.covered();
+        let entries = self.history.entries();
+        let end = summary::plan_fold(&self.config.summary, entries, &self.entry_tokens, covered)?;
+        let fold = &entries[covered..end];
+        let previous_text = previous.map(|s| s.text.clone());
+        let prompt =
+            summary::render_prompt(&self.config.summary.prompt, previous_text.as_deref(), fold);
+        let start_id = previous.map_or_else(|| fold[0].id.clone(), |s| s.start_id.clone());
+        let count = previous.map_or(0, |s| s.count) + fold.len();
+        let request = SummaryRequest {
+            request_id: self.next_request,
+            prompt,
+            previous_summary: previous_text,
+            start_id: fold[0].id.clone(),
+            end_id: fold[fold.len() - 1].id.clone(),
+            count: fold.len(),
+        };
+        self.next_request += 1;
+        self.pending = Some(PendingFold {
+            request_id: request.request_id,
+            end_id: request.end_id.clone(),
+            start_id,
+            count,
+        });
+        Some(request)
+    }
+
+    /// Records the summarizer's answer to `request_id`.
+    pub fn complete_summary(&mut self, request_id: u64, text: &str, now: f64) -> Result<String> {
+        let pending = self
+            .pending
+            .take_if(|p| p.request_id == request_id)
+            .ok_or_else(|| {
+                Error::new(
+                    ErrorCode::NotFound,
+                    format!("no summary request {request_id} is outstanding"),
+                )
+            })?;
+        if text.trim().is_empty() {
+            self.last_summary_error = Some("the summarizer returned empty text".to_string());
+            return Err(Error::new(
+                ErrorCode::InvalidDocument,
+                "the summarizer returned empty text; the turns were kept unsummarized",
+            ));
+        }
+        let id = format!("sum{}", request_id);
+        self.summaries.push(SummaryRecord {
+            id: id.clone(),
+            text: text.trim().to_string(),
+            start_id: pending.start_id,
+            end_id: pending.end_id,
+            count: pending.count,
+            created_at: now,
+            stale: false,
+        });
+        self.last_summary_error = None;
+        Ok(id)
+    }
+
+    /// Records that the summarizer failed; the turns stay and trimming takes over.
+    pub fn fail_summary(&mut self, request_id: u64, reason: &str) {
+        if self
+            .pending
+            .as_ref()
+            .is_some_and(|p| p.request_id == request_id)
+        {
+            self.pending = None;
+        }
+        self.last_summary_error = Some(reason.to_string());
+    }
+
+    pub fn summary_pending(&self) -> bool {
+        self.pending.is_some()
+    }
+
+    /// Builds this turn's context. `query` is reserved for retrieval strategies.
+    pub fn context(&self, _query: Option<&str>) -> Result<BuiltContext> {
+        let mut notes = Vec::new();
+        if self.config.strategy == Strategy::Summary {
+            if self.pending.is_some() {
+                notes.push(
+                    "a summary is still being written; older turns were trimmed to fit this time"
+                        .to_string(),
+                );
+            }
+            if let Some(err) = &self.last_summary_error {
+                notes.push(format!(
+                    "the summarizer failed ({err}); older turns were trimmed to fit instead, \
+                     and none were lost"
+                ));
+            }
+        }
+        let (summary, covered) = self.covered();
+        context::build(context::BuildInput {
+            strategy: self.config.strategy,
+            limits: &self.config.limits,
+            overhead: self.config.overhead,
+            counter: &*self.counter,
+            system_prompt: self
+                .config
+                .system_prompt
+                .as_deref()
+                .map(|s| (s, self.system_tokens)),
+            pinned: &self.pinned,
+            summary: summary.map(|record| SummaryInput { record, covered }),
+            entries: self.history.entries(),
+            entry_tokens: &self.entry_tokens,
+            dedup: self.config.dedup,
+            notes,
+        })
+    }
+}
