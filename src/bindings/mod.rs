@@ -1,4 +1,21 @@
 //! The JavaScript face: one file per exported class, thin wrappers over the core. The only
 //! module that touches wasm-bindgen, js-sys, web-sys and serde-wasm-bindgen.
 
+mod entry_input;
 mod errors;
+mod memory;
+mod memory_options;
+mod options;
+mod summarizer;
+mod tokenizer;
+mod types;
+
+use serde::Serialize;
+use wasm_bindgen::prelude::*;
+
+/// Serializes to plain JS objects and arrays (maps as objects, `None` as `null`).
+pub(crate) fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
+    value
+        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .map_err(|e| errors::js_error(crate::error::ErrorCode::InvalidDocument, &e.to_string()))
+}

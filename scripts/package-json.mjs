@@ -1,0 +1,25 @@
+// Writes pkg/package.json from Cargo.toml so the package version has one source.
+import { readFileSync, writeFileSync, copyFileSync } from "node:fs";
+
+const cargo = readFileSync("Cargo.toml", "utf8");
+const field = (k) => cargo.match(new RegExp(`^${k} = "(.*)"`, "m"))[1];
+
+const pkg = {
+  name: "llm-memory",
+  version: field("version"),
+  description: field("description"),
+  license: field("license"),
+  type: "module",
+  module: "llm_memory.js",
+  main: "llm_memory.js",
+  types: "llm_memory.d.ts",
+  exports: {
+    ".": { types: "./llm_memory.d.ts", default: "./llm_memory.js" },
+    "./llm_memory_bg.wasm": "./llm_memory_bg.wasm",
+  },
+  files: ["llm_memory.js", "llm_memory.d.ts", "llm_memory_bg.wasm", "llm_memory_bg.wasm.d.ts", "README.md"],
+  sideEffects: false,
+  keywords: ["llm", "memory", "context", "tokenizer", "wasm", "chat", "pii"],
+};
+writeFileSync("pkg/package.json", JSON.stringify(pkg, null, 2) + "\n");
+copyFileSync("README.md", "pkg/README.md");

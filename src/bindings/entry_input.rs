@@ -1,0 +1,164 @@
+//! Reads entries, OpenAI messages and agent steps from JS values, with errors that say which
+//! field is wrong. Tool-call arguments given as objects are accepted and stored as JSON text,
+//! the form chat APIs send.
+
+use super::errors::js_error;
+use super::options::{describe, Opts};
+use crate::error::ErrorCode;
+use crate::history::steps::Step;
+use crate::history::{FunctionCall, NewEntry, Role, ToolCall};
+use wasm_bindgen::prelude::*;
+
+fn invalid(message: String) -> JsValue {
+    js_error(ErrorCode::InvalidEntry, &message)
+}
+
+/// `extra` of `add()`.
+pub fn parse_extra(value: &JsValue) -> Result<NewEntry, JsValue> {
+    let o = Opts::new(value, "add() extra")?;
+    o.check_keys(&[
+        "name",
+        "toolCalls",
+        "tool_calls",
+        "toolCallId",
+        "tool_call_id",
+        "metadata",
+        "timestamp",
+    ])?;
+    read_entry_fields(&o)
+}
+
+fn read_entry_fields(o: &Opts) -> Result<NewEntry, JsValue> {
+    let calls = o.get("toolCalls").or_else(|| o.get("tool_calls"));
+    let call_id = match o.string("toolCallId")? {
+        Some(id) => Some(id),
+        None => o.string("tool_call_id")?,
+    };
+    let metadata = match o.get("metadata") {
+        Some(m) => Some(
+            serde_wasm_bindgen::from_value(m)
+                .map_err(|e| invalid(format!("metadata must be JSON-compatible data: {e}")))?,
+        ),
+        None => None,
+    };
+    Ok(NewEntry {
+        name: o.string("name")?,
+        tool_calls: match calls {
+            Some(c) => parse_tool_calls(&c)?,
+            None => Vec::new(),
+        },
+        tool_call_id: call_id,
+        metadata,
+        timestamp: o.number("timestamp")?,
+    })
+}
+
+/// An OpenAI chat message object.
+pub fn parse_message(value: &JsValue) -> Result<(Role, String, NewEntry), JsValue> {
+    let o = Opts::new(value, "message")?;
+    o.check_keys(&[
+        "role",
+        "content",
+        "name",
+        "tool_calls",
+        "toolCalls",
+        "tool_call_id",
+        "toolCallId",
+        "metadata",
+        "timestamp",
+        "refusal",
+        "annotations",
+        "audio",
+        "reasoning",
+        "reasoning_content",
+    ])?;
+    let role = o
+        .string("role")?
+        .ok_or_else(|| invalid("message.role is required".into()))?;
+    let content = match o.get("content") {
+        None => String::new(),
+        Some(c) => c.as_string().ok_or_else(|| {
+            invalid(format!(
+                "message.content must be a string or null, got {} (multi-part content is not \
+                 supported yet: join the text parts)",
+                describe(&c)
+            ))
+        })?,
+    };
+    Ok((Role::parse(&role)?, content, read_entry_fields(&o)?))
+}
+
+fn parse_tool_calls(value: &JsValue) -> Result<Vec<ToolCall>, JsValue> {
+    if !js_sys::Array::is_array(value) {
+        return Err(invalid("toolCalls must be an array of tool calls".into()));
+    }
+    let mut out = Vec::new();
+    for (i, call) in js_sys::Array::from(value).iter().enumerate() {
+        let c = Opts::new(&call, "tool call")?;
+        let id = c
+            .string("id")?
+            .ok_or_else(|| invalid(format!("toolCalls[{i}].id is required")))?;
+        let f = c.object("function")?;
+        let name = f
+            .string("name")?
+            .ok_or_else(|| invalid(format!("toolCalls[{i}].function.name is required")))?;
+        let arguments = match f.get("arguments") {
+            None => "{}".to_string(),
+            Some(a) => match a.as_string() {
+                Some(s) => s,
+                None => js_sys::JSON::stringify(&a)
+                    .ok()
+                    .and_then(|s| s.as_string())
+                    .ok_or_else(|| {
+                        invalid(format!("toolCalls[{i}].function.arguments is not JSON"))
+                    })?,
+            },
+        };
+        out.push(ToolCall {
+            id,
+            kind: c.string("type")?.unwrap_or_else(|| "function".into()),
+            function: FunctionCall { name, arguments },
+        });
+    }
+    Ok(out)
+}
+
+/// An agent step: `{ type: "task", task }`, `{ type: "planning", plan }` or `{ type: "action",
+/// modelOutput?, toolCalls?, observations?, error? }`.
+pub fn parse_step(value: &JsValue) -> Result<Step, JsValue> {
+    let o = Opts::new(value, "step")?;
+    let kind = o.string("type")?.unwrap_or_default();
+    let need = |key: &str| -> Result<String, JsValue> {
+        o.string(key)?
+            .ok_or_else(|| invalid(format!("a {kind} step needs {key}")))
+    };
+    match kind.as_str() {
+        "task" => {
+            o.check_keys(&["type", "task"])?;
+            Ok(Step::Task {
+                task: need("task")?,
+            })
+        }
+        "planning" => {
+            o.check_keys(&["type", "plan"])?;
+            Ok(Step::Planning {
+                plan: need("plan")?,
+            })
+        }
+        "action" => {
+            o.check_keys(&["type", "modelOutput", "toolCalls", "observations", "error"])?;
+            Ok(Step::Action {
+                model_output: o.string("modelOutput")?,
+                tool_calls: match o.get("toolCalls") {
+                    Some(c) => parse_tool_calls(&c)?,
+                    None => Vec::new(),
+                },
+                observations: o.string("observations")?,
+                error: o.string("error")?,
+            })
+        }
+        _ => Err(invalid(
+            "step.type must be \"task\", \"planning\" or \"action\"".into(),
+        )),
+    }
+}

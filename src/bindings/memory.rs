@@ -1,0 +1,248 @@
+//! `Memory`: the conversation memory of one chat, as JS sees it. The core engine sits in an
+//! `Rc<RefCell<_>>` so the async `context()` can await the app's summarizer; no borrow is held
+//! while JS code runs, so callbacks may call back into this object.
+
+use super::entry_input::{parse_extra, parse_message, parse_step};
+use super::errors::js_error;
+use super::memory_options::{self, ParsedOptions};
+use super::summarizer::run_summarizer;
+use super::to_js;
+use crate::error::ErrorCode;
+use crate::history::steps::StepView;
+use crate::history::Role;
+use crate::memory::{Memory as Core, MemoryConfig};
+use crate::tokens::ApproximateCounter;
+use js_sys::Function;
+use std::cell::RefCell;
+use std::rc::Rc;
+use std::sync::Arc;
+use wasm_bindgen::prelude::*;
+
+/// Time the context waits for the summarizer before trimming instead (it may still finish
+/// later and is then used from the next turn on).
+const DEFAULT_SUMMARY_TIMEOUT_MS: f64 = 20_000.0;
+
+/// The conversation memory of one chat: it keeps the turns, decides what the model sees each
+/// turn under a token budget, and reports why.
+///
+/// @example
+/// ```js
+/// import init, { Memory, Tokenizer } from "llm-memory";
+/// await init();
+/// const mem = new Memory({ strategy: "tokens", maxTokens: 2000, reserveTokens: 500,
+///   systemPrompt: "You are helpful.", tokenizer: Tokenizer.approximate() });
+/// mem.add("user", "Hi, I am Riley.");
+/// mem.add("assistant", "Hello Riley!");
+/// mem.add("user", "What is my name?");
+/// const { messages, report } = await mem.context();
+/// console.log(report.headline); // "Sending 3 of 3 messages (40 / 1500 tokens, 500 reserved)"
+/// ```
+#[wasm_bindgen]
+pub struct Memory {
+    core: Rc<RefCell<Core>>,
+    summarize: Option<Function>,
+    summary_timeout_ms: f64,
+}
+
+fn now() -> f64 {
+    js_sys::Date::now()
+}
+
+impl Memory {
+    fn apply(&mut self, parsed: ParsedOptions) {
+        if parsed.summarize.is_some() {
+            self.summarize = parsed.summarize;
+        }
+        if let Some(t) = parsed.summary_timeout_ms {
+            self.summary_timeout_ms = t;
+        }
+    }
+}
+
+#[wasm_bindgen]
+impl Memory {
+    /// Creates a memory. Throws an `Error` with code `INVALID_OPTION` for bad options.
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        #[wasm_bindgen(unchecked_param_type = "MemoryOptions")] options: JsValue,
+    ) -> Result<Memory, JsValue> {
+        let parsed = memory_options::parse(&options, &MemoryConfig::default())?;
+        let counter = parsed
+            .counter
+            .clone()
+            .unwrap_or_else(|| Arc::new(ApproximateCounter::default()));
+        let core = Core::new(parsed.config.clone(), counter)?;
+        let mut m = Memory {
+            core: Rc::new(RefCell::new(core)),
+            summarize: None,
+            summary_timeout_ms: DEFAULT_SUMMARY_TIMEOUT_MS,
+        };
+        m.apply(parsed);
+        Ok(m)
+    }
+
+    /// Changes options (strategy, budget, prompt, tokenizer, ...) on a live memory; keys left
+    /// out keep their values. The history is kept.
+    pub fn configure(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "MemoryOptions")] options: JsValue,
+    ) -> Result<(), JsValue> {
+        let base = self.core.borrow().config().clone();
+        let parsed = memory_options::parse(&options, &base)?;
+        {
+            let mut core = self.core.borrow_mut();
+            core.reconfigure(parsed.config.clone())?;
+            if let Some(c) = parsed.counter.clone() {
+                core.set_counter(c);
+            }
+        }
+        self.apply(parsed);
+        Ok(())
+    }
+
+    /// Appends a message and returns its id. `extra` may carry `name`, `toolCalls` (OpenAI
+    /// format), `toolCallId`, `metadata` and `timestamp` (ms; default now).
+    pub fn add(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "Role")] role: &str,
+        #[wasm_bindgen(unchecked_param_type = "string | null")] content: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "AddExtra")] extra: JsValue,
+    ) -> Result<String, JsValue> {
+        let role = Role::parse(role)?;
+        let content =
+            match content.as_string() {
+                Some(s) => s,
+                None if content.is_null() || content.is_undefined() => String::new(),
+                None => return Err(js_error(
+                    ErrorCode::InvalidEntry,
+                    "content must be a string (or null for an assistant message with toolCalls)",
+                )),
+            };
+        let extra = parse_extra(&extra)?;
+        Ok(self.core.borrow_mut().add(role, &content, extra, now())?)
+    }
+
+    /// Appends a message given in the OpenAI chat format (`{ role, content, name?,
+    /// tool_calls?, tool_call_id? }`), such as the `message` of a chat-completions response.
+    #[wasm_bindgen(js_name = addMessage)]
+    pub fn add_message(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "ChatMessage")] message: JsValue,
+    ) -> Result<String, JsValue> {
+        let (role, content, extra) = parse_message(&message)?;
+        Ok(self.core.borrow_mut().add(role, &content, extra, now())?)
+    }
+
+    /// Builds what to send this turn: `{ messages, report }`. With strategy "summary" and a
+    /// `summarize` callback, first folds older turns into the summary when the trigger is hit.
+    #[wasm_bindgen(unchecked_return_type = "Promise<ContextResult>")]
+    pub fn context(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "ContextOptions")] options: JsValue,
+    ) -> Result<js_sys::Promise, JsValue> {
+        let o = super::options::Opts::new(&options, "context options")?;
+        o.check_keys(&["query"])?;
+        let query = o.string("query")?;
+        let core = self.core.clone();
+        let summarize = self.summarize.clone();
+        let timeout = self.summary_timeout_ms;
+        Ok(wasm_bindgen_futures::future_to_promise(async move {
+            if let Some(f) = summarize {
+                let request = core.borrow_mut().begin_summary();
+                if let Some(request) = request {
+                    run_summarizer(core.clone(), f, request, timeout).await;
+                }
+            }
+            let built = core.borrow().context(query.as_deref())?;
+            let out = js_sys::Object::new();
+            js_sys::Reflect::set(&out, &"messages".into(), &to_js(&built.messages)?)?;
+            js_sys::Reflect::set(&out, &"report".into(), &to_js(&built.report)?)?;
+            Ok(out.into())
+        }))
+    }
+
+    /// All entries in order, each with its cached `tokens` (message cost, overhead included).
+    #[wasm_bindgen(unchecked_return_type = "Entry[]")]
+    pub fn entries(&self) -> Result<JsValue, JsValue> {
+        let core = self.core.borrow();
+        let arr = js_sys::Array::new();
+        for (e, t) in core.entries().iter().zip(core.entry_tokens()) {
+            let v = to_js(e)?;
+            js_sys::Reflect::set(&v, &"tokens".into(), &(*t as f64).into())?;
+            arr.push(&v);
+        }
+        Ok(arr.into())
+    }
+
+    /// Number of entries.
+    #[wasm_bindgen(getter)]
+    pub fn length(&self) -> usize {
+        self.core.borrow().entries().len()
+    }
+
+    /// Removes an entry everywhere; summaries that covered it are marked stale.
+    pub fn forget(&self, id: &str) -> Result<(), JsValue> {
+        Ok(self.core.borrow_mut().forget(id)?)
+    }
+
+    /// Clears the conversation (entries, summaries, steps). Pinned facts and options stay.
+    pub fn clear(&self) {
+        self.core.borrow_mut().clear();
+    }
+
+    /// Pins a fact: sent every turn in a `[Pinned facts]` section while the budget allows.
+    pub fn pin(&self, text: &str) -> Result<String, JsValue> {
+        Ok(self.core.borrow_mut().pin(text)?)
+    }
+
+    pub fn unpin(&self, id: &str) -> Result<(), JsValue> {
+        Ok(self.core.borrow_mut().unpin(id)?)
+    }
+
+    /// The pinned facts, `{ id, text }[]`.
+    #[wasm_bindgen(unchecked_return_type = "PinnedFact[]")]
+    pub fn pinned(&self) -> Result<JsValue, JsValue> {
+        let core = self.core.borrow();
+        let arr = js_sys::Array::new();
+        for p in core.pinned() {
+            let o = js_sys::Object::new();
+            js_sys::Reflect::set(&o, &"id".into(), &p.id.as_str().into())?;
+            js_sys::Reflect::set(&o, &"text".into(), &p.text.as_str().into())?;
+            arr.push(&o);
+        }
+        Ok(arr.into())
+    }
+
+    /// The summaries written so far, oldest first; the last is the current one.
+    #[wasm_bindgen(unchecked_return_type = "Summary[]")]
+    pub fn summaries(&self) -> Result<JsValue, JsValue> {
+        to_js(self.core.borrow().summaries())
+    }
+
+    /// Records an agent step (`{ type: "task" | "planning" | "action", ... }`); returns its id.
+    #[wasm_bindgen(js_name = addStep)]
+    pub fn add_step(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "StepInput")] step: JsValue,
+    ) -> Result<String, JsValue> {
+        let step = parse_step(&step)?;
+        Ok(self.core.borrow_mut().add_step(step, now()))
+    }
+
+    /// The step records, oldest first.
+    #[wasm_bindgen(unchecked_return_type = "StepRecord[]")]
+    pub fn steps(&self) -> Result<JsValue, JsValue> {
+        to_js(self.core.borrow().steps())
+    }
+
+    /// The step log as chat messages: view "full" (default) for acting, "summary" for
+    /// re-planning (no model outputs, only the latest plan).
+    #[wasm_bindgen(js_name = stepMessages, unchecked_return_type = "ChatMessage[]")]
+    pub fn step_messages(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "StepView")] view: Option<String>,
+    ) -> Result<JsValue, JsValue> {
+        let view = StepView::parse(view.as_deref().unwrap_or("full"))?;
+        to_js(&self.core.borrow().step_messages(view))
+    }
+}

@@ -1,0 +1,159 @@
+//! Reads JS option objects field by field, so that a wrong type or an unknown key fails with a
+//! message naming the option (`maxTokens must be a non-negative integer, got -5`), rather than a
+//! generic deserialization error.
+
+use super::errors::invalid_option;
+use js_sys::{Function, Object, Reflect};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+pub struct Opts {
+    obj: Option<Object>,
+    what: &'static str,
+}
+
+impl Opts {
+    /// `undefined` and `null` read as an empty object.
+    pub fn new(value: &JsValue, what: &'static str) -> Result<Opts, JsValue> {
+        if value.is_undefined() || value.is_null() {
+            return Ok(Opts { obj: None, what });
+        }
+        if !value.is_object() || js_sys::Array::is_array(value) {
+            return Err(invalid_option(format!("{what} must be an object")));
+        }
+        Ok(Opts {
+            obj: Some(value.clone().unchecked_into()),
+            what,
+        })
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.obj.is_none()
+    }
+
+    /// The raw value; `None` for a missing, undefined or null field.
+    pub fn get(&self, key: &str) -> Option<JsValue> {
+        let obj = self.obj.as_ref()?;
+        let v = Reflect::get(obj, &JsValue::from_str(key)).ok()?;
+        (!v.is_undefined() && !v.is_null()).then_some(v)
+    }
+
+    pub fn has(&self, key: &str) -> bool {
+        self.get(key).is_some()
+    }
+
+    pub fn uint(&self, key: &str) -> Result<Option<usize>, JsValue> {
+        let Some(v) = self.get(key) else {
+            return Ok(None);
+        };
+        match v.as_f64() {
+            Some(n) if n.is_finite() && n >= 0.0 && n.fract() == 0.0 && n <= u32::MAX as f64 => {
+                Ok(Some(n as usize))
+            }
+            _ => Err(invalid_option(format!(
+                "{key} must be a non-negative integer, got {}",
+                describe(&v)
+            ))),
+        }
+    }
+
+    pub fn number(&self, key: &str) -> Result<Option<f64>, JsValue> {
+        let Some(v) = self.get(key) else {
+            return Ok(None);
+        };
+        match v.as_f64() {
+            Some(n) if n.is_finite() => Ok(Some(n)),
+            _ => Err(invalid_option(format!(
+                "{key} must be a finite number, got {}",
+                describe(&v)
+            ))),
+        }
+    }
+
+    pub fn string(&self, key: &str) -> Result<Option<String>, JsValue> {
+        let Some(v) = self.get(key) else {
+            return Ok(None);
+        };
+        v.as_string()
+            .map(Some)
+            .ok_or_else(|| invalid_option(format!("{key} must be a string, got {}", describe(&v))))
+    }
+
+    pub fn boolean(&self, key: &str) -> Result<Option<bool>, JsValue> {
+        let Some(v) = self.get(key) else {
+            return Ok(None);
+        };
+        v.as_bool().map(Some).ok_or_else(|| {
+            invalid_option(format!("{key} must be true or false, got {}", describe(&v)))
+        })
+    }
+
+    pub fn function(&self, key: &str) -> Result<Option<Function>, JsValue> {
+        let Some(v) = self.get(key) else {
+            return Ok(None);
+        };
+        v.dyn_into::<Function>()
+            .map(Some)
+            .map_err(|v| invalid_option(format!("{key} must be a function, got {}", describe(&v))))
+    }
+
+    pub fn object(&self, key: &'static str) -> Result<Opts, JsValue> {
+        match self.get(key) {
+            Some(v) => Opts::new(&v, key),
+            None => Ok(Opts {
+                obj: None,
+                what: key,
+            }),
+        }
+    }
+
+    /// Fails on keys outside `known`, suggesting the closest known one (typos like `maxToken`).
+    pub fn check_keys(&self, known: &[&str]) -> Result<(), JsValue> {
+        let Some(obj) = &self.obj else {
+            return Ok(());
+        };
+        for key in Object::keys(obj).iter() {
+            let key = key.as_string().unwrap_or_default();
+            if !known.contains(&key.as_str()) {
+                let hint = known
+                    .iter()
+                    .min_by_key(|k| edit_distance(k, &key))
+                    .filter(|k| edit_distance(k, &key) <= 3)
+                    .map(|k| format!(" (did you mean {k}?)"))
+                    .unwrap_or_default();
+                return Err(invalid_option(format!(
+                    "unknown option {key:?} in {}{hint}; known options: {}",
+                    self.what,
+                    known.join(", ")
+                )));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A short description of a JS value for error messages.
+pub fn describe(v: &JsValue) -> String {
+    if let Some(s) = v.as_string() {
+        let s = crate::history::truncate(&s, 30);
+        return format!("the string {s:?}");
+    }
+    if let Some(n) = v.as_f64() {
+        return n.to_string();
+    }
+    v.js_typeof().as_string().unwrap_or_else(|| "?".into())
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut cur = vec![i + 1; b.len() + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let cost = usize::from(ca.to_ascii_lowercase() != cb.to_ascii_lowercase());
+            cur[j + 1] = (prev[j] + cost).min(prev[j + 1] + 1).min(cur[j] + 1);
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}

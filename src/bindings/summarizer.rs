@@ -1,0 +1,78 @@
+//! Calls the app's async `summarize(prompt, info)` and feeds the answer back to the core. The
+//! context waits at most `timeout_ms`; a summary that arrives later is still recorded and used
+//! from the next turn. Failures are recorded too, so the report can say why it trimmed.
+
+use super::to_js;
+use crate::memory::Memory as Core;
+use crate::summary::SummaryRequest;
+use js_sys::{Function, Promise};
+use std::cell::RefCell;
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+
+pub async fn run_summarizer(
+    core: Rc<RefCell<Core>>,
+    f: Function,
+    request: SummaryRequest,
+    timeout_ms: f64,
+) {
+    let id = request.request_id;
+    let info = to_js(&request).unwrap_or(JsValue::UNDEFINED);
+    // No borrow of `core` is held here: the callback may use the Memory freely.
+    let returned = match f.call2(&JsValue::NULL, &JsValue::from_str(&request.prompt), &info) {
+        Ok(v) => v,
+        Err(e) => {
+            core.borrow_mut().fail_summary(id, &error_text(&e));
+            return;
+        }
+    };
+    let answer = JsFuture::from(Promise::resolve(&returned));
+    let mut resolve_done = None;
+    let done = Promise::new(&mut |resolve, _reject| resolve_done = Some(resolve));
+    wasm_bindgen_futures::spawn_local(async move {
+        let outcome = answer.await;
+        let mut c = core.borrow_mut();
+        match outcome.map(|v| v.as_string()) {
+            Ok(Some(text)) => {
+                if let Err(e) = c.complete_summary(id, &text, js_sys::Date::now()) {
+                    c.fail_summary(id, &e.message);
+                }
+            }
+            Ok(None) => c.fail_summary(id, "summarize must resolve to a string"),
+            Err(e) => c.fail_summary(id, &error_text(&e)),
+        }
+        drop(c);
+        if let Some(resolve) = resolve_done {
+            let _ = resolve.call0(&JsValue::NULL);
+        }
+    });
+    let race = Promise::race(&js_sys::Array::of2(&done, &timeout(timeout_ms)));
+    let _ = JsFuture::from(race).await;
+}
+
+/// A promise that resolves to `false` after `ms` (setTimeout exists in browsers, workers and Node).
+fn timeout(ms: f64) -> Promise {
+    Promise::new(&mut |resolve, _reject| {
+        let set_timeout = js_sys::Reflect::get(&js_sys::global(), &"setTimeout".into())
+            .ok()
+            .and_then(|f| f.dyn_into::<Function>().ok());
+        match set_timeout {
+            Some(st) => {
+                let _ = st.call2(&JsValue::NULL, &resolve, &JsValue::from_f64(ms));
+            }
+            None => {
+                let _ = resolve.call1(&JsValue::NULL, &JsValue::FALSE);
+            }
+        }
+    })
+}
+
+fn error_text(e: &JsValue) -> String {
+    if let Some(err) = e.dyn_ref::<js_sys::Error>() {
+        return err.message().into();
+    }
+    e.as_string()
+        .unwrap_or_else(|| "summarize threw a non-Error value".into())
+}

@@ -1,0 +1,158 @@
+//! `Tokenizer`: a Hugging Face tokenizer.json or the approximate counter, shared by any number
+//! of `Memory` instances.
+
+use super::errors::{invalid_option, js_error};
+use crate::error::ErrorCode;
+use crate::tokens::{ApproximateCounter, HfTokenizer, SharedCounter};
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::sync::{Arc, Weak};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+thread_local! {
+    /// Lets `new Memory({ tokenizer })` find the Rust side of a JS `Tokenizer` without taking
+    /// ownership of it (wasm-bindgen cannot borrow a class instance out of an options object).
+    static REGISTRY: RefCell<(u32, HashMap<u32, Weak<dyn crate::tokens::TokenCounter>>)> =
+        RefCell::new((0, HashMap::new()));
+}
+
+/// Counts tokens the way a model does. Load a model's `tokenizer.json` with
+/// `Tokenizer.fromJson`, or use `Tokenizer.approximate()` when no vocabulary is at hand.
+///
+/// @example
+/// ```js
+/// const json = await (await fetch("/tokenizer.json")).text();
+/// const tok = Tokenizer.fromJson(json);
+/// tok.count("Hello world"); // 2 with the llama3 vocabulary
+/// tok.countMany(["Hi", "How are you?"]); // Uint32Array [1, 4]
+/// ```
+#[wasm_bindgen]
+pub struct Tokenizer {
+    counter: SharedCounter,
+    hf: Option<Arc<HfTokenizer>>,
+    handle: u32,
+}
+
+impl Tokenizer {
+    fn register(counter: SharedCounter, hf: Option<Arc<HfTokenizer>>) -> Tokenizer {
+        let handle = REGISTRY.with(|r| {
+            let mut r = r.borrow_mut();
+            r.0 += 1;
+            let id = r.0;
+            r.1.retain(|_, w| w.strong_count() > 0);
+            r.1.insert(id, Arc::downgrade(&counter));
+            id
+        });
+        Tokenizer {
+            counter,
+            hf,
+            handle,
+        }
+    }
+
+    /// The counter behind a JS `Tokenizer` object, if `value` is one that is still alive.
+    pub fn counter_of(value: &JsValue) -> Result<SharedCounter, JsValue> {
+        let handle = js_sys::Reflect::get(value, &"__llmMemoryHandle".into())
+            .ok()
+            .and_then(|h| h.as_f64());
+        let found = handle
+            .and_then(|h| REGISTRY.with(|r| r.borrow().1.get(&(h as u32)).and_then(Weak::upgrade)));
+        found.ok_or_else(|| {
+            invalid_option(
+                "tokenizer must be a Tokenizer from Tokenizer.fromJson() or \
+                 Tokenizer.approximate() that has not been freed",
+            )
+        })
+    }
+}
+
+#[wasm_bindgen]
+impl Tokenizer {
+    /// Loads a Hugging Face `tokenizer.json` (BPE, WordPiece, Unigram or WordLevel), given as its
+    /// text, its bytes (`Uint8Array` / `ArrayBuffer`) or the parsed object.
+    /// Throws an `Error` with code `INVALID_TOKENIZER` when the file cannot be used.
+    #[wasm_bindgen(js_name = fromJson)]
+    pub fn from_json(
+        #[wasm_bindgen(unchecked_param_type = "string | Uint8Array | ArrayBuffer | object")]
+        json: JsValue,
+    ) -> Result<Tokenizer, JsValue> {
+        let bytes: Vec<u8> = if let Some(s) = json.as_string() {
+            s.into_bytes()
+        } else if let Some(a) = json.dyn_ref::<js_sys::Uint8Array>() {
+            a.to_vec()
+        } else if let Some(b) = json.dyn_ref::<js_sys::ArrayBuffer>() {
+            js_sys::Uint8Array::new(b).to_vec()
+        } else if json.is_object() {
+            js_sys::JSON::stringify(&json)
+                .ok()
+                .and_then(|s| s.as_string())
+                .ok_or_else(|| {
+                    js_error(
+                        ErrorCode::InvalidTokenizer,
+                        "the tokenizer object could not be turned into JSON",
+                    )
+                })?
+                .into_bytes()
+        } else {
+            return Err(js_error(
+                ErrorCode::InvalidTokenizer,
+                "Tokenizer.fromJson takes the tokenizer.json text, its bytes, or the parsed object",
+            ));
+        };
+        let hf = Arc::new(HfTokenizer::from_bytes(&bytes)?);
+        Ok(Tokenizer::register(hf.clone(), Some(hf)))
+    }
+
+    /// The no-vocabulary fallback: `charsPerToken` characters per token (default 4).
+    pub fn approximate(
+        #[wasm_bindgen(js_name = charsPerToken)] chars_per_token: Option<f64>,
+    ) -> Result<Tokenizer, JsValue> {
+        let c = ApproximateCounter::new(chars_per_token.unwrap_or(4.0))?;
+        Ok(Tokenizer::register(Arc::new(c), None))
+    }
+
+    /// Tokens in `text`, without special tokens. Lone UTF-16 surrogates count as U+FFFD.
+    pub fn count(&self, text: &str) -> u32 {
+        self.counter.count(text) as u32
+    }
+
+    /// Tokens in each text; one call for many messages is far cheaper than many calls.
+    #[wasm_bindgen(js_name = countMany)]
+    pub fn count_many(&self, texts: Vec<String>) -> Vec<u32> {
+        let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
+        self.counter
+            .count_many(&refs)
+            .into_iter()
+            .map(|n| n as u32)
+            .collect()
+    }
+
+    /// Token ids of `text` (without special tokens). Only for a loaded tokenizer.json.
+    pub fn encode(&self, text: &str) -> Result<Vec<u32>, JsValue> {
+        match &self.hf {
+            Some(hf) => Ok(hf.encode_ids(text)?),
+            None => Err(js_error(
+                ErrorCode::InvalidTokenizer,
+                "the approximate tokenizer has no vocabulary to encode with",
+            )),
+        }
+    }
+
+    /// `"approximate"`, or the vocabulary model: `"BPE"`, `"WordPiece"`, `"Unigram"`, `"WordLevel"`.
+    #[wasm_bindgen(getter)]
+    pub fn kind(&self) -> String {
+        self.counter.kind().to_string()
+    }
+
+    /// Whether counts are the model's real ones.
+    #[wasm_bindgen(getter)]
+    pub fn exact(&self) -> bool {
+        self.counter.is_exact()
+    }
+
+    #[wasm_bindgen(getter, js_name = "__llmMemoryHandle", skip_typescript)]
+    pub fn handle(&self) -> u32 {
+        self.handle
+    }
+}

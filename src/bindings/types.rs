@@ -1,0 +1,177 @@
+//! The TypeScript shapes of option objects, messages and reports, emitted into `pkg/*.d.ts`
+//! so editors and `tsc` check callers precisely.
+
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen(typescript_custom_section)]
+const TYPES: &'static str = r#"
+/** Who said it, in OpenAI chat terms. */
+export type Role = "system" | "user" | "assistant" | "tool";
+
+/** How the context is chosen each turn. */
+export type StrategyName = "none" | "full" | "window" | "tokens" | "summary";
+
+/** Stable error codes, found on thrown errors as `err.code`. */
+export type ErrorCode =
+  | "INVALID_OPTION" | "INVALID_ROLE" | "INVALID_ENTRY" | "ENTRY_TOO_LARGE"
+  | "INVALID_TOKENIZER" | "CONTEXT_OVERFLOW" | "NOT_FOUND" | "INVALID_PATTERN"
+  | "INVALID_DOCUMENT";
+
+/** Errors thrown by llm-memory are `Error`s with `name === "LlmMemoryError"` and a `code`. */
+export interface LlmMemoryError extends Error { code: ErrorCode }
+
+/** An assistant's tool call, OpenAI format. `arguments` may be given as an object. */
+export interface ToolCall {
+  id: string;
+  type?: "function";
+  function: { name: string; arguments: string | object };
+}
+
+/** A message as chat-completions APIs take it. */
+export interface ChatMessage {
+  role: Role;
+  content: string | null;
+  name?: string;
+  tool_calls?: ToolCall[];
+  tool_call_id?: string;
+}
+
+export interface SummarizeInfo {
+  requestId: number;
+  prompt: string;
+  previousSummary: string | null;
+  /** The entries being folded in. */
+  startId: string;
+  endId: string;
+  count: number;
+}
+
+export interface MemoryOptions {
+  /** Default "full". "tokens" and "summary" need maxTokens. */
+  strategy?: StrategyName;
+  /** The context budget in tokens, reply reserve included. */
+  maxTokens?: number;
+  /** Tokens kept free for the reply (default 0). */
+  reserveTokens?: number;
+  /** Turns kept by strategy "window" (default 20). */
+  maxTurns?: number;
+  systemPrompt?: string;
+  /** Default: Tokenizer.approximate(). */
+  tokenizer?: Tokenizer;
+  /** Writes a summary; receives the prompt, resolves to the summary text. */
+  summarize?: (prompt: string, info: SummarizeInfo) => Promise<string> | string;
+  /** When to summarize (default: unsummarized turns over 3/4 of the budget). */
+  summaryTrigger?: { messages?: number; tokens?: number };
+  /** Messages always sent verbatim after the summary (default 6). */
+  keepRecent?: number;
+  /** Template with {summary} and {turns}. */
+  summaryPrompt?: string;
+  /** How long context() waits for the summarizer before trimming instead (default 20000). */
+  summaryTimeoutMs?: number;
+  /** Tokens the chat format adds (OpenAI defaults: 3 per message, 1 per name, 3 per request, 3 per tool call). */
+  messageOverhead?: { perMessage?: number; perName?: number; perRequest?: number; perToolCall?: number };
+  /** Upper bounds per section in tokens; the rest goes to recent turns. */
+  sectionLimits?: { pinned?: number; summary?: number };
+  /** Largest message accepted, in characters (default 1 048 576). */
+  maxEntryChars?: number;
+  /** Drop a message identical to the next one (default true). */
+  dedup?: boolean;
+}
+
+export interface AddExtra {
+  name?: string;
+  toolCalls?: ToolCall[];
+  tool_calls?: ToolCall[];
+  toolCallId?: string;
+  tool_call_id?: string;
+  /** App data kept with the entry, never sent to the model. */
+  metadata?: unknown;
+  /** Milliseconds since the epoch (default Date.now()). */
+  timestamp?: number;
+}
+
+export interface Entry {
+  id: string;
+  role: Role;
+  content: string;
+  timestamp: number;
+  name?: string;
+  toolCalls?: ToolCall[];
+  toolCallId?: string;
+  metadata?: unknown;
+  /** What this entry costs as a message, overhead included. */
+  tokens: number;
+}
+
+export interface ContextOptions {
+  /** What the turn is about; used by retrieval strategies. */
+  query?: string;
+}
+
+export type EntryStatus = "included" | "dropped" | "summarized" | "retrieved";
+export type EntryReason =
+  | "latestUser" | "withinBudget" | "overBudget" | "outsideWindow" | "strategyNone"
+  | "summarized" | "duplicate" | "orphanToolResult" | "toolPairIncomplete" | "relevant";
+export type SectionName = "system" | "pinned" | "summary" | "retrieved" | "history";
+
+export interface EntryReport {
+  id: string;
+  role: Role;
+  tokens: number;
+  status: EntryStatus;
+  reason: EntryReason;
+}
+
+export interface SectionReport {
+  name: SectionName;
+  /** The source marker the section starts with, e.g. "[Summary of earlier conversation]". */
+  marker?: string;
+  tokens: number;
+  messages: number;
+  items: number;
+  dropped: number;
+}
+
+export interface ContextReport {
+  strategy: StrategyName;
+  /** "Sending 6 of 40 messages (1234 / 2000 tokens)" */
+  headline: string;
+  budget: { maxTokens?: number; reserveTokens: number; available?: number };
+  /** Tokens of what is sent, overhead included, reserve excluded. */
+  totalTokens: number;
+  messagesSent: number;
+  sections: SectionReport[];
+  /** Every history entry, in order, with what happened to it and why. */
+  entries: EntryReport[];
+  summary?: { id: string; startId: string; endId: string; count: number; tokens: number; included: boolean; stale: boolean };
+  tokenizer: { kind: string; exact: boolean };
+  notes: string[];
+}
+
+export interface ContextResult {
+  messages: ChatMessage[];
+  report: ContextReport;
+}
+
+export interface PinnedFact { id: string; text: string }
+
+export interface Summary {
+  id: string;
+  text: string;
+  startId: string;
+  endId: string;
+  count: number;
+  createdAt: number;
+  stale: boolean;
+}
+
+export type StepInput =
+  | { type: "task"; task: string }
+  | { type: "planning"; plan: string }
+  | { type: "action"; modelOutput?: string; toolCalls?: ToolCall[]; observations?: string; error?: string };
+
+export type StepRecord = StepInput & { id: string; timestamp: number };
+
+/** "full" for acting; "summary" for re-planning (no model outputs, latest plan only). */
+export type StepView = "full" | "summary";
+"#;
