@@ -5,6 +5,7 @@
 use super::entry_input::{parse_extra, parse_message, parse_step};
 use super::errors::js_error;
 use super::memory_options::{self, ParsedOptions};
+use super::options::string_arg;
 use super::summarizer::run_summarizer;
 use super::to_js;
 use crate::error::ErrorCode;
@@ -104,11 +105,11 @@ impl Memory {
     /// format), `toolCallId`, `metadata` and `timestamp` (ms; default now).
     pub fn add(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "Role")] role: &str,
+        #[wasm_bindgen(unchecked_param_type = "Role")] role: JsValue,
         #[wasm_bindgen(unchecked_param_type = "string | null")] content: JsValue,
         #[wasm_bindgen(unchecked_param_type = "AddExtra")] extra: JsValue,
     ) -> Result<String, JsValue> {
-        let role = Role::parse(role)?;
+        let role = Role::parse(&role.as_string().unwrap_or_default())?;
         let content =
             match content.as_string() {
                 Some(s) => s,
@@ -181,8 +182,11 @@ impl Memory {
     }
 
     /// Removes an entry everywhere; summaries that covered it are marked stale.
-    pub fn forget(&self, id: &str) -> Result<(), JsValue> {
-        Ok(self.core.borrow_mut().forget(id)?)
+    pub fn forget(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue,
+    ) -> Result<(), JsValue> {
+        Ok(self.core.borrow_mut().forget(&string_arg(&id, "id")?)?)
     }
 
     /// Clears the conversation (entries, summaries, steps). Pinned facts and options stay.
@@ -191,12 +195,18 @@ impl Memory {
     }
 
     /// Pins a fact: sent every turn in a `[Pinned facts]` section while the budget allows.
-    pub fn pin(&self, text: &str) -> Result<String, JsValue> {
-        Ok(self.core.borrow_mut().pin(text)?)
+    pub fn pin(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
+    ) -> Result<String, JsValue> {
+        Ok(self.core.borrow_mut().pin(&string_arg(&text, "text")?)?)
     }
 
-    pub fn unpin(&self, id: &str) -> Result<(), JsValue> {
-        Ok(self.core.borrow_mut().unpin(id)?)
+    pub fn unpin(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue,
+    ) -> Result<(), JsValue> {
+        Ok(self.core.borrow_mut().unpin(&string_arg(&id, "id")?)?)
     }
 
     /// The pinned facts, `{ id, text }[]`.
@@ -240,9 +250,12 @@ impl Memory {
     #[wasm_bindgen(js_name = stepMessages, unchecked_return_type = "ChatMessage[]")]
     pub fn step_messages(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "StepView")] view: Option<String>,
+        #[wasm_bindgen(unchecked_param_type = "StepView | undefined")] view: JsValue,
     ) -> Result<JsValue, JsValue> {
-        let view = StepView::parse(view.as_deref().unwrap_or("full"))?;
+        let view = match view.is_undefined() {
+            true => StepView::Full,
+            false => StepView::parse(&string_arg(&view, "view")?)?,
+        };
         to_js(&self.core.borrow().step_messages(view))
     }
 }

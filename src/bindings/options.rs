@@ -157,3 +157,9 @@ fn edit_distance(a: &str, b: &str) -> usize {
     }
     prev[b.len()]
 }
+
+/// A required string argument, with a coded error instead of wasm-bindgen's TypeError.
+pub fn string_arg(v: &JsValue, name: &str) -> Result<String, JsValue> {
+    v.as_string()
+        .ok_or_else(|| invalid_option(format!("{name} must be a string, got {}", describe(v))))
+}

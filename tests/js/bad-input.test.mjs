@@ -1,0 +1,98 @@
+// Bad input gets a clear, coded Error (never a panic, which would poison the wasm instance),
+// and after each one the same module keeps working.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { Memory, Tokenizer, loadTokenizer, throwsCode } from "./helpers.mjs";
+
+const llama = loadTokenizer("llama3");
+
+test("bad budgets and options name the option to fix", () => {
+  const cases = [
+    [{ strategy: "tokens", maxTokens: -5 }, /maxTokens must be a non-negative integer, got -5/],
+    [{ strategy: "tokens", maxTokens: "2000" }, /maxTokens must be a non-negative integer, got the string "2000"/],
+    [{ strategy: "tokens", maxTokens: NaN }, /maxTokens/],
+    [{ strategy: "tokens", maxTokens: 1.5 }, /maxTokens/],
+    [{ strategy: "tokens", maxTokens: Infinity }, /maxTokens/],
+    [{ strategy: "tokens" }, /needs maxTokens/],
+    [{ strategy: "tokens", maxTokens: 100, reserveTokens: 100 }, /reserveTokens \(100\) must be smaller than maxTokens/],
+    [{ strategy: "window", maxTurns: 0 }, /maxTurns must be at least 1/],
+    [{ strategy: "fancy" }, /unknown strategy "fancy"/],
+    [{ strategy: "full", maxTokenz: 3 }, /did you mean maxTokens/],
+    [{ tokenizer: {} }, /tokenizer must be a Tokenizer/],
+    [{ summarize: "yes" }, /summarize must be a function/],
+    [{ summaryTrigger: {} }, /summaryTrigger needs messages or tokens/],
+    [{ summaryPrompt: "no placeholder" }, /must contain \{turns\}/],
+    [{ messageOverhead: { perMesage: 2 } }, /did you mean perMessage/],
+    [[1, 2], /must be an object/],
+    ["tokens", /must be an object/],
+  ];
+  for (const [opts, message] of cases) {
+    const e = throwsCode(assert, () => new Memory(opts), "INVALID_OPTION");
+    assert.match(e.message, message);
+    assert.equal(e.name, "LlmMemoryError");
+  }
+});
+
+test("bad entries: unknown role, wrong content type, tool message without its call id", () => {
+  const mem = new Memory();
+  throwsCode(assert, () => mem.add("robot", "hi"), "INVALID_ROLE");
+  throwsCode(assert, () => mem.add("User", "hi"), "INVALID_ROLE");
+  throwsCode(assert, () => mem.add("user", 42), "INVALID_ENTRY");
+  throwsCode(assert, () => mem.add("user", { text: "hi" }), "INVALID_ENTRY");
+  throwsCode(assert, () => mem.add("tool", "result"), "INVALID_ENTRY");
+  throwsCode(assert, () => mem.add("user", "x", { toolCalls: [{ id: "a", function: { name: "f" } }] }), "INVALID_ENTRY");
+  throwsCode(assert, () => mem.add("assistant", "x", { toolCalls: "nope" }), "INVALID_ENTRY");
+  throwsCode(assert, () => mem.add("assistant", "x", { toolCalls: [{ function: { name: "f" } }] }), "INVALID_ENTRY");
+  throwsCode(assert, () => mem.add("user", "x", { timestamp: "now" }), "INVALID_OPTION");
+  throwsCode(assert, () => mem.add("user", "x", { metadata: { f: () => 1 } }), "INVALID_ENTRY");
+  throwsCode(assert, () => mem.add("user", "x", { nmae: "bob" }), "INVALID_OPTION");
+  throwsCode(assert, () => mem.addMessage({ role: "user", content: [{ type: "text", text: "hi" }] }), "INVALID_ENTRY");
+  throwsCode(assert, () => mem.addMessage({ content: "hi" }), "INVALID_ENTRY");
+  assert.equal(mem.length, 0, "nothing half-stored");
+  assert.equal(mem.add("user", "still works"), "e1");
+});
+
+test("a 10 MB message is refused with ENTRY_TOO_LARGE unless the limit is raised", async () => {
+  const mem = new Memory({ tokenizer: llama });
+  const big = "lorem ipsum ".repeat(10 * 1024 * 1024 / 12);
+  const e = throwsCode(assert, () => mem.add("user", big), "ENTRY_TOO_LARGE");
+  assert.match(e.message, /maxEntryChars/);
+  assert.equal(mem.length, 0);
+  // Raised limit with the approximate counter: stored and counted.
+  const roomy = new Memory({ maxEntryChars: 11 * 1024 * 1024 });
+  roomy.add("user", big);
+  assert.equal(roomy.entries()[0].tokens, 3 + Math.ceil(big.length / 4));
+  const { report } = await roomy.context();
+  assert.equal(report.entries[0].status, "included");
+});
+
+test("lone surrogates in content are stored as U+FFFD, like TextEncoder does", async () => {
+  const mem = new Memory({ tokenizer: llama });
+  mem.add("user", "half an emoji: \uD83D and \uDE00 end");
+  assert.equal(mem.entries()[0].content, "half an emoji: \uFFFD and \uFFFD end");
+  const { messages } = await mem.context();
+  assert.equal(messages[0].content, "half an emoji: \uFFFD and \uFFFD end");
+});
+
+test("bad context options reject with a coded error", async () => {
+  const mem = new Memory();
+  mem.add("user", "hi");
+  assert.throws(() => mem.context({ qurey: "x" }), (e) => e.code === "INVALID_OPTION" && /did you mean query/.test(e.message));
+  assert.throws(() => mem.context({ query: 5 }), (e) => e.code === "INVALID_OPTION");
+  const ok = await mem.context({ query: "x" });
+  assert.equal(ok.messages.length, 1);
+});
+
+test("the instance survives a storm of bad calls", async () => {
+  const mem = new Memory({ strategy: "tokens", maxTokens: 100, tokenizer: llama });
+  const bad = [
+    () => mem.add(undefined, "x"), () => mem.add("user", undefined, 5), () => mem.forget(""),
+    () => mem.pin(""), () => mem.configure({ maxTokens: -1 }), () => mem.configure(null ?? 3),
+    () => Tokenizer.fromJson(new Uint8Array([0xff, 0xfe])), () => mem.addStep(null),
+  ];
+  for (const f of bad) assert.throws(f, (e) => e instanceof Error && typeof e.code === "string");
+  mem.add("user", "after all that");
+  const { messages } = await mem.context();
+  assert.equal(messages.at(-1).content, "after all that");
+  assert.equal(llama.count("still counting"), 2);
+});
