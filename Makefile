@@ -10,17 +10,17 @@ WASM := target/wasm32-unknown-unknown/release/llm_memory.wasm
 CHROMEDRIVER ?= /usr/bin/chromedriver
 PORT ?= 8080
 
-.PHONY: build test demo bench deps tools node-deps browser test-native test-wasm test-node test-types clean size
+.PHONY: build test demo bench deps tools node-deps browser test-native test-wasm test-node test-browser test-types clean size
 
 ## Build pkg/: the npm package (ES module + wasm + .d.ts).
 build: tools
 	cargo build --release --target wasm32-unknown-unknown --lib
 	wasm-bindgen $(WASM) --target web --out-dir pkg --out-name llm_memory
-	node scripts/package-json.mjs
+	node scripts/finish-pkg.mjs
 	node scripts/size.mjs
 
 ## Every test: native core, wasm in headless Chromium, Node against the built pkg/, types.
-test: deps build test-native test-wasm test-node test-types
+test: deps build test-native test-wasm test-node test-browser test-types
 
 test-native:
 	cargo test --all-targets
@@ -32,6 +32,9 @@ test-wasm: browser
 
 test-node:
 	node --test tests/js/
+
+test-browser: browser
+	node --test --test-concurrency=1 tests/browser/
 
 test-types:
 	node_modules/.bin/tsc -p tests/types/tsconfig.json

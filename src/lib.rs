@@ -13,7 +13,7 @@ pub mod summary;
 pub mod tokens;
 
 #[cfg(target_arch = "wasm32")]
-mod bindings;
+pub mod bindings;
 
 pub use context::{BuiltContext, ChatMessage, ContextReport, Strategy};
 pub use error::{Error, ErrorCode, Result};

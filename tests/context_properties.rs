@@ -1,3 +1,4 @@
+#![cfg(not(target_arch = "wasm32"))]
 //! Property tests of the context builder's promises, over random conversations, strategies and
 //! budgets: never over budget, order kept, latest user turn present, tool groups whole, the
 //! window exact, and the report's token total equal to a recount of what is sent.

@@ -65,8 +65,11 @@ impl Memory {
     /// Creates a memory. Throws an `Error` with code `INVALID_OPTION` for bad options.
     #[wasm_bindgen(constructor)]
     pub fn new(
-        #[wasm_bindgen(unchecked_param_type = "MemoryOptions")] options: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "MemoryOptions | undefined")] options: Option<
+            JsValue,
+        >,
     ) -> Result<Memory, JsValue> {
+        let options = options.unwrap_or(JsValue::UNDEFINED);
         let parsed = memory_options::parse(&options, &MemoryConfig::default())?;
         let counter = parsed
             .counter
@@ -107,7 +110,7 @@ impl Memory {
         &self,
         #[wasm_bindgen(unchecked_param_type = "Role")] role: JsValue,
         #[wasm_bindgen(unchecked_param_type = "string | null")] content: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "AddExtra")] extra: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "AddExtra | undefined")] extra: Option<JsValue>,
     ) -> Result<String, JsValue> {
         let role = Role::parse(&role.as_string().unwrap_or_default())?;
         let content =
@@ -119,7 +122,7 @@ impl Memory {
                     "content must be a string (or null for an assistant message with toolCalls)",
                 )),
             };
-        let extra = parse_extra(&extra)?;
+        let extra = parse_extra(&extra.unwrap_or(JsValue::UNDEFINED))?;
         Ok(self.core.borrow_mut().add(role, &content, extra, now())?)
     }
 
@@ -139,8 +142,11 @@ impl Memory {
     #[wasm_bindgen(unchecked_return_type = "Promise<ContextResult>")]
     pub fn context(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "ContextOptions")] options: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "ContextOptions | undefined")] options: Option<
+            JsValue,
+        >,
     ) -> Result<js_sys::Promise, JsValue> {
+        let options = options.unwrap_or(JsValue::UNDEFINED);
         let o = super::options::Opts::new(&options, "context options")?;
         o.check_keys(&["query"])?;
         let query = o.string("query")?;
@@ -250,11 +256,11 @@ impl Memory {
     #[wasm_bindgen(js_name = stepMessages, unchecked_return_type = "ChatMessage[]")]
     pub fn step_messages(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "StepView | undefined")] view: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "StepView | undefined")] view: Option<JsValue>,
     ) -> Result<JsValue, JsValue> {
-        let view = match view.is_undefined() {
-            true => StepView::Full,
-            false => StepView::parse(&string_arg(&view, "view")?)?,
+        let view = match view {
+            None => StepView::Full,
+            Some(v) => StepView::parse(&string_arg(&v, "view")?)?,
         };
         to_js(&self.core.borrow().step_messages(view))
     }

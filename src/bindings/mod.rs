@@ -3,12 +3,15 @@
 
 mod entry_input;
 mod errors;
-mod memory;
+pub mod memory;
 mod memory_options;
 mod options;
 mod summarizer;
-mod tokenizer;
+pub mod tokenizer;
 mod types;
+
+pub use memory::Memory;
+pub use tokenizer::Tokenizer;
 
 use serde::Serialize;
 use wasm_bindgen::prelude::*;

@@ -1,5 +1,14 @@
-// Writes pkg/package.json from Cargo.toml so the package version has one source.
+// Finishes pkg/: optional parameters in the .d.ts, and package.json from Cargo.toml so the
+// package version has one source.
 import { readFileSync, writeFileSync, copyFileSync } from "node:fs";
+
+// wasm-bindgen types an `Option<JsValue>` parameter given an explicit type as required; the
+// bindings spell optional ones `T | undefined`, which become `name?: T` here.
+const dts = "pkg/llm_memory.d.ts";
+writeFileSync(
+  dts,
+  readFileSync(dts, "utf8").replace(/(\w+): ([\w<>\[\]]+) \| undefined(?=[,)])/g, "$1?: $2"),
+);
 
 const cargo = readFileSync("Cargo.toml", "utf8");
 const field = (k) => cargo.match(new RegExp(`^${k} = "(.*)"`, "m"))[1];
