@@ -6,6 +6,7 @@ mod errors;
 pub mod memory;
 mod memory_options;
 mod options;
+mod redactor;
 mod summarizer;
 pub mod tokenizer;
 mod types;

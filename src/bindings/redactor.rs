@@ -1,0 +1,199 @@
+//! `Redactor` for JavaScript: a thin wrapper over [`crate::redact::Redactor`]. Options and
+//! documents cross the boundary as plain objects (via JSON, so the same shape the core parses
+//! and writes); offsets are UTF-16; errors are `Error`s with a `code`.
+
+use crate::bindings::errors::invalid_option;
+use crate::bindings::to_js;
+use crate::error::{Error, ErrorCode};
+use crate::redact::{self, RedactorConfig, StreamRestorer, Vault};
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen(typescript_custom_section)]
+const REDACTOR_TYPES: &'static str = r#"
+/** A built-in entity type, or the name of a custom pattern. */
+export type EntityType =
+  | "EMAIL" | "PHONE" | "CREDIT_CARD" | "IBAN" | "US_SSN" | "IP_ADDRESS" | "MAC_ADDRESS"
+  | "URL" | "CRYPTO" | "API_KEY" | "JWT" | "PRIVATE_KEY" | "PASSWORD" | "DATE_OF_BIRTH"
+  | "PERSON" | "ADDRESS" | (string & {});
+
+/** A user-declared recognizer. `name` is upper case (`TICKET`) and becomes `[TICKET_1]`. */
+export interface CustomPattern {
+  name: string;
+  /** Rust `regex` syntax (no look-around or back-references; matching is linear-time). */
+  regex: string;
+  /** A built-in check the match must pass. */
+  validate?: "luhn" | "iban" | "usSsn" | "ipv4" | "ipv6" | "base58check" | "bech32";
+  /** Confidence reported for matches (default 1). */
+  score?: number;
+}
+
+export interface RedactorOptions {
+  /** Entity types to detect; default: every built-in type and every custom pattern. */
+  types?: EntityType[];
+  /** Values never redacted (compared case-insensitively). */
+  allowList?: string[];
+  patterns?: CustomPattern[];
+  /** `placeholder` (default): `[EMAIL_1]`, reversible. `mask`: `[EMAIL]`, not reversible. */
+  mode?: "placeholder" | "mask";
+  /** Findings scoring below this are dropped (default 0.5). */
+  minScore?: number;
+}
+
+export interface Finding {
+  type: EntityType;
+  /** UTF-16 offsets into the input, as `String.prototype.slice` takes them. */
+  start: number;
+  end: number;
+  placeholder: string;
+  score: number;
+}
+
+export interface RedactionResult {
+  text: string;
+  findings: Finding[];
+}
+
+export interface VaultEntry {
+  placeholder: string;
+  type: EntityType;
+  value: string;
+}
+
+/** The placeholder vault as stored by the app. Keep it on the device. */
+export interface VaultDocument {
+  version: 1;
+  entries: VaultEntry[];
+}
+"#;
+
+/// JSON text of a JS value (`undefined`/`null` → `None`).
+fn json_of(value: &JsValue, what: &str) -> Result<Option<String>, JsValue> {
+    if value.is_undefined() || value.is_null() {
+        return Ok(None);
+    }
+    if let Some(s) = value.as_string() {
+        return Ok(Some(s));
+    }
+    let text = js_sys::JSON::stringify(value)
+        .map_err(|_| invalid_option(format!("{what} cannot be converted to JSON")))?;
+    Ok(text.as_string())
+}
+
+/// Detects personal data and secrets in text and replaces them with placeholders that can be
+/// put back later. The vault that maps placeholders to values never leaves the device unless
+/// you export it.
+///
+/// @example
+/// ```js
+/// const redactor = new Redactor({ allowList: ["support@acme.com"] });
+/// const { text, findings } = redactor.redact("I'm Ann, ann@example.com, +44 20 7946 0958");
+/// // text: "I'm [PERSON_1], [EMAIL_1], [PHONE_1]"
+/// const reply = await llm(text);           // "Thanks [PERSON_1], I'll email [EMAIL_1]."
+/// redactor.restore(reply);                 // "Thanks Ann, I'll email ann@example.com."
+/// localStorage.vault = redactor.exportVault();
+/// ```
+#[wasm_bindgen(js_name = Redactor)]
+pub struct JsRedactor {
+    inner: redact::Redactor,
+}
+
+#[wasm_bindgen(js_class = Redactor)]
+impl JsRedactor {
+    /// Compiles the recognizers. Throws `INVALID_OPTION` for an unknown option or type and
+    /// `INVALID_PATTERN` for a custom regex that does not compile.
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        #[wasm_bindgen(unchecked_param_type = "RedactorOptions")] options: Option<js_sys::Object>,
+    ) -> Result<JsRedactor, JsValue> {
+        let config = match options {
+            None => RedactorConfig::default(),
+            Some(o) => match json_of(&o, "options")? {
+                None => RedactorConfig::default(),
+                Some(json) => RedactorConfig::from_json(&json)?,
+            },
+        };
+        Ok(JsRedactor {
+            inner: redact::Redactor::new(config)?,
+        })
+    }
+
+    /// Replaces every detected value with its placeholder (or mask). New values join the vault;
+    /// a value seen before gets the same placeholder again.
+    ///
+    /// @example
+    /// ```js
+    /// redactor.redact("card 4111 1111 1111 1111").findings
+    /// // [{ type: "CREDIT_CARD", start: 5, end: 24, placeholder: "[CREDIT_CARD_1]", score: 1 }]
+    /// ```
+    #[wasm_bindgen(unchecked_return_type = "RedactionResult")]
+    pub fn redact(&mut self, text: &str) -> Result<JsValue, JsValue> {
+        to_js(&self.inner.redact(text))
+    }
+
+    /// Puts the real values back into a model reply. Tolerates `[email_1]`, `EMAIL_1` and
+    /// missing brackets; text the user wrote that only looked like a placeholder comes back
+    /// as written.
+    pub fn restore(&self, text: &str) -> String {
+        self.inner.restore(text)
+    }
+
+    /// A restorer for a streamed reply: placeholders split across chunks are held back until
+    /// they are complete.
+    ///
+    /// @example
+    /// ```js
+    /// const r = redactor.streamRestorer();
+    /// for await (const chunk of stream) ui.append(r.push(chunk));
+    /// ui.append(r.finish());
+    /// ```
+    #[wasm_bindgen(js_name = streamRestorer)]
+    pub fn stream_restorer(&self) -> JsStreamRestorer {
+        JsStreamRestorer {
+            inner: self.inner.stream_restorer(),
+        }
+    }
+
+    /// The vault as a plain object (`{ version: 1, entries: [...] }`).
+    #[wasm_bindgen(unchecked_return_type = "VaultDocument")]
+    pub fn vault(&self) -> Result<JsValue, JsValue> {
+        to_js(self.inner.vault())
+    }
+
+    /// The vault as a JSON string, for the app's own storage.
+    #[wasm_bindgen(js_name = exportVault)]
+    pub fn export_vault(&self) -> String {
+        self.inner.vault().to_json()
+    }
+
+    /// Replaces the vault with one exported earlier (a JSON string or the object). Throws
+    /// `INVALID_DOCUMENT` if it is not a vault.
+    #[wasm_bindgen(js_name = importVault)]
+    pub fn import_vault(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "string | VaultDocument")] vault: JsValue,
+    ) -> Result<(), JsValue> {
+        let json = json_of(&vault, "vault")?
+            .ok_or_else(|| Error::new(ErrorCode::InvalidDocument, "no vault given"))?;
+        self.inner.set_vault(Vault::from_json(&json)?);
+        Ok(())
+    }
+}
+
+/// Restores a streamed model reply chunk by chunk. Made by `Redactor.streamRestorer()`.
+#[wasm_bindgen(js_name = StreamRestorer)]
+pub struct JsStreamRestorer {
+    inner: StreamRestorer,
+}
+
+#[wasm_bindgen(js_class = StreamRestorer)]
+impl JsStreamRestorer {
+    /// Adds a chunk; returns the restored text that is final so far (possibly empty).
+    pub fn push(&mut self, chunk: &str) -> String {
+        self.inner.push(chunk)
+    }
+
+    /// Returns whatever was held back. The restorer can then be reused for another reply.
+    pub fn finish(&mut self) -> String {
+        self.inner.finish()
+    }
+}

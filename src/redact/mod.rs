@@ -1,0 +1,314 @@
+//! Client-side redaction of personal data and secrets, reversible through an on-device vault.
+//!
+//! [`Redactor::redact`] finds sensitive spans (see [`recognizers`]), resolves overlaps, and
+//! replaces each with a placeholder such as `[EMAIL_1]` that the [`Vault`] maps back to the
+//! value. [`Redactor::restore`] and [`StreamRestorer`] put the values back into model replies.
+//! The module is sans-IO and JS-free: the binding in `bindings/redactor.rs` only converts types.
+//!
+//! Guarantee: for any input `x`, `restore(redact(x).text) == x` with the same redactor. User text
+//! that already looks like a placeholder is escaped (see [`placeholder`]) so it is never confused
+//! with one.
+
+pub mod config;
+pub mod entity;
+pub mod placeholder;
+pub mod recognizers;
+pub mod validate;
+pub mod vault;
+
+pub use config::{CustomPattern, Mode, RedactorConfig, DEFAULT_MIN_SCORE};
+pub use entity::EntityType;
+pub use placeholder::StreamRestorer;
+pub use vault::{Vault, VaultEntry};
+
+use crate::error::Result;
+use placeholder::Grammar;
+use recognizers::{Candidate, Recognizers};
+use serde::Serialize;
+use std::collections::{BTreeMap, HashSet};
+use std::sync::Arc;
+
+/// One redacted span. Offsets are UTF-16 code units into the *input*, as JS strings index.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Finding {
+    #[serde(rename = "type")]
+    pub kind: EntityType,
+    pub start: usize,
+    pub end: usize,
+    /// What replaced the value: `[EMAIL_1]`, or `[EMAIL]` in mask mode.
+    pub placeholder: String,
+    pub score: f32,
+}
+
+/// The result of [`Redactor::redact`].
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Redaction {
+    pub text: String,
+    pub findings: Vec<Finding>,
+}
+
+impl Redaction {
+    /// How many values of each type were redacted: what a context report may show (never the
+    /// values themselves).
+    pub fn counts(&self) -> BTreeMap<String, usize> {
+        let mut counts = BTreeMap::new();
+        for f in &self.findings {
+            *counts.entry(f.kind.to_string()).or_insert(0) += 1;
+        }
+        counts
+    }
+}
+
+/// Detects and replaces sensitive data. Compile once per session: construction compiles every
+/// regex, and the vault it carries keeps placeholders stable across turns.
+#[derive(Clone)]
+pub struct Redactor {
+    config: RedactorConfig,
+    recognizers: Arc<Recognizers>,
+    grammar: Grammar,
+    allow: HashSet<String>,
+    min_score: f32,
+    vault: Vault,
+}
+
+impl std::fmt::Debug for Redactor {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Redactor")
+            .field("config", &self.config)
+            .field("vault_entries", &self.vault.len())
+            .finish()
+    }
+}
+
+impl Redactor {
+    /// Fails with `INVALID_OPTION` for a bad option and `INVALID_PATTERN` for a custom regex
+    /// that does not compile.
+    pub fn new(config: RedactorConfig) -> Result<Redactor> {
+        config.check()?;
+        let recognizers = Arc::new(Recognizers::new(&config)?);
+        let grammar = Grammar::new(config.placeholder_stems());
+        let allow = config
+            .allow_list
+            .iter()
+            .map(|a| a.trim().to_lowercase())
+            .collect();
+        let min_score = config.min_score.unwrap_or(DEFAULT_MIN_SCORE);
+        Ok(Redactor {
+            config,
+            recognizers,
+            grammar,
+            allow,
+            min_score,
+            vault: Vault::new(),
+        })
+    }
+
+    pub fn config(&self) -> &RedactorConfig {
+        &self.config
+    }
+
+    /// Replaces every detected value. In placeholder mode new values are added to the vault.
+    pub fn redact(&mut self, text: &str) -> Redaction {
+        let spans = self.detect(text);
+        let mut out = String::with_capacity(text.len() + spans.len() * 8);
+        let mut findings = Vec::with_capacity(spans.len());
+        let mut utf16 = Utf16Cursor::new(text);
+        let mut copied = 0;
+        for c in spans {
+            self.grammar.escape_into(&text[copied..c.start], &mut out);
+            let value = &text[c.start..c.end];
+            let placeholder = match self.config.mode {
+                Mode::Placeholder => self.vault.placeholder_for(&c.kind, value),
+                Mode::Mask => format!("[{}]", c.kind),
+            };
+            out.push_str(&placeholder);
+            findings.push(Finding {
+                start: utf16.at(c.start),
+                end: utf16.at(c.end),
+                kind: c.kind,
+                placeholder,
+                score: (c.score * 100.0).round() / 100.0,
+            });
+            copied = c.end;
+        }
+        self.grammar.escape_into(&text[copied..], &mut out);
+        Redaction {
+            text: out,
+            findings,
+        }
+    }
+
+    /// The non-overlapping spans that will be replaced, in text order (byte offsets).
+    pub fn detect(&self, text: &str) -> Vec<Candidate> {
+        let candidates = self
+            .recognizers
+            .scan(text)
+            .into_iter()
+            .filter(|c| c.score >= self.min_score)
+            .filter(|c| {
+                self.allow.is_empty() || !self.allow.contains(&text[c.start..c.end].to_lowercase())
+            })
+            .collect();
+        resolve_overlaps(candidates)
+    }
+
+    /// Puts vault values back in place of placeholders (tolerating `email_1`, missing brackets)
+    /// and un-escapes user text that looked like a placeholder.
+    pub fn restore(&self, text: &str) -> String {
+        let mut out = String::with_capacity(text.len());
+        self.grammar
+            .restore_into(text, true, false, &self.vault, &mut out);
+        out
+    }
+
+    /// A restorer for a reply streamed in chunks, against a snapshot of the current vault.
+    pub fn stream_restorer(&self) -> StreamRestorer {
+        StreamRestorer::new(self.grammar.clone(), self.vault.clone())
+    }
+
+    pub fn vault(&self) -> &Vault {
+        &self.vault
+    }
+
+    /// Replaces the vault, e.g. with one loaded from storage for a resumed session.
+    pub fn set_vault(&mut self, vault: Vault) {
+        self.vault = vault;
+    }
+}
+
+/// Keeps the best of overlapping candidates: the longest span (it hides the most), then the
+/// highest score, then the earliest. Greedy over that order is O(n log n).
+fn resolve_overlaps(mut candidates: Vec<Candidate>) -> Vec<Candidate> {
+    candidates.sort_by(|a, b| {
+        (b.end - b.start)
+            .cmp(&(a.end - a.start))
+            .then(b.score.total_cmp(&a.score))
+            .then(a.start.cmp(&b.start))
+    });
+    let mut taken: BTreeMap<usize, usize> = BTreeMap::new(); // start -> end
+    let mut kept = Vec::new();
+    for c in candidates {
+        let overlaps_before = taken
+            .range(..c.end)
+            .next_back()
+            .is_some_and(|(_, &end)| end > c.start);
+        if overlaps_before {
+            continue;
+        }
+        taken.insert(c.start, c.end);
+        kept.push(c);
+    }
+    kept.sort_by_key(|c| c.start);
+    kept
+}
+
+/// Converts increasing byte offsets to UTF-16 offsets in one forward pass.
+struct Utf16Cursor<'a> {
+    text: &'a str,
+    byte: usize,
+    unit: usize,
+}
+
+impl<'a> Utf16Cursor<'a> {
+    fn new(text: &'a str) -> Self {
+        Utf16Cursor {
+            text,
+            byte: 0,
+            unit: 0,
+        }
+    }
+
+    fn at(&mut self, byte: usize) -> usize {
+        self.unit += self.text[self.byte..byte]
+            .chars()
+            .map(char::len_utf16)
+            .sum::<usize>();
+        self.byte = byte;
+        self.unit
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn redactor() -> Redactor {
+        Redactor::new(RedactorConfig::default()).unwrap()
+    }
+
+    #[test]
+    fn redacts_and_restores() {
+        let mut r = redactor();
+        let input = "Mail ann@example.com or call +44 20 7946 0958, card 4111 1111 1111 1111.";
+        let out = r.redact(input);
+        assert_eq!(
+            out.text,
+            "Mail [EMAIL_1] or call [PHONE_1], card [CREDIT_CARD_1]."
+        );
+        assert_eq!(r.restore(&out.text), input);
+        assert_eq!(out.findings[0].start, 5);
+        assert_eq!(out.findings[0].end, 20);
+        let again = r.redact("again: ann@example.com");
+        assert_eq!(again.text, "again: [EMAIL_1]");
+    }
+
+    #[test]
+    fn offsets_are_utf16() {
+        let mut r = redactor();
+        let out = r.redact("😀 é ann@example.com");
+        assert_eq!((out.findings[0].start, out.findings[0].end), (5, 20));
+    }
+
+    #[test]
+    fn allow_list_and_mask_mode() {
+        let mut r = Redactor::new(
+            RedactorConfig::from_json(r#"{"allowList":["Help@Acme.com"],"mode":"mask"}"#).unwrap(),
+        )
+        .unwrap();
+        let out = r.redact("write help@acme.com or bob@acme.com");
+        assert_eq!(out.text, "write help@acme.com or [EMAIL]");
+        assert!(r.vault().is_empty());
+    }
+
+    #[test]
+    fn custom_patterns_and_type_selection() {
+        let mut r = Redactor::new(
+            RedactorConfig::from_json(
+                r#"{"types":["TICKET","EMAIL"],"patterns":[{"name":"TICKET","regex":"TCK-\\d{6}"},{"name":"CARDISH","regex":"\\d{16}","validate":"luhn"}]}"#,
+            )
+            .unwrap(),
+        )
+        .unwrap();
+        let out = r.redact("TCK-123456 from a@b.io, call +1 415 555 0100, 4111111111111111");
+        assert_eq!(
+            out.text,
+            "[TICKET_1] from [EMAIL_1], call +1 415 555 0100, 4111111111111111"
+        );
+    }
+
+    #[test]
+    fn placeholder_lookalikes_survive_the_round_trip() {
+        let mut r = redactor();
+        let input = "literal [EMAIL_1] and email_1 then real ann@example.com";
+        let out = r.redact(input);
+        assert!(out.text.ends_with("real [EMAIL_1]"));
+        assert_eq!(r.restore(&out.text), input);
+    }
+
+    #[test]
+    fn overlaps_prefer_longest_then_score() {
+        let c = |s, e, score| Candidate {
+            kind: EntityType::Phone,
+            start: s,
+            end: e,
+            score,
+        };
+        let kept = resolve_overlaps(vec![
+            c(0, 5, 0.9),
+            c(3, 12, 0.6),
+            c(12, 14, 1.0),
+            c(3, 12, 0.7),
+        ]);
+        assert_eq!(kept, vec![c(3, 12, 0.7), c(12, 14, 1.0)]);
+    }
+}

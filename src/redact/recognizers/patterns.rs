@@ -1,0 +1,478 @@
+//! The built-in regex recognizers: one [`PatternSpec`] per format, with the check that confirms
+//! a candidate and the context words that lift a weak one (as Presidio's context enhancer does).
+//!
+//! Patterns use ASCII classes and ASCII word boundaries on purpose: Unicode `\b` forces the
+//! `regex` crate off its DFA onto a slower engine, and none of these formats contain non-ASCII
+//! characters. Checks only look at the candidate and a few neighbouring bytes, so they stay
+//! linear overall.
+
+use super::super::entity::EntityType;
+use super::super::validate as v;
+use super::{Hit, Spec};
+
+/// A candidate's surroundings, for checks that must see what is next to the match.
+fn before(text: &str, start: usize) -> &[u8] {
+    &text.as_bytes()[start.saturating_sub(24)..start]
+}
+
+/// True when the match is glued to a longer token (`ORD-2024-88123`, a UUID group, `v1.2.3`):
+/// then the digits belong to an identifier, not to a phone number or an address.
+fn embedded_in_token(text: &str, start: usize, end: usize) -> bool {
+    let b = text.as_bytes();
+    let left = |i: usize| (i > 0).then(|| b[i - 1]);
+    // `=` and `:` are left out: `ip=10.0.0.1` and `tel:+1…` hold whole values.
+    let glue = |c: u8| matches!(c, b'-' | b'.' | b'_' | b'/' | b'#');
+    match left(start) {
+        Some(c) if c.is_ascii_alphanumeric() => return true,
+        Some(c) if glue(c) && left(start - 1).is_some_and(|d| d.is_ascii_alphanumeric()) => {
+            return true
+        }
+        _ => {}
+    }
+    match b.get(end) {
+        Some(c) if c.is_ascii_alphanumeric() => true,
+        Some(&c) if glue(c) => b.get(end + 1).is_some_and(|d| d.is_ascii_alphanumeric()),
+        _ => false,
+    }
+}
+
+fn hit(start: usize, end: usize, score: f32) -> Option<Hit> {
+    Some(Hit { start, end, score })
+}
+
+fn email(text: &str, s: usize, e: usize) -> Option<Hit> {
+    let m = &text[s..e];
+    let (local, domain) = m.split_once('@')?;
+    if local.contains("..") || local.ends_with('.') || domain.contains("..") {
+        return None;
+    }
+    hit(s, e, 1.0)
+}
+
+/// Phone numbers: 7–15 digits (E.164), not a date, a version, an IP or an amount, and not part
+/// of a longer identifier. An explicit `+` country code is strong evidence; national formats
+/// need separators or a context word.
+fn phone(text: &str, s: usize, mut e: usize) -> Option<Hit> {
+    // Trailing separators are not part of the number.
+    while e > s && matches!(text.as_bytes()[e - 1], b' ' | b'.' | b'-' | b'/') {
+        e -= 1;
+    }
+    let m = &text[s..e];
+    let main = match m.find(|c: char| c.is_ascii_alphabetic() || c == '#') {
+        Some(i) => &m[..i],
+        None => m,
+    };
+    let digits = main.bytes().filter(u8::is_ascii_digit).count();
+    if !(7..=15).contains(&digits) || embedded_in_token(text, s, e) {
+        return None;
+    }
+    let groups: Vec<&str> = main
+        .split(|c: char| !c.is_ascii_digit())
+        .filter(|g| !g.is_empty())
+        .collect();
+    let seps: Vec<char> = main
+        .trim()
+        .chars()
+        .filter(|c| matches!(c, ' ' | '.' | '-' | '/'))
+        .collect();
+    let international = m.starts_with('+') || m.starts_with("00");
+    // Dates (2024-01-15, 15.01.2024, 01/15/2024) and clock times are the classic false positive.
+    if !international && groups.len() == 3 {
+        let l: Vec<usize> = groups.iter().map(|g| g.len()).collect();
+        if l == [4, 2, 2] || (l[0] <= 2 && l[1] <= 2 && (l[2] == 4 || l[2] == 2)) {
+            return None;
+        }
+    }
+    // US ZIP+4 (12345-6789) and Brazilian CEP (12345-678) are postal codes.
+    if !international
+        && seps == ['-']
+        && groups.len() == 2
+        && groups[0].len() == 5
+        && groups[1].len() <= 4
+    {
+        return None;
+    }
+    // Versions and IPs are dot-separated with 1-digit groups or parse as an address.
+    if seps.contains(&'.')
+        && (groups.iter().any(|g| g.len() == 1)
+            || main.trim().parse::<std::net::Ipv4Addr>().is_ok())
+    {
+        return None;
+    }
+    // Amounts grouped by thousands next to a currency.
+    let prev = before(text, s);
+    if prev
+        .iter()
+        .rev()
+        .take(3)
+        .any(|c| matches!(c, b'$' | b'\xe2' | b'\xc2'))
+    {
+        return None;
+    }
+    // Part of a longer run of digit groups (a card-like number, an ISBN): not a phone.
+    let b = text.as_bytes();
+    let sep = |c: u8| matches!(c, b' ' | b'-' | b'.');
+    if (s >= 2 && sep(b[s - 1]) && b[s - 2].is_ascii_digit())
+        || (e + 1 < b.len() && sep(b[e]) && b[e + 1].is_ascii_digit())
+    {
+        return None;
+    }
+    // Bare digit runs shorter than nine are order numbers and ids far more often than phones.
+    if seps.is_empty() && !international && !main.contains('(') && digits < 9 {
+        return None;
+    }
+    let score = if international && digits >= 8 {
+        0.75
+    } else if seps.is_empty() && !main.contains('(') {
+        0.3
+    } else if groups.len() >= 2 && groups.iter().any(|g| g.len() >= 3) {
+        0.6
+    } else {
+        0.35
+    };
+    hit(s, e, score)
+}
+
+fn credit_card(text: &str, s: usize, e: usize) -> Option<Hit> {
+    (v::credit_card(&text[s..e]) && !embedded_in_token(text, s, e)).then_some(Hit {
+        start: s,
+        end: e,
+        score: 1.0,
+    })
+}
+
+/// IBANs may be followed by more upper-case groups (`… 00 THEN`): keep exactly the country's
+/// length and check that.
+fn iban(text: &str, s: usize, e: usize) -> Option<Hit> {
+    let m = &text[s..e];
+    let len = v::iban_length(m.get(..2)?)?;
+    let mut seen = 0;
+    let mut end = s;
+    for (i, c) in m.char_indices() {
+        if c != ' ' {
+            seen += 1;
+        }
+        if seen == len {
+            end = s + i + c.len_utf8();
+            break;
+        }
+    }
+    if seen < len
+        || text
+            .as_bytes()
+            .get(end)
+            .is_some_and(u8::is_ascii_alphanumeric)
+    {
+        return None;
+    }
+    v::iban(&text[s..end]).then_some(Hit {
+        start: s,
+        end,
+        score: 1.0,
+    })
+}
+
+fn us_ssn(text: &str, s: usize, e: usize) -> Option<Hit> {
+    let m = &text[s..e];
+    if !v::us_ssn(m) || embedded_in_token(text, s, e) {
+        return None;
+    }
+    // Dashed 3-2-4 is the SSN shape; bare nine digits need the word "SSN" nearby.
+    hit(s, e, if m.contains('-') { 0.85 } else { 0.3 })
+}
+
+fn ipv4(text: &str, s: usize, e: usize) -> Option<Hit> {
+    text[s..e].parse::<std::net::Ipv4Addr>().ok()?;
+    if embedded_in_token(text, s, e) {
+        return None;
+    }
+    let prev = String::from_utf8_lossy(before(text, s)).to_ascii_lowercase();
+    let prev = prev.trim_end();
+    if prev.ends_with("version") || prev.ends_with(" v") || prev.ends_with("ver") {
+        return None;
+    }
+    hit(s, e, 0.9)
+}
+
+fn ipv6(text: &str, s: usize, mut e: usize) -> Option<Hit> {
+    while e > s && text.as_bytes()[e - 1] == b':' && !text[s..e].ends_with("::") {
+        e -= 1;
+    }
+    let m = &text[s..e];
+    m.parse::<std::net::Ipv6Addr>().ok()?;
+    let colons = m.bytes().filter(|&b| b == b':').count();
+    let hexdigits = m.bytes().filter(u8::is_ascii_hexdigit).count();
+    // `a::b` and `std::io` style paths are not addresses.
+    if colons < 2 || hexdigits < 4 || !m.bytes().any(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    if text
+        .as_bytes()
+        .get(e)
+        .is_some_and(|c| c.is_ascii_alphanumeric() || *c == b':')
+    {
+        return None;
+    }
+    hit(s, e, 0.9)
+}
+
+fn mac(text: &str, s: usize, e: usize) -> Option<Hit> {
+    let m = &text[s..e];
+    let seps: Vec<u8> = m.bytes().filter(|b| !b.is_ascii_hexdigit()).collect();
+    if seps.windows(2).any(|w| w[0] != w[1]) || embedded_in_token(text, s, e) {
+        return None;
+    }
+    hit(s, e, 0.85)
+}
+
+/// URLs are only sensitive when they carry credentials or a token; trailing punctuation of the
+/// sentence is not part of them.
+fn url(text: &str, s: usize, mut e: usize) -> Option<Hit> {
+    while e > s
+        && matches!(
+            text.as_bytes()[e - 1],
+            b'.' | b',' | b')' | b';' | b'!' | b'?' | b'\'' | b'"'
+        )
+    {
+        e -= 1;
+    }
+    hit(s, e, 0.9)
+}
+
+fn bitcoin_base58(text: &str, s: usize, e: usize) -> Option<Hit> {
+    v::crypto::base58check(&text[s..e]).then_some(Hit {
+        start: s,
+        end: e,
+        score: 1.0,
+    })
+}
+
+fn bitcoin_bech32(text: &str, s: usize, e: usize) -> Option<Hit> {
+    v::crypto::bech32(&text[s..e]).then_some(Hit {
+        start: s,
+        end: e,
+        score: 1.0,
+    })
+}
+
+fn github(text: &str, s: usize, e: usize) -> Option<Hit> {
+    // A token with a wrong checksum is a made-up example unless the context says otherwise.
+    hit(
+        s,
+        e,
+        if v::github_token(&text[s..e]) {
+            1.0
+        } else {
+            0.3
+        },
+    )
+}
+
+fn jwt(text: &str, s: usize, e: usize) -> Option<Hit> {
+    v::jwt(&text[s..e]).then_some(Hit {
+        start: s,
+        end: e,
+        score: 0.95,
+    })
+}
+
+fn strong(_: &str, s: usize, e: usize) -> Option<Hit> {
+    hit(s, e, 0.95)
+}
+
+/// The value of a `password=…` / `token: …` assignment. Code that merely names a variable
+/// (`password: string`, `token = getToken()`, `${PASSWORD}`) is not a secret.
+fn assignment(text: &str, s: usize, e: usize) -> Option<Hit> {
+    let value = text[s..e].trim_end_matches(['.', ',', ';', ')']);
+    let e = s + value.len();
+    let lower = value.to_ascii_lowercase();
+    const NOT_SECRETS: &[&str] = &[
+        "string",
+        "str",
+        "number",
+        "int",
+        "bool",
+        "boolean",
+        "null",
+        "none",
+        "nil",
+        "true",
+        "false",
+        "undefined",
+        "optional",
+        "any",
+        "bytes",
+        "secret",
+        "password",
+        "token",
+        "required",
+        "env",
+        "self",
+        "this",
+        "redacted",
+        "changeme",
+        "example",
+        "xxx",
+        "bearer",
+        "basic",
+        "await",
+        "new",
+        "function",
+        "lambda",
+        "async",
+        "return",
+        "input",
+        "getpass",
+        "yield",
+        "static",
+        "const",
+        "final",
+        "private",
+        "public",
+        "readonly",
+        "type",
+        "enabled",
+        "disabled",
+        "empty",
+        "hidden",
+        "masked",
+        "default",
+        "unknown",
+    ];
+    if value.len() < 4
+        || NOT_SECRETS.contains(&lower.as_str())
+        || lower.starts_with("process.env")
+        || lower.starts_with("os.environ")
+        || lower.starts_with("os.getenv")
+        || lower.starts_with("env.")
+        || lower.starts_with("self.")
+        || lower.starts_with("this.")
+        || lower.starts_with("req.")
+        || lower.starts_with("request.")
+        || value.starts_with(['$', '<', '{', '%', '*', '['])
+        || value.contains('(')
+        || value
+            .bytes()
+            .all(|b| b == b'x' || b == b'X' || b == b'*' || b == b'.')
+        || (text.as_bytes().get(e) == Some(&b'('))
+    // a call: token = make_token(...)
+    {
+        return None;
+    }
+    hit(s, e, 0.85)
+}
+
+/// Dates are common; only one near "born", "DOB", "birthday" is a date of birth.
+fn birth_date(text: &str, s: usize, e: usize) -> Option<Hit> {
+    let m = &text[s..e];
+    let nums: Vec<u32> = m
+        .split(|c: char| !c.is_ascii_digit())
+        .filter(|g| !g.is_empty())
+        .filter_map(|g| g.parse().ok())
+        .collect();
+    let month_word = MONTHS
+        .iter()
+        .position(|mw| m.to_ascii_lowercase().contains(mw))
+        .map(|i| i as u32 % 12 + 1);
+    let ok = match (nums.as_slice(), month_word) {
+        ([y, mo, d], None) if *y > 31 => v::plausible_birth_date(*y, *mo, *d),
+        // "3.4.14" is a version, not 3 April 1914.
+        ([_, _, y], None) if *y < 100 && m.contains('.') => false,
+        ([a, b, y], None) => {
+            let y = if *y < 100 { 1900 + *y } else { *y };
+            v::plausible_birth_date(y, *a, *b) || v::plausible_birth_date(y, *b, *a)
+        }
+        ([d, y], Some(mo)) | ([y, d], Some(mo)) if *y > 31 => v::plausible_birth_date(*y, mo, *d),
+        _ => false,
+    };
+    (ok && !embedded_in_token(text, s, e)).then_some(Hit {
+        start: s,
+        end: e,
+        score: 0.2,
+    })
+}
+
+const MONTHS: [&str; 24] = [
+    "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec", "januar",
+    "februar", "märz", "april", "mai", "juni", "juli", "august", "septemb", "oktob", "novemb",
+    "dezemb",
+];
+
+const PHONE_CONTEXT: &[&str] = &[
+    "phone",
+    "call",
+    "tel",
+    "mobile",
+    "cell",
+    "number",
+    "whatsapp",
+    "text me",
+    "sms",
+    "fax",
+    "telefon",
+    "handy",
+    "téléphone",
+    "portable",
+    "teléfono",
+    "móvil",
+    "telefono",
+    "cellulare",
+    "contact",
+    "reach",
+    "ring",
+];
+
+const MONTH_NAMES: &str = r"(?i:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)";
+
+/// The built-in specs. Regexes are compiled once per [`super::Recognizers`].
+pub(super) fn built_in() -> Vec<Spec> {
+    use EntityType::*;
+    let dob_date = format!(
+        r"\b(?:\d{{4}}-\d{{1,2}}-\d{{1,2}}|\d{{1,2}}[/.-]\d{{1,2}}[/.-]\d{{2,4}}|\d{{1,2}}(?:st|nd|rd|th)?(?: of)? {MONTH_NAMES}\.?,? \d{{4}}|{MONTH_NAMES}\.? \d{{1,2}}(?:st|nd|rd|th)?,? \d{{4}})\b"
+    );
+    vec![
+        Spec::new(Email, r"\b[A-Za-z0-9][A-Za-z0-9._%+-]{0,63}@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,24}\b", email),
+        Spec::new(Phone, r"(?:\+|\b00)[0-9][0-9]{0,3}(?:[ .\-/]?(?:\([0-9]{1,4}\)|[0-9]{1,6})){1,7}(?:\s*(?:x|ext\.?|extension|#)\s*[0-9]{1,6}\b)?", phone)
+            .context(PHONE_CONTEXT)
+            .context_before_only(40),
+        Spec::new(Phone, r"(?:\(\d{2,5}\)[ .\-]?|\b\d{1,5}[ .\-/]?)(?:\d{1,5}[ .\-/]?){1,4}\d{2,5}\b(?:\s*(?:x|ext\.?|extension)\s*\d{1,6}\b)?", phone)
+            .context(PHONE_CONTEXT)
+            .context_before_only(40),
+        Spec::new(CreditCard, r"\b(?:\d[ -]?){12,18}\d\b", credit_card),
+        Spec::new(Iban, r"\b[A-Z]{2}[0-9]{2}(?: ?[A-Z0-9]{1,4}){3,9}\b", iban),
+        Spec::new(UsSsn, r"\b(?:\d{3}-\d{2}-\d{4}|\d{3} \d{2} \d{4}|\d{9})\b", us_ssn)
+            .context(&["ssn", "social security", "social-security", "ss#", "ss #", "taxpayer", "tin"])
+            .boost(0.5),
+        Spec::new(IpAddress, r"\b(?:[0-9]{1,3}\.){3}[0-9]{1,3}\b", ipv4),
+        Spec::new(IpAddress, r"(?:\b[0-9A-Fa-f]{1,4}|::)(?::{1,2}[0-9A-Fa-f]{1,4}){1,7}(?:::)?(?:(?:\.[0-9]{1,3}){3})?", ipv6),
+        Spec::new(MacAddress, r"\b(?:[0-9A-Fa-f]{2}[:-]){5}[0-9A-Fa-f]{2}\b|\b[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4}\b", mac),
+        Spec::new(Url, r"\b[A-Za-z][A-Za-z0-9+.-]{1,15}://[^\s/?#@:]+:[^\s/?#@]+@[^\s<>]+", url),
+        Spec::new(Url, r"(?i)\bhttps?://[^\s<>]*?[?&#](?:access_token|token|api_key|apikey|key|secret|password|pwd|passwd|sig|signature|auth|session|sessionid|sid|code|client_secret|x-amz-signature|x-amz-credential)=[^\s&#<>]{6,}[^\s<>]*", url),
+        Spec::new(Crypto, r"\b[13][1-9A-HJ-NP-Za-km-z]{25,34}\b", bitcoin_base58),
+        Spec::new(Crypto, r"\b(?:bc|tb)1[02-9ac-hj-np-z]{11,71}\b", bitcoin_bech32),
+        Spec::new(Crypto, r"\b0x[0-9a-fA-F]{40}\b", |_, s, e| hit(s, e, 0.4))
+            .context(&["wallet", "eth", "ether", "ethereum", "send", "address", "usdt", "metamask", "crypto"]),
+        Spec::new(ApiKey, r"\b(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|ANPA)[A-Z2-7]{16}\b", strong),
+        Spec::new(ApiKey, r"\bgh[pousr]_[A-Za-z0-9]{36}\b", github)
+            .context(&["token", "github", "pat", "auth"]),
+        Spec::new(ApiKey, r"\bgithub_pat_[A-Za-z0-9]{22}_[A-Za-z0-9]{59}\b", strong),
+        Spec::new(ApiKey, r"\bsk-ant-(?:api|admin)[0-9]{2}-[A-Za-z0-9_-]{80,120}", strong),
+        Spec::new(ApiKey, r"\bsk-(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_-]{20,200}T3BlbkFJ[A-Za-z0-9_-]{20,200}|\bsk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{40,200}|\bsk-[A-Za-z0-9]{48}\b", strong),
+        Spec::new(ApiKey, r"\bAIza[0-9A-Za-z_-]{35}", strong),
+        Spec::new(ApiKey, r"\bhf_[A-Za-z0-9]{30,40}\b", strong),
+        Spec::new(ApiKey, r"\bxox[abposr]-[0-9A-Za-z-]{10,100}|\bxapp-[0-9]-[A-Z0-9]+-[0-9]+-[a-z0-9]{20,}|https://hooks\.slack\.com/services/T[A-Z0-9]{6,}/B[A-Z0-9]{6,}/[A-Za-z0-9]{20,}", strong),
+        Spec::new(ApiKey, r"\b(?:sk|rk)_(?:live|test)_[0-9A-Za-z]{20,99}\b|\bwhsec_[0-9A-Za-z+/=]{24,}", strong),
+        Spec::new(Jwt, r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}", jwt),
+        Spec::new(PrivateKey, r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----(?s:.*?)-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----(?:\s*[A-Za-z0-9+/=:-]+)*", |_, s, e| hit(s, e, 1.0)),
+        // `PASSWORD=…`, `"api_key": "…"`, `token: …`, `password is …`: the value (group 1).
+        Spec::new(Password, r#"(?i)\b[A-Za-z0-9_.-]*(?:password|passwd|passphrase|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|client[_-]?secret|auth|credentials?)["']?\s*(?:[:=]|:=|=>)\s*(?:"([^"\n]{4,200})"|'([^'\n]{4,200})'|`([^`\n]{4,200})`|([^\s"'`,;]{4,200}))"#, assignment)
+            .group(1),
+        Spec::new(Password, r"(?i)\bbearer\s+([A-Za-z0-9._~+/=-]{16,})", assignment).group(1),
+        Spec::new(Password, r"(?i)\b(?:my|the|our|your)\s+(?:password|passcode|passphrase|pin|wifi password|wi-fi password)\s+(?:is|was|=|:)\s+([^\s,;]{4,100})", assignment)
+            .group(1),
+        Spec::new(DateOfBirth, &dob_date, birth_date)
+            .context(&["born", "birth", "birthday", "dob", "d.o.b", "geboren", "né le", "née le", "nacido", "nacida", "nato il", "nata il", "age"])
+            .boost(0.65)
+            .context_before_only(28),
+    ]
+}

@@ -1,0 +1,276 @@
+//! Person names. Names have no shape a regex can check, so this reads words: a capitalized word
+//! becomes a name when a cue says so ("my name is", "Dear", "Dr.", a signature after "Regards,")
+//! or when it is a known given name; following capitalized words and particles ("van der")
+//! extend it to the family name. Cue strength sets the score, as context words do for patterns.
+
+use super::names::{is_given_name, is_honorific, is_not_name, is_particle};
+use super::Candidate;
+use crate::redact::entity::EntityType;
+
+#[derive(Debug, Clone, Copy)]
+struct Token {
+    start: usize,
+    end: usize,
+}
+
+/// Words: runs of letters, with inner apostrophes and hyphens (O'Brien, Jean-Luc, I'm).
+fn tokenize(text: &str) -> Vec<Token> {
+    let mut out = Vec::new();
+    let mut start: Option<usize> = None;
+    let mut chars = text.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        let joins = matches!(c, '\'' | '’' | '-')
+            && start.is_some()
+            && chars.peek().is_some_and(|&(_, n)| n.is_alphabetic());
+        if c.is_alphabetic() || joins {
+            start.get_or_insert(i);
+        } else if let Some(s) = start.take() {
+            out.push(Token { start: s, end: i });
+        }
+    }
+    if let Some(s) = start {
+        out.push(Token {
+            start: s,
+            end: text.len(),
+        });
+    }
+    out
+}
+
+fn is_capitalized(word: &str) -> bool {
+    let mut chars = word.chars();
+    let Some(first) = chars.next() else {
+        return false;
+    };
+    // Needs a lower-case letter: ALL-CAPS words are acronyms, constants and headings.
+    first.is_uppercase() && word.chars().any(char::is_lowercase) && word.chars().count() >= 2
+}
+
+const STRONG_CUES: &[&[&str]] = &[
+    &["name", "is"],
+    &["name's"],
+    &["named"],
+    &["call", "me"],
+    &["dear"],
+    &["signed"],
+    &["attn"],
+    &["je", "m'appelle"],
+    &["ich", "heiße"],
+    &["me", "llamo"],
+    &["mi", "chiamo"],
+    &["chamo-me"],
+    &["mein", "name", "ist"],
+    &["meu", "nome", "é"],
+    &["mi", "nombre", "es"],
+];
+
+const MEDIUM_CUES: &[&[&str]] = &[
+    &["i'm"],
+    &["i", "am"],
+    &["this", "is"],
+    &["hi"],
+    &["hello"],
+    &["hey"],
+    &["thanks"],
+    &["thank", "you"],
+    &["ask"],
+    &["tell"],
+    &["met"],
+    &["meet"],
+    &["cc"],
+    &["contact"],
+    &["talked", "to"],
+    &["spoke", "with"],
+    &["spoke", "to"],
+    &["hola"],
+    &["bonjour"],
+    &["hallo"],
+    &["ciao"],
+    &["olá"],
+    &["ich", "bin"],
+    &["soy"],
+    &["sono"],
+    &["sou"],
+];
+
+const SIGN_OFFS: &[&str] = &[
+    "regards",
+    "thanks",
+    "cheers",
+    "best",
+    "sincerely",
+    "wishes",
+    "greetings",
+    "gruß",
+    "grüße",
+    "cordialement",
+    "saludos",
+    "saluti",
+    "abraços",
+    "groeten",
+    "love",
+    "yours",
+];
+
+/// Scans `text` for person names and appends candidates.
+pub fn scan(text: &str, out: &mut Vec<Candidate>) {
+    let toks = tokenize(text);
+    let word = |k: usize| &text[toks[k].start..toks[k].end];
+    let gap = |k: usize| {
+        let from = if k == 0 { 0 } else { toks[k - 1].end };
+        &text[from..toks[k].start]
+    };
+    // The lower-cased words before token i match `cue`, separated by plain spaces.
+    let cue_matches = |i: usize, cue: &[&str]| {
+        if cue.len() > i {
+            return false;
+        }
+        cue.iter().enumerate().all(|(n, w)| {
+            let k = i - cue.len() + n;
+            let sep = gap(k + 1);
+            word(k).to_lowercase() == *w
+                && (sep == " "
+                    || (n + 1 == cue.len() && sep.trim() == ",")
+                    || (n + 1 == cue.len() && sep.trim() == ":"))
+        })
+    };
+    let mut i = 0;
+    while i < toks.len() {
+        let w = word(i);
+        let lower = w.to_lowercase();
+        if !is_capitalized(w) || is_not_name(&lower) || is_honorific(&lower) {
+            i += 1;
+            continue;
+        }
+        let first_part = lower.split('-').next().unwrap_or("");
+        let given = is_given_name(&lower) || is_given_name(first_part);
+        let prev_lower = (i > 0).then(|| word(i - 1).to_lowercase());
+        // Honorifics only count capitalized: "89ms" is not "Ms".
+        let after_title = word(i - i.min(1)).starts_with(char::is_uppercase)
+            && prev_lower.as_deref().is_some_and(is_honorific)
+            && matches!(gap(i), " " | ". ");
+        let after_name_label = prev_lower.as_deref() == Some("name") && gap(i).trim() == ":";
+        let strong =
+            after_title || after_name_label || STRONG_CUES.iter().any(|c| cue_matches(i, c));
+        let medium = !strong && MEDIUM_CUES.iter().any(|c| cue_matches(i, c));
+        let signature = i > 0
+            && gap(i).contains('\n')
+            && gap(i).contains(',')
+            && prev_lower
+                .as_deref()
+                .is_some_and(|p| SIGN_OFFS.contains(&p));
+
+        // Extend over the family name: capitalized words and particles joined by single spaces.
+        let mut j = i;
+        while j + 1 < toks.len() && j - i < 4 && gap(j + 1) == " " {
+            let next = word(j + 1);
+            let next_lower = next.to_lowercase();
+            if is_capitalized(next) && !is_not_name(&next_lower) && !is_honorific(&next_lower) {
+                j += 1;
+            } else if is_particle(next) {
+                // One or two particles ("da", "van der") must lead to a capitalized word.
+                let mut k = j + 1;
+                while k + 1 < toks.len()
+                    && k - j < 2
+                    && gap(k + 1) == " "
+                    && is_particle(word(k + 1))
+                {
+                    k += 1;
+                }
+                if k + 1 < toks.len() && gap(k + 1) == " " && is_capitalized(word(k + 1)) {
+                    j = k + 1;
+                } else {
+                    break;
+                }
+            } else if matches!(next, "Jr" | "Sr") {
+                j += 1;
+            } else {
+                break;
+            }
+        }
+        let multi = j > i;
+        let score = if strong || signature {
+            0.85
+        } else if medium && (given || multi || !gap_after_is_word(text, toks[j].end)) {
+            0.7
+        } else if medium {
+            0.6
+        } else if given && multi {
+            0.75
+        } else if given && !starts_sentence(text, toks[i].start) {
+            0.55
+        } else {
+            0.0
+        };
+        if score > 0.0 {
+            let mut end = toks[j].end;
+            if matches!(word(j), "Jr" | "Sr") && text[end..].starts_with('.') {
+                end += 1;
+            }
+            out.push(Candidate {
+                kind: EntityType::Person,
+                start: toks[i].start,
+                end,
+                score,
+            });
+            i = j + 1;
+        } else {
+            i += 1;
+        }
+    }
+}
+
+/// A lone given name opening a sentence is as likely a capitalized word ("Maxime" in Latin
+/// filler, "Carmen" the song) as a person, so it needs a cue there.
+fn starts_sentence(text: &str, start: usize) -> bool {
+    let before = text[..start].trim_end_matches([' ', '\t', '"', '(']);
+    before.is_empty() || before.ends_with(['.', '!', '?', '\n', ':'])
+}
+
+/// Whether the word at `end` is followed by more of the sentence (a space and a word) rather
+/// than punctuation: "Hi Anna," is an address, "Hi Ops team" is not.
+fn gap_after_is_word(text: &str, end: usize) -> bool {
+    let mut rest = text[end..].chars();
+    rest.next() == Some(' ') && rest.next().is_some_and(char::is_alphabetic)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(text: &str) -> Vec<&str> {
+        let mut out = Vec::new();
+        scan(text, &mut out);
+        out.iter()
+            .filter(|c| c.score >= 0.5)
+            .map(|c| &text[c.start..c.end])
+            .collect()
+    }
+
+    #[test]
+    fn finds_names_from_cues_and_lists() {
+        assert_eq!(
+            names("Hi, my name is Zoltan Kovacs and I need help"),
+            ["Zoltan Kovacs"]
+        );
+        assert_eq!(
+            names("Dear Mrs. Okonkwo-Adeyemi, thanks"),
+            ["Okonkwo-Adeyemi"]
+        );
+        assert_eq!(
+            names("I talked to Sarah van der Berg yesterday"),
+            ["Sarah van der Berg"]
+        );
+        assert_eq!(names("Best regards,\nTorvald"), ["Torvald"]);
+        assert_eq!(names("Frau Elanur Maier called"), ["Elanur Maier"]);
+        assert_eq!(names("ask Priya about it"), ["Priya"]);
+        assert_eq!(names("Hi Anna Jr."), ["Anna Jr."]);
+    }
+
+    #[test]
+    fn ignores_ordinary_capitals() {
+        assert!(names("The Server Error happened on Monday. Hello World!").is_empty());
+        assert!(names("May I ask, Will this work? NASA and JSON.").is_empty());
+        assert!(names("Hi team, the API is down").is_empty());
+    }
+}

@@ -1,0 +1,161 @@
+//! Each recognizer on positive examples and hard negatives, and linear time on pathological
+//! input.
+
+use llm_memory::redact::{Redactor, RedactorConfig};
+use std::time::Instant;
+
+fn found(text: &str) -> Vec<(String, String)> {
+    let r = Redactor::new(RedactorConfig::default()).unwrap();
+    r.detect(text)
+        .into_iter()
+        .map(|c| (c.kind.to_string(), text[c.start..c.end].to_string()))
+        .collect()
+}
+
+fn assert_finds(kind: &str, text: &str, value: &str) {
+    let f = found(text);
+    assert!(
+        f.contains(&(kind.to_string(), value.to_string())),
+        "expected {kind} {value:?} in {text:?}, got {f:?}"
+    );
+}
+
+fn assert_clean(text: &str) {
+    let f = found(text);
+    assert!(f.is_empty(), "expected nothing in {text:?}, got {f:?}");
+}
+
+#[test]
+fn positives() {
+    assert_finds(
+        "EMAIL",
+        "write to jane.doe+tag@mail.example.co.uk today",
+        "jane.doe+tag@mail.example.co.uk",
+    );
+    assert_finds(
+        "PHONE",
+        "call +1 (415) 555-0100 ext. 42 now",
+        "+1 (415) 555-0100 ext. 42",
+    );
+    assert_finds("PHONE", "Tel: 030 1234567", "030 1234567");
+    assert_finds("PHONE", "call me on 06 12 34 56 78", "06 12 34 56 78");
+    assert_finds(
+        "CREDIT_CARD",
+        "card 4111-1111-1111-1111 exp 12/27",
+        "4111-1111-1111-1111",
+    );
+    assert_finds("CREDIT_CARD", "amex 378282246310005", "378282246310005");
+    assert_finds(
+        "IBAN",
+        "IBAN DE89 3704 0044 0532 0130 00 THEN more",
+        "DE89 3704 0044 0532 0130 00",
+    );
+    assert_finds("US_SSN", "SSN 536-22-8726", "536-22-8726");
+    assert_finds("IP_ADDRESS", "from 192.168.1.20:8080", "192.168.1.20");
+    assert_finds(
+        "IP_ADDRESS",
+        "v6 2001:db8:85a3::8a2e:370:7334 here",
+        "2001:db8:85a3::8a2e:370:7334",
+    );
+    assert_finds("MAC_ADDRESS", "mac 00-1A-2B-3C-4D-5E", "00-1A-2B-3C-4D-5E");
+    assert_finds(
+        "URL",
+        "db postgres://app:s3cr3t@db.internal:5432/main.",
+        "postgres://app:s3cr3t@db.internal:5432/main",
+    );
+    assert_finds(
+        "URL",
+        "see https://x.io/a?id=1&access_token=abcdef123456 ok",
+        "https://x.io/a?id=1&access_token=abcdef123456",
+    );
+    assert_finds(
+        "CRYPTO",
+        "btc 1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa",
+        "1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa",
+    );
+    assert_finds(
+        "CRYPTO",
+        "to bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq",
+        "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq",
+    );
+    assert_finds(
+        "API_KEY",
+        "aws AKIAIOSFODNN7EXAMPLE key",
+        "AKIAIOSFODNN7EXAMPLE",
+    );
+    assert_finds(
+        "API_KEY",
+        "AIzaSyA-1234567890abcdefghijklmnopqrstu",
+        "AIzaSyA-1234567890abcdefghijklmnopqrstu",
+    );
+    assert_finds(
+        "API_KEY",
+        "stripe sk_live_4eC39HqLyjWDarjtT1zdp7dc",
+        "sk_live_4eC39HqLyjWDarjtT1zdp7dc",
+    );
+    assert_finds("JWT", "Bearer eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U", "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U");
+    let pem = "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA\n-----END RSA PRIVATE KEY-----";
+    assert_finds("PRIVATE_KEY", &format!("key:\n{pem}\nthanks"), pem);
+    assert_finds("PASSWORD", "DB_PASSWORD=hunter2!x\nPORT=1", "hunter2!x");
+    assert_finds(
+        "PASSWORD",
+        r#"{"password": "correct horse battery"}"#,
+        "correct horse battery",
+    );
+    assert_finds(
+        "DATE_OF_BIRTH",
+        "I was born on 14 March 1987.",
+        "14 March 1987",
+    );
+    assert_finds("PERSON", "Dear Mr. Okafor, thanks", "Okafor");
+    assert_finds("PERSON", "my name is Ingrid Johansson.", "Ingrid Johansson");
+    assert_finds(
+        "ADDRESS",
+        "I live at 221B Baker Street, London",
+        "221B Baker Street",
+    );
+}
+
+#[test]
+fn hard_negatives() {
+    assert_clean("request 123e4567-e89b-12d3-a456-426614174000 failed");
+    assert_clean("commit 3f2a1b9c8d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a reverted");
+    assert_clean("upgrade 1.2.3 -> 10.0.19041.1, node v18.17.1");
+    assert_clean("version 1.2.3.4 released");
+    assert_clean("order #123456, ORD-2024-88123, PO 4455667");
+    assert_clean("test card 4111 1111 1111 1112 was declined");
+    assert_clean("make the method public; the public key is fine");
+    assert_clean("interface L { password: string; token?: string }");
+    assert_clean("password = getpass.getpass()\ntoken = os.environ['T']");
+    assert_clean("meeting on 2024-05-01 at 12:30:45, ratio 16:9");
+    assert_clean("std::io::Result and fs::read");
+    assert_clean("ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx is the format");
+    assert_clean("May I ask, Will this Mark the end?");
+    assert_clean("ISBN 978-3-16-148410-0");
+    assert_clean("It costs $1 234 567 in total");
+}
+
+#[test]
+fn pathological_inputs_finish_quickly() {
+    let mut r = Redactor::new(RedactorConfig::default()).unwrap();
+    let inputs = [
+        "7".repeat(100_000),
+        "a".repeat(1_000_000),
+        "1.".repeat(50_000),
+        "[EMAIL_".repeat(100_000),
+        "Anna ".repeat(100_000),
+        "a@".repeat(200_000),
+    ];
+    for x in &inputs {
+        let t = Instant::now();
+        let red = r.redact(x);
+        assert_eq!(&r.restore(&red.text), x);
+        // Debug builds are slow; the bound only catches super-linear blow-ups.
+        assert!(
+            t.elapsed().as_secs() < 20,
+            "{} bytes took {:?}",
+            x.len(),
+            t.elapsed()
+        );
+    }
+}
