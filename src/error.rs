@@ -24,6 +24,18 @@ pub enum ErrorCode {
     InvalidPattern,
     /// A document (export, stored record, tool arguments) that does not have the expected shape.
     InvalidDocument,
+    /// Data written by a newer schema: readable at most, never overwritten.
+    ReadOnly,
+    /// The storage backend cannot be used here (no IndexedDB in this context, private mode).
+    StorageUnavailable,
+    /// Another tab holds the database in a way that blocks opening it.
+    StorageBlocked,
+    /// The browser refused to store more data.
+    QuotaExceeded,
+    /// A stored record that cannot be read back; nothing was changed.
+    CorruptStorage,
+    /// A storage operation failed for another reason.
+    StorageFailed,
 }
 
 impl ErrorCode {
@@ -38,6 +50,12 @@ impl ErrorCode {
             ErrorCode::NotFound => "NOT_FOUND",
             ErrorCode::InvalidPattern => "INVALID_PATTERN",
             ErrorCode::InvalidDocument => "INVALID_DOCUMENT",
+            ErrorCode::ReadOnly => "READ_ONLY",
+            ErrorCode::StorageUnavailable => "STORAGE_UNAVAILABLE",
+            ErrorCode::StorageBlocked => "STORAGE_BLOCKED",
+            ErrorCode::QuotaExceeded => "QUOTA_EXCEEDED",
+            ErrorCode::CorruptStorage => "CORRUPT_STORAGE",
+            ErrorCode::StorageFailed => "STORAGE_FAILED",
         }
     }
 }

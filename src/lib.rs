@@ -9,6 +9,7 @@ pub mod error;
 pub mod history;
 pub mod memory;
 pub mod redact;
+pub mod store;
 pub mod summary;
 pub mod tokens;
 

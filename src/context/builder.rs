@@ -15,7 +15,7 @@ use crate::tokens::{MessageOverhead, TokenCounter};
 pub const PINNED_MARKER: &str = "[Pinned facts]";
 pub const SUMMARY_MARKER: &str = "[Summary of earlier conversation]";
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct PinnedFact {
     pub id: String,
     pub text: String,

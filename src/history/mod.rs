@@ -5,6 +5,7 @@ pub mod steps;
 
 use crate::error::{Error, ErrorCode, Result};
 use serde::{Deserialize, Serialize};
+use std::collections::HashSet;
 
 /// Who said it, in OpenAI chat terms.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -99,6 +100,8 @@ pub struct NewEntry {
 #[derive(Debug, Clone, Default)]
 pub struct History {
     entries: Vec<Entry>,
+    /// Ids present, so stored entries are checked for duplicates in O(1).
+    ids: HashSet<String>,
     next_seq: u64,
     id_prefix: String,
     max_entry_chars: usize,
@@ -112,6 +115,7 @@ impl History {
     pub fn new() -> Self {
         History {
             entries: Vec::new(),
+            ids: HashSet::new(),
             next_seq: 1,
             id_prefix: "e".to_string(),
             max_entry_chars: DEFAULT_MAX_ENTRY_CHARS,
@@ -148,8 +152,13 @@ impl History {
                 "timestamp must be a finite number of milliseconds since the epoch",
             ));
         }
-        let id = format!("{}{}", self.id_prefix, self.next_seq);
+        let mut id = format!("{}{}", self.id_prefix, self.next_seq);
         self.next_seq += 1;
+        // Another tab's entries can share the prefix space only if a prefix repeats; skip on.
+        while !self.ids.insert(id.clone()) {
+            id = format!("{}{}", self.id_prefix, self.next_seq);
+            self.next_seq += 1;
+        }
         self.entries.push(Entry {
             id: id.clone(),
             role,
@@ -166,21 +175,37 @@ impl History {
     /// Restores an entry as stored (persistence, import). Keeps the id and moves the sequence
     /// past it so later ids stay unique.
     pub fn restore(&mut self, entry: Entry) -> Result<()> {
-        if self.entries.iter().any(|e| e.id == entry.id) {
+        self.track_stored_id(&entry.id)?;
+        self.entries.push(entry);
+        Ok(())
+    }
+
+    /// Refuses a duplicate id and moves the sequence past a stored one.
+    fn track_stored_id(&mut self, id: &str) -> Result<()> {
+        if !self.ids.insert(id.to_string()) {
             return Err(Error::new(
                 ErrorCode::InvalidDocument,
-                format!("duplicate entry id {:?}", entry.id),
+                format!("duplicate entry id {id:?}"),
             ));
         }
-        if let Some(seq) = entry
-            .id
+        if let Some(seq) = id
             .strip_prefix(self.id_prefix.as_str())
             .and_then(|n| n.parse::<u64>().ok())
         {
             self.next_seq = self.next_seq.max(seq + 1);
         }
-        self.entries.push(entry);
         Ok(())
+    }
+
+    /// Inserts a stored entry at `index` (another tab's turn, in storage order).
+    pub fn insert(&mut self, index: usize, entry: Entry) -> Result<()> {
+        self.track_stored_id(&entry.id)?;
+        self.entries.insert(index.min(self.entries.len()), entry);
+        Ok(())
+    }
+
+    pub fn id_prefix(&self) -> &str {
+        &self.id_prefix
     }
 
     pub fn entries(&self) -> &[Entry] {
@@ -204,12 +229,14 @@ impl History {
         let index = self
             .index_of(id)
             .ok_or_else(|| Error::new(ErrorCode::NotFound, format!("no entry with id {id:?}")))?;
-        self.entries.remove(index);
+        let e = self.entries.remove(index);
+        self.ids.remove(&e.id);
         Ok(index)
     }
 
     pub fn clear(&mut self) {
         self.entries.clear();
+        self.ids.clear();
     }
 }
 

@@ -77,6 +77,21 @@ impl StepLog {
         id
     }
 
+    /// Puts back a stored step, keeping its id; later ids continue after it.
+    pub fn restore(&mut self, record: StepRecord) {
+        if self.steps.iter().any(|r| r.id == record.id) {
+            return;
+        }
+        if let Some(n) = record
+            .id
+            .strip_prefix('s')
+            .and_then(|n| n.parse::<u64>().ok())
+        {
+            self.next_seq = self.next_seq.max(n);
+        }
+        self.steps.push(record);
+    }
+
     pub fn records(&self) -> &[StepRecord] {
         &self.steps
     }

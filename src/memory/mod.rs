@@ -4,6 +4,7 @@
 //! `SummaryRequest` that the caller completes or fails.
 
 pub mod config;
+mod persist;
 
 use crate::context::{self, BuiltContext, ChatMessage, PinnedFact, Strategy, SummaryInput};
 use crate::error::{Error, ErrorCode, Result};
@@ -37,6 +38,12 @@ pub struct Memory {
     pending: Option<PendingFold>,
     next_request: u64,
     last_summary_error: Option<String>,
+    /// Storage sort key per entry, parallel to `history` (see `persist`).
+    entry_order: Vec<f64>,
+    /// Records changed since the last `take_changes`, when a store is attached.
+    changes: Option<Vec<crate::store::RecordOp>>,
+    /// Stored records of kinds this engine does not own, kept so nothing is lost.
+    foreign: Vec<crate::store::Record>,
 }
 
 impl Memory {
@@ -57,6 +64,9 @@ impl Memory {
             pending: None,
             next_request: 1,
             last_summary_error: None,
+            entry_order: Vec::new(),
+            changes: None,
+            foreign: Vec::new(),
         };
         m.count_system_prompt();
         Ok(m)
@@ -115,6 +125,10 @@ impl Memory {
 
     /// Appends a message; `now` is the caller's clock in ms. Returns the new entry's id.
     pub fn add(&mut self, role: Role, content: &str, extra: NewEntry, now: f64) -> Result<String> {
+        if let Some(m) = &extra.metadata {
+            crate::store::document::check_keys(m, "metadata")
+                .map_err(|e| Error::new(ErrorCode::InvalidEntry, e.message))?;
+        }
         let id = self.history.push(role, content, extra, now)?;
         let tokens = self
             .history
@@ -122,14 +136,20 @@ impl Memory {
             .last()
             .map_or(0, |e| self.message_tokens(e));
         self.entry_tokens.push(tokens);
+        let order = self.next_order(now);
+        self.entry_order.push(order);
+        self.emit_entry(self.history.len() - 1);
         Ok(id)
     }
 
     /// Puts back an entry as stored (persistence, import), keeping its id.
     pub fn restore_entry(&mut self, entry: Entry) -> Result<()> {
         let tokens = self.message_tokens(&entry);
+        let order = self.next_order(entry.timestamp);
         self.history.restore(entry)?;
         self.entry_tokens.push(tokens);
+        self.entry_order.push(order);
+        self.emit_entry(self.history.len() - 1);
         Ok(())
     }
 
@@ -145,6 +165,8 @@ impl Memory {
     pub fn forget(&mut self, id: &str) -> Result<()> {
         let index = self.history.remove(id)?;
         self.entry_tokens.remove(index);
+        self.entry_order.remove(index);
+        self.emit_delete(crate::store::records::kind::ENTRY, id);
         let entries = self.history.entries();
         for s in &mut self.summaries {
             let end_gone = s.end_id == id;
@@ -166,7 +188,21 @@ impl Memory {
                 }
             }
         }
+        let gone: Vec<String> = self
+            .summaries
+            .iter()
+            .filter(|s| s.count == 0)
+            .map(|s| s.id.clone())
+            .collect();
+        for g in gone {
+            self.emit_delete(crate::store::records::kind::SUMMARY, &g);
+        }
         self.summaries.retain(|s| s.count > 0);
+        for i in 0..self.summaries.len() {
+            if self.summaries[i].stale {
+                self.emit_summary(i);
+            }
+        }
         if self
             .pending
             .as_ref()
@@ -181,6 +217,8 @@ impl Memory {
     pub fn clear(&mut self) {
         self.history.clear();
         self.entry_tokens.clear();
+        self.entry_order.clear();
+        self.emit_clear();
         self.summaries.clear();
         self.steps.clear();
         self.pending = None;
@@ -200,6 +238,7 @@ impl Memory {
             id: id.clone(),
             text: text.to_string(),
         });
+        self.emit_pinned(self.pinned.len() - 1);
         Ok(id)
     }
 
@@ -212,6 +251,7 @@ impl Memory {
                 format!("no pinned fact with id {id:?}"),
             ));
         }
+        self.emit_delete(crate::store::records::kind::PINNED, id);
         Ok(())
     }
 
@@ -220,7 +260,9 @@ impl Memory {
     }
 
     pub fn add_step(&mut self, step: Step, now: f64) -> String {
-        self.steps.push(step, now)
+        let id = self.steps.push(step, now);
+        self.emit_step(self.steps.records().len() - 1);
+        id
     }
 
     pub fn steps(&self) -> &[StepRecord] {
@@ -313,6 +355,7 @@ impl Memory {
             created_at: now,
             stale: false,
         });
+        self.emit_summary(self.summaries.len() - 1);
         self.last_summary_error = None;
         Ok(id)
     }

@@ -1,0 +1,277 @@
+//! The engine's side of persistence: it reports what changed as `RecordOp`s (so a backend
+//! writes only that), snapshots itself as records, loads from records, and applies another
+//! tab's changes. Storage itself is the bindings' business.
+
+use super::Memory;
+use crate::context::PinnedFact;
+use crate::error::{Error, ErrorCode, Result};
+use crate::history::steps::StepRecord;
+use crate::history::Entry;
+use crate::store::records::kind;
+use crate::store::{Record, RecordOp};
+use crate::summary::SummaryRecord;
+use serde::Serialize;
+
+fn to_value<T: Serialize>(v: &T) -> serde_json::Value {
+    // Our own types always serialize; Null would only mark a bug, never lose the turn itself.
+    serde_json::to_value(v).unwrap_or(serde_json::Value::Null)
+}
+
+fn corrupt(r: &Record, e: serde_json::Error) -> Error {
+    Error::new(
+        ErrorCode::CorruptStorage,
+        format!("stored {} {:?} cannot be read: {e}", r.kind, r.id),
+    )
+}
+
+impl Memory {
+    /// Starts recording changes for a store; `take_changes` drains them.
+    pub fn track_changes(&mut self) {
+        self.changes.get_or_insert_with(Vec::new);
+    }
+
+    pub fn take_changes(&mut self) -> Vec<RecordOp> {
+        self.changes
+            .as_mut()
+            .map(std::mem::take)
+            .unwrap_or_default()
+    }
+
+    pub fn has_changes(&self) -> bool {
+        self.changes.as_ref().is_some_and(|c| !c.is_empty())
+    }
+
+    /// Entry ids become `prefix + n`: a per-tab prefix keeps two tabs' ids apart.
+    pub fn set_id_prefix(&mut self, prefix: &str) {
+        self.history.set_id_prefix(prefix);
+    }
+
+    /// Storage order of a new entry: after every existing one, and near its time so that two
+    /// tabs' turns interleave by time on the next load.
+    pub(super) fn next_order(&self, now: f64) -> f64 {
+        let last = self.entry_order.last().copied().unwrap_or(f64::MIN);
+        let by_time = if now.is_finite() { now * 1000.0 } else { 0.0 };
+        by_time.max(last + 1.0)
+    }
+
+    fn emit(&mut self, op: RecordOp) {
+        if let Some(c) = &mut self.changes {
+            c.push(op);
+        }
+    }
+
+    fn entry_record(&self, i: usize) -> Record {
+        let e = &self.history.entries()[i];
+        Record {
+            kind: kind::ENTRY.into(),
+            id: e.id.clone(),
+            order: self.entry_order[i],
+            data: to_value(e),
+        }
+    }
+
+    fn summary_record(s: &SummaryRecord) -> Record {
+        Record {
+            kind: kind::SUMMARY.into(),
+            id: s.id.clone(),
+            order: s.created_at,
+            data: to_value(s),
+        }
+    }
+
+    fn step_record(i: usize, s: &StepRecord) -> Record {
+        Record {
+            kind: kind::STEP.into(),
+            id: s.id.clone(),
+            order: i as f64,
+            data: to_value(s),
+        }
+    }
+
+    fn pinned_record(p: &PinnedFact) -> Record {
+        let seq = p.id.strip_prefix('p').and_then(|n| n.parse::<u64>().ok());
+        Record {
+            kind: kind::PINNED.into(),
+            id: p.id.clone(),
+            order: seq.unwrap_or(0) as f64,
+            data: to_value(p),
+        }
+    }
+
+    pub(super) fn emit_entry(&mut self, i: usize) {
+        if self.changes.is_some() {
+            let r = self.entry_record(i);
+            self.emit(RecordOp::Put(r));
+        }
+    }
+
+    pub(super) fn emit_summary(&mut self, i: usize) {
+        if self.changes.is_some() {
+            let r = Self::summary_record(&self.summaries[i]);
+            self.emit(RecordOp::Put(r));
+        }
+    }
+
+    pub(super) fn emit_step(&mut self, i: usize) {
+        if self.changes.is_some() {
+            let r = Self::step_record(i, &self.steps.records()[i]);
+            self.emit(RecordOp::Put(r));
+        }
+    }
+
+    pub(super) fn emit_pinned(&mut self, i: usize) {
+        if self.changes.is_some() {
+            let r = Self::pinned_record(&self.pinned[i]);
+            self.emit(RecordOp::Put(r));
+        }
+    }
+
+    pub(super) fn emit_delete(&mut self, kind: &str, id: &str) {
+        self.emit(RecordOp::Delete {
+            kind: kind.into(),
+            id: id.into(),
+        });
+    }
+
+    pub(super) fn emit_clear(&mut self) {
+        self.emit(RecordOp::DeleteKinds(vec![
+            kind::ENTRY.into(),
+            kind::SUMMARY.into(),
+            kind::STEP.into(),
+        ]));
+    }
+
+    /// Everything this memory holds, as records (export, first write of an import).
+    pub fn records(&self) -> Vec<Record> {
+        let mut out: Vec<Record> = (0..self.history.len())
+            .map(|i| self.entry_record(i))
+            .collect();
+        out.extend(self.summaries.iter().map(Self::summary_record));
+        out.extend(
+            self.steps
+                .records()
+                .iter()
+                .enumerate()
+                .map(|(i, s)| Self::step_record(i, s)),
+        );
+        out.extend(self.pinned.iter().map(Self::pinned_record));
+        out.extend(self.foreign.iter().cloned());
+        out
+    }
+
+    /// Loads stored records into this (empty) memory, in storage order. Records of kinds it
+    /// does not know are kept as they are and written back on export.
+    pub fn load_records(&mut self, mut records: Vec<Record>) -> Result<()> {
+        records.sort_by(|a, b| a.order.total_cmp(&b.order).then_with(|| a.id.cmp(&b.id)));
+        let tracking = self.changes.take();
+        let result = self.load_sorted(records);
+        self.changes = tracking;
+        result
+    }
+
+    fn load_sorted(&mut self, records: Vec<Record>) -> Result<()> {
+        for r in records {
+            match r.kind.as_str() {
+                kind::ENTRY => {
+                    let e: Entry =
+                        serde_json::from_value(r.data.clone()).map_err(|e| corrupt(&r, e))?;
+                    let tokens = self.message_tokens(&e);
+                    self.history.restore(e)?;
+                    self.entry_tokens.push(tokens);
+                    self.entry_order.push(r.order);
+                }
+                kind::SUMMARY => {
+                    let s: SummaryRecord =
+                        serde_json::from_value(r.data.clone()).map_err(|e| corrupt(&r, e))?;
+                    self.summaries.retain(|x| x.id != s.id);
+                    self.summaries.push(s);
+                }
+                kind::STEP => {
+                    let s: StepRecord =
+                        serde_json::from_value(r.data.clone()).map_err(|e| corrupt(&r, e))?;
+                    self.steps.restore(s);
+                }
+                kind::PINNED => {
+                    let p: PinnedFact =
+                        serde_json::from_value(r.data.clone()).map_err(|e| corrupt(&r, e))?;
+                    if let Some(n) = p.id.strip_prefix('p').and_then(|n| n.parse::<u64>().ok()) {
+                        self.pinned_seq = self.pinned_seq.max(n);
+                    }
+                    self.pinned.retain(|x| x.id != p.id);
+                    self.pinned.push(p);
+                }
+                _ => {
+                    self.foreign.retain(|x| !(x.kind == r.kind && x.id == r.id));
+                    self.foreign.push(r);
+                }
+            }
+        }
+        self.summaries
+            .sort_by(|a, b| a.created_at.total_cmp(&b.created_at));
+        // Summary ids continue after the stored ones.
+        for s in &self.summaries {
+            if let Some(n) = s.id.strip_prefix("sum").and_then(|n| n.parse::<u64>().ok()) {
+                self.next_request = self.next_request.max(n + 1);
+            }
+        }
+        Ok(())
+    }
+
+    /// Applies changes another tab stored, without recording them as ours.
+    pub fn apply_remote(&mut self, ops: Vec<RecordOp>) -> Result<()> {
+        let tracking = self.changes.take();
+        let result = ops.into_iter().try_for_each(|op| self.apply_one(op));
+        self.changes = tracking;
+        result
+    }
+
+    fn apply_one(&mut self, op: RecordOp) -> Result<()> {
+        match op {
+            RecordOp::Put(r) if r.kind == kind::ENTRY => {
+                if self.history.index_of(&r.id).is_some() {
+                    return Ok(());
+                }
+                let e: Entry =
+                    serde_json::from_value(r.data.clone()).map_err(|e| corrupt(&r, e))?;
+                let at = self.entry_order.partition_point(|o| *o <= r.order);
+                let tokens = self.message_tokens(&e);
+                self.history.insert(at, e)?;
+                self.entry_tokens.insert(at, tokens);
+                self.entry_order.insert(at, r.order);
+                Ok(())
+            }
+            RecordOp::Put(r) => self.load_sorted(vec![r]),
+            RecordOp::Delete { kind: k, id } => {
+                match k.as_str() {
+                    kind::ENTRY => {
+                        if let Some(i) = self.history.index_of(&id) {
+                            self.history.remove(&id)?;
+                            self.entry_tokens.remove(i);
+                            self.entry_order.remove(i);
+                        }
+                    }
+                    kind::SUMMARY => self.summaries.retain(|s| s.id != id),
+                    kind::PINNED => self.pinned.retain(|p| p.id != id),
+                    _ => self.foreign.retain(|x| !(x.kind == k && x.id == id)),
+                }
+                Ok(())
+            }
+            RecordOp::DeleteKinds(kinds) => {
+                for k in kinds {
+                    match k.as_str() {
+                        kind::ENTRY => {
+                            self.history.clear();
+                            self.entry_tokens.clear();
+                            self.entry_order.clear();
+                        }
+                        kind::SUMMARY => self.summaries.clear(),
+                        kind::STEP => self.steps.clear(),
+                        kind::PINNED => self.pinned.clear(),
+                        _ => self.foreign.retain(|x| x.kind != k),
+                    }
+                }
+                Ok(())
+            }
+        }
+    }
+}

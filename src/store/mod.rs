@@ -1,0 +1,9 @@
+//! What persistence needs from the core, without doing any I/O: the record model a backend
+//! stores, the export document, schema migrations and import checks.
+
+pub mod document;
+pub mod migrate;
+pub mod records;
+
+pub use document::{parse_document, SessionDocument};
+pub use records::{Record, RecordOp, SessionMeta, SCHEMA_VERSION};

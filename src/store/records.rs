@@ -1,0 +1,87 @@
+//! The unit of storage: one record per entry, summary, step or pinned fact (and, from other
+//! features, facts, episodes, the redaction vault), keyed by kind and id within a session. The
+//! engine emits `RecordOp`s as it changes, so a backend writes only what changed.
+
+use serde::{Deserialize, Serialize};
+
+/// The schema version of stored records and exported documents.
+pub const SCHEMA_VERSION: u32 = 2;
+
+/// Record kinds the engine itself owns; any other kind is kept and exported untouched.
+pub mod kind {
+    pub const ENTRY: &str = "entry";
+    pub const SUMMARY: &str = "summary";
+    pub const STEP: &str = "step";
+    pub const PINNED: &str = "pinned";
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Record {
+    pub kind: String,
+    pub id: String,
+    /// Sort key within the kind: insertion order, stable across tabs and reloads.
+    pub order: f64,
+    pub data: serde_json::Value,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum RecordOp {
+    Put(Record),
+    Delete {
+        kind: String,
+        id: String,
+    },
+    /// Removes every record of these kinds (clear()).
+    DeleteKinds(Vec<String>),
+}
+
+/// Per-session bookkeeping stored beside the records.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SessionMeta {
+    pub session: String,
+    pub schema_version: u32,
+    pub created_at: f64,
+    pub updated_at: f64,
+    /// Time to live after the last update, in ms; none keeps the session until deleted.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ttl_ms: Option<f64>,
+    #[serde(default)]
+    pub turns: usize,
+    /// Approximate stored size in bytes (JSON of the records).
+    #[serde(default)]
+    pub bytes: usize,
+}
+
+impl SessionMeta {
+    pub fn new(session: &str, now: f64, ttl_ms: Option<f64>) -> Self {
+        SessionMeta {
+            session: session.to_string(),
+            schema_version: SCHEMA_VERSION,
+            created_at: now,
+            updated_at: now,
+            ttl_ms,
+            turns: 0,
+            bytes: 0,
+        }
+    }
+
+    pub fn expires_at(&self) -> Option<f64> {
+        self.ttl_ms.map(|t| self.updated_at + t)
+    }
+
+    pub fn is_expired(&self, now: f64) -> bool {
+        self.expires_at().is_some_and(|e| e <= now)
+    }
+}
+
+/// Session names become parts of storage keys; keep them printable and bounded.
+pub fn validate_session_name(name: &str) -> crate::error::Result<()> {
+    if name.is_empty() || name.chars().count() > 200 || name.chars().any(char::is_control) {
+        return Err(crate::error::Error::option(
+            "session must be a non-empty name of at most 200 printable characters",
+        ));
+    }
+    Ok(())
+}

@@ -1,0 +1,196 @@
+//! The engine's persistence contract, natively: it emits exactly what changed, reloads from
+//! its records to the same state, and merges another tab's records in storage order.
+#![cfg(not(target_arch = "wasm32"))]
+
+use llm_memory::store::{parse_document, Record, RecordOp, SessionDocument, SessionMeta};
+use llm_memory::{ApproximateCounter, Memory, MemoryConfig, NewEntry, Role, Strategy};
+use std::sync::Arc;
+
+fn memory() -> Memory {
+    let config = MemoryConfig {
+        strategy: Strategy::Summary,
+        ..Default::default()
+    };
+    let mut c = config;
+    c.limits.max_tokens = Some(500);
+    c.summary.trigger.messages = Some(4);
+    c.summary.keep_recent = 2;
+    Memory::new(c, Arc::new(ApproximateCounter::default())).unwrap()
+}
+
+fn puts(ops: &[RecordOp]) -> Vec<(String, String)> {
+    ops.iter()
+        .filter_map(|op| match op {
+            RecordOp::Put(r) => Some((r.kind.clone(), r.id.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn emits_one_put_per_change_and_reloads_to_the_same_state() {
+    let mut m = memory();
+    m.track_changes();
+    for i in 0..10 {
+        let role = if i % 2 == 0 {
+            Role::User
+        } else {
+            Role::Assistant
+        };
+        m.add(
+            role,
+            &format!("turn {i}"),
+            NewEntry::default(),
+            1000.0 + i as f64,
+        )
+        .unwrap();
+    }
+    let ops = m.take_changes();
+    assert_eq!(ops.len(), 10);
+    assert!(puts(&ops).iter().all(|(k, _)| k == "entry"));
+    let req = m.begin_summary().unwrap();
+    m.complete_summary(req.request_id, "they talked", 2000.0)
+        .unwrap();
+    m.pin("likes tea").unwrap();
+    let ops = m.take_changes();
+    assert_eq!(
+        puts(&ops),
+        vec![
+            ("summary".into(), "sum1".into()),
+            ("pinned".into(), "p1".into())
+        ]
+    );
+    assert!(m.take_changes().is_empty());
+
+    let mut reloaded = memory();
+    reloaded.load_records(m.records()).unwrap();
+    assert_eq!(reloaded.entries(), m.entries());
+    assert_eq!(reloaded.entry_tokens(), m.entry_tokens());
+    assert_eq!(reloaded.summaries(), m.summaries());
+    assert_eq!(reloaded.pinned(), m.pinned());
+    assert_eq!(reloaded.context(None).unwrap(), m.context(None).unwrap());
+    // New ids continue after the stored ones.
+    let id = reloaded
+        .add(Role::User, "next", NewEntry::default(), 3000.0)
+        .unwrap();
+    assert_eq!(id, "e11");
+}
+
+#[test]
+fn forget_and_clear_emit_deletes() {
+    let mut m = memory();
+    m.track_changes();
+    let a = m.add(Role::User, "a", NewEntry::default(), 1.0).unwrap();
+    m.add(Role::User, "b", NewEntry::default(), 2.0).unwrap();
+    m.take_changes();
+    m.forget(&a).unwrap();
+    assert_eq!(
+        m.take_changes(),
+        vec![RecordOp::Delete {
+            kind: "entry".into(),
+            id: a.clone()
+        }]
+    );
+    m.clear();
+    assert!(matches!(m.take_changes()[..], [RecordOp::DeleteKinds(_)]));
+}
+
+#[test]
+fn another_tabs_turns_merge_in_storage_order() {
+    let mut tab_a = memory();
+    tab_a.set_id_prefix("a");
+    tab_a.track_changes();
+    let mut tab_b = memory();
+    tab_b.set_id_prefix("b");
+    tab_b.track_changes();
+    tab_a
+        .add(Role::User, "a1", NewEntry::default(), 10.0)
+        .unwrap();
+    tab_b
+        .add(Role::User, "b1", NewEntry::default(), 20.0)
+        .unwrap();
+    tab_a
+        .add(Role::User, "a2", NewEntry::default(), 30.0)
+        .unwrap();
+    let from_a = tab_a.take_changes();
+    let from_b = tab_b.take_changes();
+    tab_a.apply_remote(from_b).unwrap();
+    tab_b.apply_remote(from_a).unwrap();
+    let contents = |m: &Memory| {
+        m.entries()
+            .iter()
+            .map(|e| e.content.clone())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(contents(&tab_a), ["a1", "b1", "a2"]);
+    assert_eq!(contents(&tab_a), contents(&tab_b));
+    // Applying remote changes records nothing to write back.
+    assert!(tab_a.take_changes().is_empty());
+    // A reload of the union sorts the same way.
+    let mut fresh = memory();
+    let mut all: Vec<Record> = tab_b.records();
+    all.reverse();
+    fresh.load_records(all).unwrap();
+    assert_eq!(contents(&fresh), ["a1", "b1", "a2"]);
+}
+
+#[test]
+fn unknown_record_kinds_survive_a_round_trip() {
+    let mut m = memory();
+    let foreign = Record {
+        kind: "fact".into(),
+        id: "f1".into(),
+        order: 1.0,
+        data: serde_json::json!({ "text": "from a newer feature" }),
+    };
+    m.load_records(vec![foreign.clone()]).unwrap();
+    assert!(m.records().contains(&foreign));
+}
+
+#[test]
+fn export_document_round_trips_through_json() {
+    let mut m = memory();
+    m.add(
+        Role::User,
+        "hello \u{1F44B}",
+        NewEntry {
+            metadata: Some(serde_json::json!({"k": [1, 2]})),
+            ..Default::default()
+        },
+        5.0,
+    )
+    .unwrap();
+    let meta = SessionMeta::new("s1", 1.0, Some(60_000.0));
+    let doc = SessionDocument::new(&meta, m.records());
+    let text = serde_json::to_string(&doc).unwrap();
+    let back = parse_document(&text, 1 << 20, "ignored", 0.0).unwrap();
+    assert_eq!(back, doc);
+    let mut m2 = memory();
+    m2.load_records(back.records).unwrap();
+    assert_eq!(m2.entries(), m.entries());
+}
+
+#[test]
+fn corrupt_records_are_reported_not_dropped() {
+    let mut m = memory();
+    let bad = Record {
+        kind: "entry".into(),
+        id: "e1".into(),
+        order: 0.0,
+        data: serde_json::json!({ "role": "user" }),
+    };
+    let err = m.load_records(vec![bad]).unwrap_err();
+    assert_eq!(err.code, llm_memory::ErrorCode::CorruptStorage);
+}
+
+#[test]
+fn metadata_with_prototype_keys_is_refused() {
+    let mut m = memory();
+    let extra = NewEntry {
+        metadata: Some(serde_json::json!({ "a": { "__proto__": { "polluted": true } } })),
+        ..Default::default()
+    };
+    let err = m.add(Role::User, "x", extra, 0.0).unwrap_err();
+    assert_eq!(err.code, llm_memory::ErrorCode::InvalidEntry);
+    assert!(m.entries().is_empty());
+}
