@@ -1,0 +1,267 @@
+//! Episodic memory: what happened in a stretch of the conversation (summary, actions, outcome,
+//! importance), written by the app's summarizer as JSON and kept with its time span and the
+//! ids of the turns it came from, so that a similar situation later can recall it.
+
+use crate::error::{Error, ErrorCode, Result};
+use crate::history::Entry;
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Episode {
+    pub id: String,
+    pub summary: String,
+    #[serde(default)]
+    pub actions: Vec<String>,
+    #[serde(default)]
+    pub outcome: String,
+    /// 0..1.
+    pub importance: f32,
+    /// Timestamps of the first and last turn covered.
+    pub start_time: f64,
+    pub end_time: f64,
+    pub entry_ids: Vec<String>,
+    pub created_at: f64,
+}
+
+impl Episode {
+    /// The text indexed and sent for this episode.
+    pub fn text(&self) -> String {
+        let mut s = self.summary.clone();
+        if !self.actions.is_empty() {
+            s.push_str(" Actions: ");
+            s.push_str(&self.actions.join("; "));
+            s.push('.');
+        }
+        if !self.outcome.is_empty() {
+            s.push_str(" Outcome: ");
+            s.push_str(&self.outcome);
+        }
+        s
+    }
+}
+
+/// What the binding asks the summarizer; answered with `complete`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct EpisodeRequest {
+    pub request_id: u64,
+    pub prompt: String,
+    pub entry_ids: Vec<String>,
+    pub start_time: f64,
+    pub end_time: f64,
+}
+
+pub const EPISODE_PROMPT: &str = "Describe the conversation below as one episode for a \
+memory of past experiences. Answer with JSON only, in this shape:
+{\"summary\": \"what happened, one or two sentences\", \"actions\": [\"what was done\", ...], \
+\"outcome\": \"how it ended\", \"importance\": 0.5}
+importance is 0 (trivial) to 1 (must remember).
+
+Conversation:
+{turns}";
+
+#[derive(Debug, Clone, Default)]
+pub struct EpisodeStore {
+    episodes: Vec<Episode>,
+    next_request: u64,
+    pending: Option<EpisodeRequest>,
+    /// Last turn covered by an episode, by id and time (the id may be forgotten later).
+    covered_id: Option<String>,
+    covered_time: f64,
+}
+
+#[derive(Deserialize)]
+struct Answer {
+    summary: String,
+    #[serde(default)]
+    actions: Vec<serde_json::Value>,
+    #[serde(default)]
+    outcome: Option<serde_json::Value>,
+    #[serde(default)]
+    importance: Option<f64>,
+}
+
+impl EpisodeStore {
+    pub fn new() -> Self {
+        EpisodeStore {
+            next_request: 1,
+            covered_time: f64::NEG_INFINITY,
+            ..Default::default()
+        }
+    }
+
+    pub fn all(&self) -> &[Episode] {
+        &self.episodes
+    }
+
+    pub fn get(&self, id: &str) -> Option<&Episode> {
+        self.episodes.iter().find(|e| e.id == id)
+    }
+
+    /// The turns since the last episode, rendered into the prompt; `None` when there are none.
+    pub fn begin(&mut self, entries: &[Entry]) -> Option<EpisodeRequest> {
+        let from = match &self.covered_id {
+            Some(id) => match entries.iter().position(|e| &e.id == id) {
+                Some(i) => i + 1,
+                None => entries.partition_point(|e| e.timestamp <= self.covered_time),
+            },
+            None => 0,
+        };
+        let turns: Vec<&Entry> = entries[from.min(entries.len())..]
+            .iter()
+            .filter(|e| !e.content.trim().is_empty())
+            .collect();
+        let (first, last) = (turns.first()?, turns.last()?);
+        let mut rendered = String::new();
+        for e in &turns {
+            rendered.push_str(e.role.as_str());
+            rendered.push_str(": ");
+            rendered.push_str(&e.content);
+            rendered.push('\n');
+        }
+        let request = EpisodeRequest {
+            request_id: self.next_request.max(1),
+            prompt: EPISODE_PROMPT.replace("{turns}", rendered.trim_end()),
+            entry_ids: turns.iter().map(|e| e.id.clone()).collect(),
+            start_time: first.timestamp,
+            end_time: last.timestamp,
+        };
+        self.next_request = request.request_id + 1;
+        self.pending = Some(request.clone());
+        Some(request)
+    }
+
+    /// Parses the summarizer's answer (JSON, possibly inside a code fence or prose) and
+    /// stores the episode.
+    pub fn complete(&mut self, request_id: u64, answer: &str, now: f64) -> Result<Episode> {
+        let req = self
+            .pending
+            .take_if(|p| p.request_id == request_id)
+            .ok_or_else(|| {
+                Error::new(
+                    ErrorCode::NotFound,
+                    format!("no episode request {request_id} is outstanding"),
+                )
+            })?;
+        let parsed = parse_answer(answer)?;
+        let episode = Episode {
+            id: format!("ep{request_id}"),
+            summary: parsed.summary.trim().to_string(),
+            actions: parsed
+                .actions
+                .iter()
+                .map(|a| a.as_str().map_or_else(|| a.to_string(), str::to_string))
+                .collect(),
+            outcome: match parsed.outcome {
+                Some(serde_json::Value::String(s)) => s,
+                Some(serde_json::Value::Null) | None => String::new(),
+                Some(v) => v.to_string(),
+            },
+            importance: parsed.importance.unwrap_or(0.5).clamp(0.0, 1.0) as f32,
+            start_time: req.start_time,
+            end_time: req.end_time,
+            entry_ids: req.entry_ids,
+            created_at: now,
+        };
+        self.covered_id = episode.entry_ids.last().cloned();
+        self.covered_time = episode.end_time;
+        self.episodes.push(episode.clone());
+        Ok(episode)
+    }
+
+    pub fn fail(&mut self, request_id: u64) {
+        self.pending.take_if(|p| p.request_id == request_id);
+    }
+
+    pub fn remove(&mut self, id: &str) -> bool {
+        let before = self.episodes.len();
+        self.episodes.retain(|e| e.id != id);
+        self.episodes.len() != before
+    }
+
+    /// Puts back a stored episode (persistence, import).
+    pub fn restore(&mut self, episode: Episode) {
+        if let Some(seq) = episode
+            .id
+            .strip_prefix("ep")
+            .and_then(|n| n.parse::<u64>().ok())
+        {
+            self.next_request = self.next_request.max(seq + 1);
+        }
+        if episode.end_time >= self.covered_time {
+            self.covered_time = episode.end_time;
+            self.covered_id = episode.entry_ids.last().cloned();
+        }
+        self.episodes.push(episode);
+    }
+}
+
+fn parse_answer(answer: &str) -> Result<Answer> {
+    let bad = |why: String| {
+        Error::new(
+            ErrorCode::InvalidDocument,
+            format!("the episode answer is not the JSON asked for ({why}); expected {{\"summary\": ..., \"actions\": [...], \"outcome\": ..., \"importance\": 0..1}}"),
+        )
+    };
+    let start = answer
+        .find('{')
+        .ok_or_else(|| bad("no JSON object".into()))?;
+    let end = answer
+        .rfind('}')
+        .filter(|&e| e > start)
+        .ok_or_else(|| bad("no JSON object".into()))?;
+    let a: Answer = serde_json::from_str(&answer[start..=end]).map_err(|e| bad(e.to_string()))?;
+    if a.summary.trim().is_empty() {
+        return Err(bad("empty summary".into()));
+    }
+    Ok(a)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::history::{History, NewEntry, Role};
+
+    #[test]
+    fn episodes_cover_the_turns_since_the_last_one() {
+        let mut h = History::new();
+        h.push(
+            Role::User,
+            "Book a table for two",
+            NewEntry::default(),
+            10.0,
+        )
+        .unwrap();
+        h.push(
+            Role::Assistant,
+            "Booked at Rosa, 8pm",
+            NewEntry::default(),
+            11.0,
+        )
+        .unwrap();
+        let mut s = EpisodeStore::new();
+        let req = s.begin(h.entries()).unwrap();
+        assert!(req.prompt.contains("user: Book a table for two"));
+        let answer = "Sure!\n```json\n{\"summary\": \"Booked dinner\", \"actions\": [\"searched\", 2], \"outcome\": \"table at Rosa\", \"importance\": 3}\n```";
+        let ep = s.complete(req.request_id, answer, 12.0).unwrap();
+        assert_eq!(ep.actions, vec!["searched", "2"]);
+        assert_eq!(ep.importance, 1.0);
+        assert_eq!(ep.entry_ids, vec!["e1", "e2"]);
+        assert!(s.begin(h.entries()).is_none());
+        h.push(Role::User, "Thanks", NewEntry::default(), 13.0)
+            .unwrap();
+        let req = s.begin(h.entries()).unwrap();
+        assert_eq!(req.entry_ids, vec!["e3"]);
+        assert_eq!(
+            s.complete(req.request_id, "no json", 14.0)
+                .unwrap_err()
+                .code,
+            ErrorCode::InvalidDocument
+        );
+        assert!(
+            s.complete(req.request_id, "{}", 14.0).is_err(),
+            "request is consumed"
+        );
+    }
+}

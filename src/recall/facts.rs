@@ -1,0 +1,479 @@
+//! Long-term facts with Mem0-like operations: add, update, delete, and supersession. A fact
+//! about the same subject as an older active fact ("my favorite color is green" after "my
+//! favorite color is blue") supersedes it: the old one stays in the change trail but is no
+//! longer current, so it is never recalled as true. Subjects are found with a small lexical
+//! rule (the words before "is" / "are" / "lives in" ...), not a model; apps that know better
+//! pass `subject` explicitly or run their own `extract` hook.
+
+use super::tokenize::{for_each_term, terms};
+use crate::error::{Error, ErrorCode, Result};
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum FactStatus {
+    Active,
+    /// Replaced by a newer fact on the same subject (`supersededBy`).
+    Superseded,
+    Deleted,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Fact {
+    pub id: String,
+    pub text: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub category: Option<String>,
+    /// 0..1, default 0.5. Weighs retrieval.
+    pub importance: f32,
+    /// Normalized subject words; facts with equal non-empty subjects supersede each other.
+    pub subject: String,
+    pub created_at: f64,
+    pub updated_at: f64,
+    pub status: FactStatus,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub superseded_by: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum ChangeOp {
+    Add,
+    Update,
+    Supersede,
+    Delete,
+}
+
+/// One line of a fact's change trail.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FactChange {
+    pub fact_id: String,
+    pub op: ChangeOp,
+    /// The fact's text after the change (before it, for a delete).
+    pub text: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub previous_text: Option<String>,
+    /// For a supersede: the newer fact.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub by: Option<String>,
+    pub at: f64,
+}
+
+/// What `remember` did, so the caller can update its indexes.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Remembered {
+    pub id: String,
+    /// True when an active fact with the same text existed: nothing new was stored.
+    pub duplicate: bool,
+    pub superseded: Vec<String>,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct NewFact {
+    pub category: Option<String>,
+    pub importance: Option<f32>,
+    /// Overrides the subject found in the text.
+    pub subject: Option<String>,
+}
+
+/// Largest fact accepted, in characters: a fact is a sentence, not a document.
+pub const MAX_FACT_CHARS: usize = 4000;
+
+#[derive(Debug, Clone, Default)]
+pub struct FactStore {
+    facts: Vec<Fact>,
+    changes: Vec<FactChange>,
+    next_seq: u64,
+}
+
+/// Where a statement's subject ends and its value starts, with the relation kept as part of
+/// the subject ("live in" Lisbon, "work at" Acme).
+const RELATIONS: &[(&str, &str)] = &[
+    (" is ", ""),
+    (" are ", ""),
+    (" am ", ""),
+    (" was ", ""),
+    (" were ", ""),
+    (" equals ", ""),
+    (" = ", ""),
+    (": ", ""),
+    (" live in ", "live"),
+    (" lives in ", "live"),
+    (" living in ", "live"),
+    (" moved to ", "live"),
+    (" work at ", "work"),
+    (" works at ", "work"),
+    (" work for ", "work"),
+    (" works for ", "work"),
+    (" working at ", "work"),
+    (" prefer ", "prefer"),
+    (" prefers ", "prefer"),
+];
+
+/// Words that name the user or hedge, not the subject ("the user's", "actually", "now").
+const SUBJECT_FILLER: &[&str] = &[
+    "user",
+    "users",
+    "actually",
+    "currently",
+    "still",
+    "really",
+    "new",
+    "update",
+    "correction",
+    "change",
+    "changed",
+    "longer",
+    "okay",
+    "ok",
+    "well",
+    "oh",
+    "so",
+    "hey",
+    "fact",
+];
+
+/// The normalized subject of a statement, or "" when none is recognizable.
+pub fn subject_of(text: &str) -> String {
+    let lower = format!(" {} ", text.to_lowercase());
+    let best = RELATIONS
+        .iter()
+        .filter_map(|(m, canon)| lower.find(m).map(|p| (p, *m, *canon)))
+        .min_by_key(|(p, _, _)| *p);
+    let Some((pos, _, canon)) = best else {
+        return String::new();
+    };
+    let mut words: Vec<String> = terms(&lower[..pos])
+        .into_iter()
+        .filter(|w| !SUBJECT_FILLER.contains(&w.as_str()))
+        .collect();
+    if !canon.is_empty() {
+        words.push(canon.to_string());
+    }
+    words.join(" ")
+}
+
+fn normalized(text: &str) -> String {
+    let mut out = String::new();
+    for_each_term(text, |t| {
+        out.push_str(t);
+        out.push(' ');
+    });
+    out
+}
+
+impl FactStore {
+    pub fn new() -> Self {
+        FactStore {
+            next_seq: 1,
+            ..Default::default()
+        }
+    }
+
+    /// Stores a fact; supersedes active facts on the same subject (and category, when both
+    /// have one). An active fact with the same words is returned instead of a copy.
+    pub fn remember(&mut self, text: &str, opts: NewFact, now: f64) -> Result<Remembered> {
+        let text = validate(text)?;
+        let importance = check_importance(opts.importance)?;
+        let norm = normalized(&text);
+        if let Some(f) = self
+            .facts
+            .iter_mut()
+            .find(|f| f.status == FactStatus::Active && normalized(&f.text) == norm)
+        {
+            f.importance = f.importance.max(importance);
+            return Ok(Remembered {
+                id: f.id.clone(),
+                duplicate: true,
+                superseded: Vec::new(),
+            });
+        }
+        let subject = match opts.subject {
+            Some(s) => terms(&s).join(" "),
+            None => subject_of(&text),
+        };
+        let id = format!("f{}", self.next_seq.max(1));
+        self.next_seq = self.next_seq.max(1) + 1;
+        let superseded = self.supersede(&subject, opts.category.as_deref(), &id, now);
+        self.facts.push(Fact {
+            id: id.clone(),
+            text: text.clone(),
+            category: opts.category,
+            importance,
+            subject,
+            created_at: now,
+            updated_at: now,
+            status: FactStatus::Active,
+            superseded_by: None,
+        });
+        self.changes.push(FactChange {
+            fact_id: id.clone(),
+            op: ChangeOp::Add,
+            text,
+            previous_text: None,
+            by: None,
+            at: now,
+        });
+        Ok(Remembered {
+            id,
+            duplicate: false,
+            superseded,
+        })
+    }
+
+    fn supersede(
+        &mut self,
+        subject: &str,
+        category: Option<&str>,
+        by: &str,
+        now: f64,
+    ) -> Vec<String> {
+        if subject.is_empty() {
+            return Vec::new();
+        }
+        let mut out = Vec::new();
+        for f in &mut self.facts {
+            let same_category = match (category, f.category.as_deref()) {
+                (Some(a), Some(b)) => a == b,
+                _ => true,
+            };
+            if f.status == FactStatus::Active && f.id != by && f.subject == subject && same_category
+            {
+                f.status = FactStatus::Superseded;
+                f.superseded_by = Some(by.to_string());
+                f.updated_at = now;
+                self.changes.push(FactChange {
+                    fact_id: f.id.clone(),
+                    op: ChangeOp::Supersede,
+                    text: f.text.clone(),
+                    previous_text: None,
+                    by: Some(by.to_string()),
+                    at: now,
+                });
+                out.push(f.id.clone());
+            }
+        }
+        out
+    }
+
+    /// Rewrites an active fact; the old text stays in its trail. Returns the facts it
+    /// superseded (its new subject may match others).
+    pub fn update(&mut self, id: &str, text: &str, now: f64) -> Result<Vec<String>> {
+        let text = validate(text)?;
+        let i = self.active_index(id)?;
+        let subject = subject_of(&text);
+        let category = self.facts[i].category.clone();
+        let f = &mut self.facts[i];
+        let previous = std::mem::replace(&mut f.text, text.clone());
+        f.updated_at = now;
+        if !subject.is_empty() {
+            f.subject = subject.clone();
+        }
+        let subject = f.subject.clone();
+        self.changes.push(FactChange {
+            fact_id: id.to_string(),
+            op: ChangeOp::Update,
+            text,
+            previous_text: Some(previous),
+            by: None,
+            at: now,
+        });
+        Ok(self.supersede(&subject, category.as_deref(), id, now))
+    }
+
+    /// Deletes an active fact (it stays in the trail).
+    pub fn delete(&mut self, id: &str, now: f64) -> Result<()> {
+        let i = self.active_index(id)?;
+        let f = &mut self.facts[i];
+        f.status = FactStatus::Deleted;
+        f.updated_at = now;
+        self.changes.push(FactChange {
+            fact_id: id.to_string(),
+            op: ChangeOp::Delete,
+            text: f.text.clone(),
+            previous_text: None,
+            by: None,
+            at: now,
+        });
+        Ok(())
+    }
+
+    fn active_index(&self, id: &str) -> Result<usize> {
+        match self.facts.iter().position(|f| f.id == id) {
+            Some(i) if self.facts[i].status == FactStatus::Active => Ok(i),
+            Some(_) => Err(Error::new(
+                ErrorCode::NotFound,
+                format!(
+                    "fact {id:?} is no longer current (superseded or deleted); see history({id:?})"
+                ),
+            )),
+            None => Err(Error::new(
+                ErrorCode::NotFound,
+                format!("no fact with id {id:?}"),
+            )),
+        }
+    }
+
+    pub fn get(&self, id: &str) -> Option<&Fact> {
+        self.facts.iter().find(|f| f.id == id)
+    }
+
+    pub fn contains(&self, id: &str) -> bool {
+        self.get(id).is_some()
+    }
+
+    /// Every fact ever stored, current or not, oldest first.
+    pub fn all(&self) -> &[Fact] {
+        &self.facts
+    }
+
+    pub fn active(&self) -> impl Iterator<Item = &Fact> {
+        self.facts.iter().filter(|f| f.status == FactStatus::Active)
+    }
+
+    /// The change trail of a fact: its own changes and the facts that superseded it.
+    pub fn history(&self, id: &str) -> Result<Vec<FactChange>> {
+        if !self.contains(id) {
+            return Err(Error::new(
+                ErrorCode::NotFound,
+                format!("no fact with id {id:?}"),
+            ));
+        }
+        Ok(self
+            .changes
+            .iter()
+            .filter(|c| c.fact_id == id)
+            .cloned()
+            .collect())
+    }
+
+    pub fn changes(&self) -> &[FactChange] {
+        &self.changes
+    }
+
+    /// Puts back a stored fact and its trail (persistence, import).
+    pub fn restore(&mut self, fact: Fact, changes: Vec<FactChange>) {
+        if let Some(seq) = fact
+            .id
+            .strip_prefix('f')
+            .and_then(|n| n.parse::<u64>().ok())
+        {
+            self.next_seq = self.next_seq.max(seq + 1);
+        }
+        self.facts.retain(|f| f.id != fact.id);
+        self.facts.push(fact);
+        self.changes.extend(changes);
+    }
+}
+
+fn validate(text: &str) -> Result<String> {
+    let t = text.trim();
+    if t.is_empty() {
+        return Err(Error::new(ErrorCode::InvalidEntry, "a fact needs text"));
+    }
+    let n = t.chars().count();
+    if n > MAX_FACT_CHARS {
+        return Err(Error::new(
+            ErrorCode::EntryTooLarge,
+            format!("a fact has at most {MAX_FACT_CHARS} characters, this one {n}: store one statement per fact"),
+        ));
+    }
+    Ok(t.to_string())
+}
+
+fn check_importance(i: Option<f32>) -> Result<f32> {
+    match i {
+        None => Ok(0.5),
+        Some(x) if (0.0..=1.0).contains(&x) => Ok(x),
+        Some(x) => Err(Error::option(format!(
+            "importance must be between 0 and 1, got {x}"
+        ))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn subjects() {
+        assert_eq!(subject_of("My favorite color is blue"), "favorite color");
+        assert_eq!(
+            subject_of("Actually, the user's favorite color is now green."),
+            "favorite color"
+        );
+        assert_eq!(subject_of("I live in Lisbon"), "live");
+        assert_eq!(subject_of("Riley works at Acme"), "riley work");
+        assert_eq!(subject_of("Loves hiking"), "");
+    }
+
+    #[test]
+    fn newer_fact_on_the_same_subject_supersedes() {
+        let mut s = FactStore::new();
+        let a = s
+            .remember("My favorite color is blue", NewFact::default(), 1.0)
+            .unwrap();
+        let b = s
+            .remember("My favorite color is green", NewFact::default(), 2.0)
+            .unwrap();
+        assert_eq!(b.superseded, vec![a.id.clone()]);
+        let active: Vec<&str> = s.active().map(|f| f.text.as_str()).collect();
+        assert_eq!(active, vec!["My favorite color is green"]);
+        let trail = s.history(&a.id).unwrap();
+        assert_eq!(trail.len(), 2);
+        assert_eq!(trail[1].op, ChangeOp::Supersede);
+        assert_eq!(trail[1].by.as_deref(), Some(b.id.as_str()));
+        // Other subjects are untouched; the same words are not stored twice.
+        s.remember("My dog is called Rex", NewFact::default(), 3.0)
+            .unwrap();
+        let again = s
+            .remember("my favorite color is GREEN!", NewFact::default(), 4.0)
+            .unwrap();
+        assert!(again.duplicate);
+        assert_eq!(s.active().count(), 2);
+    }
+
+    #[test]
+    fn categories_keep_subjects_apart() {
+        let mut s = FactStore::new();
+        let work = NewFact {
+            category: Some("work".into()),
+            ..Default::default()
+        };
+        let home = NewFact {
+            category: Some("home".into()),
+            ..Default::default()
+        };
+        s.remember("Address is 1 Main St", work, 1.0).unwrap();
+        let r = s.remember("Address is 9 Elm St", home, 2.0).unwrap();
+        assert!(r.superseded.is_empty());
+    }
+
+    #[test]
+    fn update_delete_and_errors() {
+        let mut s = FactStore::new();
+        let a = s
+            .remember("Allergic to peanuts", NewFact::default(), 1.0)
+            .unwrap()
+            .id;
+        s.update(&a, "Allergic to peanuts and shellfish", 2.0)
+            .unwrap();
+        assert_eq!(s.get(&a).unwrap().text, "Allergic to peanuts and shellfish");
+        s.delete(&a, 3.0).unwrap();
+        assert_eq!(s.delete(&a, 4.0).unwrap_err().code, ErrorCode::NotFound);
+        assert_eq!(
+            s.update("f99", "x", 4.0).unwrap_err().code,
+            ErrorCode::NotFound
+        );
+        let ops: Vec<ChangeOp> = s.history(&a).unwrap().iter().map(|c| c.op).collect();
+        assert_eq!(ops, vec![ChangeOp::Add, ChangeOp::Update, ChangeOp::Delete]);
+        assert!(s.remember("  ", NewFact::default(), 1.0).is_err());
+        let bad = NewFact {
+            importance: Some(2.0),
+            ..Default::default()
+        };
+        assert!(s.remember("x", bad, 1.0).is_err());
+    }
+}

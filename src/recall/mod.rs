@@ -1,0 +1,492 @@
+//! Recall: the long-term half of the memory. A BM25 index over past turns, long-term facts and
+//! episodes (updated as they are added, never rebuilt per query), optional embeddings searched
+//! by exact cosine, hybrid ranking with recency and importance, the fact store with
+//! supersession, episodes, and the memory tools a model can call. Sans-IO like the rest of the
+//! core: time comes in as arguments, embeddings come in from the app.
+
+pub mod bm25;
+pub mod episodes;
+pub mod facts;
+pub mod fuse;
+pub mod tokenize;
+pub mod tools;
+pub mod vectors;
+
+use crate::history::{Entry, Role};
+use bm25::Bm25;
+use episodes::EpisodeStore;
+use facts::{FactStatus, FactStore};
+use serde::Serialize;
+use std::collections::HashMap;
+use vectors::VectorIndex;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum ItemKind {
+    Turn,
+    Fact,
+    Episode,
+}
+
+impl ItemKind {
+    pub fn parse(s: &str) -> Option<ItemKind> {
+        match s {
+            "turn" => Some(ItemKind::Turn),
+            "fact" => Some(ItemKind::Fact),
+            "episode" => Some(ItemKind::Episode),
+            _ => None,
+        }
+    }
+}
+
+/// One indexed thing; its position in `RecallState::items` is its number in both indexes.
+#[derive(Debug, Clone)]
+struct Item {
+    kind: ItemKind,
+    id: String,
+    timestamp: f64,
+    importance: f32,
+    category: Option<String>,
+    alive: bool,
+}
+
+/// How the retrieval strategy spends the budget and ranks.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RecallConfig {
+    pub weights: fuse::Weights,
+    /// Part of the budget left after the mandatory messages that goes to recent turns first;
+    /// retrieved memories get the rest, and recent turns take what they leave over.
+    pub recent_share: f32,
+    /// Most items a context retrieves.
+    pub max_items: usize,
+    /// Score vectors in int8 first and re-score the best exactly.
+    pub quantize: bool,
+}
+
+impl Default for RecallConfig {
+    fn default() -> Self {
+        RecallConfig {
+            weights: fuse::Weights::default(),
+            recent_share: 0.5,
+            max_items: 24,
+            quantize: false,
+        }
+    }
+}
+
+/// A search request.
+#[derive(Debug, Clone, Default)]
+pub struct RecallQuery<'a> {
+    pub text: &'a str,
+    pub vector: Option<&'a [f32]>,
+    pub k: usize,
+    /// Kinds to search; empty = all.
+    pub kinds: Vec<ItemKind>,
+    pub category: Option<&'a str>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RecallHit {
+    pub id: String,
+    pub kind: ItemKind,
+    pub score: f32,
+    pub timestamp: f64,
+    #[serde(skip)]
+    pub item: u32,
+}
+
+#[derive(Debug, Clone)]
+pub struct RecallState {
+    pub config: RecallConfig,
+    lexical: Bm25,
+    vectors: VectorIndex,
+    items: Vec<Item>,
+    by_id: HashMap<String, u32>,
+    pub facts: FactStore,
+    pub episodes: EpisodeStore,
+    /// Whether the app embeds: new items then queue for `embed`.
+    vectors_on: bool,
+    unembedded: Vec<u32>,
+}
+
+impl Default for RecallState {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// Candidates pulled from each ranking before fusion, per result wanted.
+const POOL_FACTOR: usize = 4;
+const MIN_POOL: usize = 50;
+
+impl RecallState {
+    pub fn new() -> Self {
+        RecallState {
+            config: RecallConfig::default(),
+            lexical: Bm25::new(),
+            vectors: VectorIndex::new(false),
+            items: Vec::new(),
+            by_id: HashMap::new(),
+            facts: FactStore::new(),
+            episodes: EpisodeStore::new(),
+            vectors_on: false,
+            unembedded: Vec::new(),
+        }
+    }
+
+    fn index(
+        &mut self,
+        kind: ItemKind,
+        id: &str,
+        text: &str,
+        ts: f64,
+        imp: f32,
+        cat: Option<String>,
+    ) {
+        if let Some(old) = self.by_id.remove(id) {
+            self.unindex_item(old);
+        }
+        let n = self.lexical.add(text);
+        debug_assert_eq!(n as usize, self.items.len());
+        self.items.push(Item {
+            kind,
+            id: id.to_string(),
+            timestamp: ts,
+            importance: imp,
+            category: cat,
+            alive: true,
+        });
+        self.by_id.insert(id.to_string(), n);
+        if self.vectors_on {
+            self.unembedded.push(n);
+        }
+    }
+
+    fn unindex_item(&mut self, n: u32) {
+        self.lexical.remove(n);
+        self.vectors.remove(n);
+        if let Some(it) = self.items.get_mut(n as usize) {
+            it.alive = false;
+        }
+    }
+
+    fn unindex(&mut self, id: &str) {
+        if let Some(n) = self.by_id.remove(id) {
+            self.unindex_item(n);
+        }
+    }
+
+    /// Indexes a conversation turn (user and assistant text; tool traffic is left out).
+    pub fn add_entry(&mut self, e: &Entry) {
+        if matches!(e.role, Role::User | Role::Assistant) && !e.content.trim().is_empty() {
+            self.index(ItemKind::Turn, &e.id, &e.content, e.timestamp, 0.5, None);
+        }
+    }
+
+    pub fn remove_entry(&mut self, id: &str) {
+        self.unindex(id);
+    }
+
+    /// Forgets every turn; facts and episodes are long-term and stay.
+    pub fn clear_turns(&mut self) {
+        let turns: Vec<u32> = self
+            .items
+            .iter()
+            .enumerate()
+            .filter(|(_, it)| it.alive && it.kind == ItemKind::Turn)
+            .map(|(n, _)| n as u32)
+            .collect();
+        for n in turns {
+            let id = self.items[n as usize].id.clone();
+            self.by_id.remove(&id);
+            self.unindex_item(n);
+        }
+    }
+
+    /// Brings the index in line with the fact store after a change: current facts indexed,
+    /// superseded and deleted ones out.
+    pub fn sync_fact(&mut self, id: &str) {
+        let Some(f) = self.facts.get(id).cloned() else {
+            return self.unindex(id);
+        };
+        if f.status == FactStatus::Active {
+            self.index(
+                ItemKind::Fact,
+                &f.id,
+                &f.text,
+                f.updated_at,
+                f.importance,
+                f.category,
+            );
+        } else {
+            self.unindex(id);
+        }
+    }
+
+    pub fn sync_episode(&mut self, id: &str) {
+        match self.episodes.get(id).cloned() {
+            Some(e) => self.index(
+                ItemKind::Episode,
+                &e.id,
+                &e.text(),
+                e.end_time,
+                e.importance,
+                None,
+            ),
+            None => self.unindex(id),
+        }
+    }
+
+    pub fn is_indexed(&self, id: &str) -> bool {
+        self.by_id.contains_key(id)
+    }
+
+    /// Number of live indexed items.
+    pub fn len(&self) -> usize {
+        self.lexical.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.lexical.is_empty()
+    }
+
+    /// Turns vector search on: every live item is queued for embedding.
+    pub fn enable_vectors(&mut self, quantize: bool) {
+        if !self.vectors_on || self.config.quantize != quantize {
+            self.vectors_on = true;
+            self.config.quantize = quantize;
+            self.vectors = VectorIndex::new(quantize);
+            self.unembedded = (0..self.items.len() as u32)
+                .filter(|&n| self.items[n as usize].alive)
+                .collect();
+        }
+    }
+
+    pub fn vectors_enabled(&self) -> bool {
+        self.vectors_on
+    }
+
+    /// Items waiting for an embedding: `(item, text)`, at most `max`. Turn texts come from
+    /// `entries`.
+    pub fn pending_embeddings(&self, entries: &[Entry], max: usize) -> Vec<(u32, String)> {
+        let mut out = Vec::new();
+        for &n in &self.unembedded {
+            if out.len() >= max {
+                break;
+            }
+            let it = &self.items[n as usize];
+            if !it.alive {
+                continue;
+            }
+            let text = match it.kind {
+                ItemKind::Turn => find_entry(entries, &it.id).map(|e| e.content.clone()),
+                ItemKind::Fact => self.facts.get(&it.id).map(|f| f.text.clone()),
+                ItemKind::Episode => self.episodes.get(&it.id).map(|e| e.text()),
+            };
+            if let Some(t) = text {
+                out.push((n, t));
+            }
+        }
+        out
+    }
+
+    /// Stores the app's embeddings for items from `pending_embeddings`.
+    pub fn set_embeddings(&mut self, items: &[u32], vectors: &[Vec<f32>]) -> Result<(), String> {
+        if items.len() != vectors.len() {
+            return Err(format!(
+                "embed returned {} vectors for {} texts",
+                vectors.len(),
+                items.len()
+            ));
+        }
+        for (&n, v) in items.iter().zip(vectors) {
+            if self.items.get(n as usize).is_some_and(|it| it.alive) {
+                self.vectors.insert(n, v)?;
+            }
+        }
+        self.unembedded.retain(|n| !items.contains(n));
+        Ok(())
+    }
+
+    /// Hybrid search: BM25 and (when given a query vector) cosine, fused by rank, weighted by
+    /// recency against `now` and by importance. Best first.
+    pub fn search(&self, q: &RecallQuery<'_>, now: f64) -> Vec<RecallHit> {
+        if q.k == 0 {
+            return Vec::new();
+        }
+        let keep = |n: u32| {
+            let it = &self.items[n as usize];
+            it.alive
+                && (q.kinds.is_empty() || q.kinds.contains(&it.kind))
+                && q.category.is_none_or(|c| it.category.as_deref() == Some(c))
+        };
+        let pool = (q.k * POOL_FACTOR).max(MIN_POOL);
+        let lexical: Vec<u32> = self
+            .lexical
+            .search(q.text, pool, keep)
+            .into_iter()
+            .map(|h| h.0)
+            .collect();
+        let vector: Vec<u32> = match q.vector {
+            Some(v) if !self.vectors.is_empty() => self
+                .vectors
+                .search(v, pool, keep)
+                .into_iter()
+                .map(|h| h.0)
+                .collect(),
+            _ => Vec::new(),
+        };
+        let cands: Vec<fuse::Candidate> = fuse::merge(&lexical, &vector)
+            .into_iter()
+            .map(|(n, l, v)| {
+                let it = &self.items[n as usize];
+                fuse::Candidate {
+                    item: n,
+                    lexical_rank: l,
+                    vector_rank: v,
+                    timestamp: it.timestamp,
+                    importance: it.importance,
+                    seq: n,
+                }
+            })
+            .collect();
+        fuse::rank(&cands, now, &self.config.weights)
+            .into_iter()
+            .take(q.k)
+            .map(|(n, score)| {
+                let it = &self.items[n as usize];
+                RecallHit {
+                    id: it.id.clone(),
+                    kind: it.kind,
+                    score,
+                    timestamp: it.timestamp,
+                    item: n,
+                }
+            })
+            .collect()
+    }
+}
+
+/// Finds an entry by id. Ids end in an increasing sequence number, so a binary search on it
+/// usually lands; a linear scan covers ids of other shapes.
+pub fn find_entry<'a>(entries: &'a [Entry], id: &str) -> Option<&'a Entry> {
+    find_entry_index(entries, id).map(|i| &entries[i])
+}
+
+pub fn find_entry_index(entries: &[Entry], id: &str) -> Option<usize> {
+    fn seq(id: &str) -> Option<u64> {
+        let digits = id.len() - id.trim_end_matches(|c: char| c.is_ascii_digit()).len();
+        id[id.len() - digits..].parse().ok()
+    }
+    if let Some(s) = seq(id) {
+        let i = entries.partition_point(|e| seq(&e.id).is_some_and(|x| x < s));
+        if entries.get(i).is_some_and(|e| e.id == id) {
+            return Some(i);
+        }
+    }
+    entries.iter().position(|e| e.id == id)
+}
+
+/// `YYYY-MM-DD` (UTC) of a time in ms since the epoch (Hinnant's civil-from-days).
+pub fn format_date(ms: f64) -> String {
+    if !ms.is_finite() {
+        return "unknown date".into();
+    }
+    let days = (ms / 86_400_000.0).floor() as i64;
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!("{y:04}-{m:02}-{d:02}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::history::{History, NewEntry};
+
+    #[test]
+    fn dates() {
+        assert_eq!(format_date(0.0), "1970-01-01");
+        assert_eq!(format_date(1_709_251_200_000.0), "2024-03-01");
+        assert_eq!(format_date(951_782_400_000.0), "2000-02-29");
+    }
+
+    #[test]
+    fn turns_facts_and_episodes_are_searchable_and_forgettable() {
+        let mut h = History::new();
+        let mut r = RecallState::new();
+        for (i, t) in ["My sister Ana lives in Porto", "Nice!", "I play the cello"]
+            .iter()
+            .enumerate()
+        {
+            h.push(Role::User, t, NewEntry::default(), i as f64)
+                .unwrap();
+            r.add_entry(h.entries().last().unwrap());
+        }
+        let rem = r
+            .facts
+            .remember("Ana's birthday is May 3", Default::default(), 5.0)
+            .unwrap();
+        r.sync_fact(&rem.id);
+        let q = RecallQuery {
+            text: "when is Ana's birthday",
+            k: 5,
+            ..Default::default()
+        };
+        let hits = r.search(&q, 10.0);
+        assert_eq!(hits[0].id, rem.id);
+        assert!(hits.iter().any(|h| h.id == "e1"));
+        r.remove_entry("e1");
+        assert!(!r.search(&q, 10.0).iter().any(|h| h.id == "e1"));
+        let only_turns = RecallQuery {
+            text: "cello Ana",
+            k: 5,
+            kinds: vec![ItemKind::Turn],
+            ..Default::default()
+        };
+        assert_eq!(r.search(&only_turns, 10.0).len(), 1);
+        r.clear_turns();
+        assert_eq!(r.len(), 1);
+        assert_eq!(find_entry_index(h.entries(), "e3"), Some(2));
+        assert_eq!(find_entry_index(h.entries(), "x3"), None);
+    }
+
+    #[test]
+    fn vectors_join_the_ranking() {
+        let mut r = RecallState::new();
+        r.enable_vectors(false);
+        let a = r
+            .facts
+            .remember("The user drives a red bicycle", Default::default(), 1.0)
+            .unwrap()
+            .id;
+        r.sync_fact(&a);
+        let b = r
+            .facts
+            .remember("Prefers tea over coffee", Default::default(), 1.0)
+            .unwrap()
+            .id;
+        r.sync_fact(&b);
+        let pending = r.pending_embeddings(&[], 10);
+        assert_eq!(pending.len(), 2);
+        let items: Vec<u32> = pending.iter().map(|p| p.0).collect();
+        r.set_embeddings(&items, &[vec![1.0, 0.0], vec![0.0, 1.0]])
+            .unwrap();
+        assert!(r.pending_embeddings(&[], 10).is_empty());
+        // No shared word, but the vector says "hot drinks" is about the tea fact.
+        let q = RecallQuery {
+            text: "hot drinks",
+            vector: Some(&[0.1, 0.9]),
+            k: 1,
+            ..Default::default()
+        };
+        assert_eq!(r.search(&q, 1.0)[0].id, b);
+    }
+}
