@@ -14,7 +14,7 @@ import {
 
 const LOCALES = { en_US: fakerEN_US, en_GB: fakerEN_GB, de: fakerDE, fr: fakerFR, es: fakerES, it: fakerIT, pt_BR: fakerPT_BR, nl: fakerNL };
 const N_PII = Number(process.env.N_PII ?? 4000);
-const N_BENIGN = Number(process.env.N_BENIGN ?? 3000);
+const N_BENIGN = Number(process.env.N_BENIGN ?? 5000);
 
 // A small seeded PRNG for our own choices (mulberry32).
 let seed = 0x5eed1234;

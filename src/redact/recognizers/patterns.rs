@@ -465,7 +465,7 @@ pub(super) fn built_in() -> Vec<Spec> {
         Spec::new(Jwt, r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}", jwt),
         Spec::new(PrivateKey, r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----(?s:.*?)-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----(?:\s*[A-Za-z0-9+/=:-]+)*", |_, s, e| hit(s, e, 1.0)),
         // `PASSWORD=…`, `"api_key": "…"`, `token: …`, `password is …`: the value (group 1).
-        Spec::new(Password, r#"(?i)\b[A-Za-z0-9_.-]*(?:password|passwd|passphrase|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|client[_-]?secret|auth|credentials?)["']?\s*(?:[:=]|:=|=>)\s*(?:"([^"\n]{4,200})"|'([^'\n]{4,200})'|`([^`\n]{4,200})`|([^\s"'`,;]{4,200}))"#, assignment)
+        Spec::new(Password, r#"(?i)(?:password|passwd|passphrase|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|client[_-]?secret|auth|credentials?)["']?\s*(?:[:=]|:=|=>)\s*(?:"([^"\n]{4,200})"|'([^'\n]{4,200})'|`([^`\n]{4,200})`|([^\s"'`,;]{4,200}))"#, assignment)
             .group(1),
         Spec::new(Password, r"(?i)\bbearer\s+([A-Za-z0-9._~+/=-]{16,})", assignment).group(1),
         Spec::new(Password, r"(?i)\b(?:my|the|our|your)\s+(?:password|passcode|passphrase|pin|wifi password|wi-fi password)\s+(?:is|was|=|:)\s+([^\s,;]{4,100})", assignment)

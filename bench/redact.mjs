@@ -1,0 +1,102 @@
+// Redaction speed in Node: llm-memory's Redactor (wasm) against @redactpii/node and redact-pii
+// on the same text — the labeled corpus cut into 2 kB chat turns. Prints a markdown table of
+// throughput (MB/s) and per-turn latency, each as a median with its spread over runs/turns.
+//
+//   make build && node bench/redact.mjs [--runs 7] [--write]
+//
+// --write puts the table into the "## Redaction speed (Node)" section of BENCHMARKS.md.
+import { readFileSync, writeFileSync, existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { createRequire } from "node:module";
+import * as lib from "../pkg/llm_memory.js";
+
+const root = fileURLToPath(new URL("../", import.meta.url));
+lib.initSync({ module: readFileSync(root + "pkg/llm_memory_bg.wasm") });
+const require = createRequire(import.meta.url);
+const { Redactor: RedactPiiNode } = await import("@redactpii/node");
+const { SyncRedactor } = require("redact-pii");
+
+const args = process.argv.slice(2);
+const RUNS = Number(args[args.indexOf("--runs") + 1]) || 7;
+const TURN = 2048;
+
+// The same text for everyone: corpus messages packed into ~2 kB turns.
+const messages = readFileSync(root + "tests/data/redact_corpus.jsonl", "utf8")
+  .trim()
+  .split("\n")
+  .map((l) => JSON.parse(l).text);
+const turns = [];
+let cur = "";
+for (const m of messages) {
+  cur += (cur ? "\n\n" : "") + m;
+  if (cur.length >= TURN) {
+    turns.push(cur.slice(0, TURN));
+    cur = "";
+  }
+}
+const totalBytes = turns.reduce((n, t) => n + Buffer.byteLength(t), 0);
+
+const quantile = (xs, q) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const i = (s.length - 1) * q;
+  const lo = Math.floor(i);
+  return s[lo] + (s[Math.ceil(i)] - s[lo]) * (i - lo);
+};
+
+function measure(name, make) {
+  const redact = make();
+  for (const t of turns.slice(0, 50)) redact(t); // warm-up (JIT, regex caches)
+  const mbps = [];
+  const latencies = [];
+  for (let r = 0; r < RUNS; r++) {
+    const fresh = make(); // a fresh instance per run, as a new session would have
+    const start = process.hrtime.bigint();
+    for (const t of turns) {
+      const t0 = process.hrtime.bigint();
+      fresh(t);
+      latencies.push(Number(process.hrtime.bigint() - t0) / 1e6);
+    }
+    const secs = Number(process.hrtime.bigint() - start) / 1e9;
+    mbps.push(totalBytes / 1e6 / secs);
+  }
+  return { name, mbps, latencies };
+}
+
+const results = [
+  measure("llm-memory Redactor (wasm)", () => {
+    const r = new lib.Redactor();
+    return (t) => r.redact(t).text;
+  }),
+  measure("@redactpii/node", () => {
+    const r = new RedactPiiNode();
+    return (t) => r.redact(t);
+  }),
+  measure("redact-pii (SyncRedactor)", () => {
+    const r = new SyncRedactor();
+    return (t) => r.redact(t);
+  }),
+];
+
+const base = quantile(results[1].mbps, 0.5);
+let table = `| library | MB/s (median, min–max over ${RUNS} runs) | vs @redactpii/node | ms per 2 kB turn (median, p25–p75) | p99 |\n| --- | ---: | ---: | ---: | ---: |\n`;
+for (const r of results) {
+  const med = quantile(r.mbps, 0.5);
+  table += `| ${r.name} | ${med.toFixed(2)} (${Math.min(...r.mbps).toFixed(2)}–${Math.max(...r.mbps).toFixed(2)}) | ${(med / base).toFixed(2)}× | ${quantile(r.latencies, 0.5).toFixed(3)} (${quantile(r.latencies, 0.25).toFixed(3)}–${quantile(r.latencies, 0.75).toFixed(3)}) | ${quantile(r.latencies, 0.99).toFixed(3)} |\n`;
+}
+const note = `\n${turns.length} turns of ${TURN} characters (${(totalBytes / 1e6).toFixed(2)} MB) cut from tests/data/redact_corpus.jsonl; Node ${process.version}; ${RUNS} runs. The libraries do not detect the same types: @redactpii/node covers names, e-mail, US phones, cards and SSNs without checksums; redact-pii adds a few more; llm-memory runs every recognizer listed in "Redaction accuracy", with validation.\n`;
+console.log(table + note);
+
+if (args.includes("--write")) {
+  const path = root + "BENCHMARKS.md";
+  const old = existsSync(path) ? readFileSync(path, "utf8") : "# Benchmarks\n";
+  const heading = "## Redaction speed (Node)";
+  const body = `${heading}\n\nMeasured by \`node bench/redact.mjs\` after \`make build\`.\n\n${table}${note}\n`;
+  const at = old.indexOf(heading);
+  let next;
+  if (at < 0) next = old.trimEnd() + "\n\n" + body;
+  else {
+    const end = old.indexOf("\n## ", at + heading.length);
+    next = old.slice(0, at) + body + (end < 0 ? "" : old.slice(end + 1));
+  }
+  writeFileSync(path, next);
+}

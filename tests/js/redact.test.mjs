@@ -1,0 +1,97 @@
+// The Redactor as a Node user gets it from the built pkg/: UTF-16 offsets, restore (whole and
+// streamed), the vault round trip, and coded errors for bad options.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import * as lib from "../../pkg/llm_memory.js";
+
+const root = fileURLToPath(new URL("../../", import.meta.url));
+lib.initSync({ module: readFileSync(root + "pkg/llm_memory_bg.wasm") });
+const { Redactor } = lib;
+
+function throwsCode(fn, code) {
+  let caught;
+  try {
+    fn();
+  } catch (e) {
+    caught = e;
+  }
+  assert.ok(caught instanceof Error, `expected an Error with code ${code}, got ${caught}`);
+  assert.equal(caught.code, code, caught.message);
+  return caught;
+}
+
+test("redact replaces values and reports UTF-16 offsets", () => {
+  const r = new Redactor();
+  const input = "😀 Mail ann@example.com or call +44 20 7946 0958, card 4111 1111 1111 1111.";
+  const { text, findings } = r.redact(input);
+  assert.equal(text, "😀 Mail [EMAIL_1] or call [PHONE_1], card [CREDIT_CARD_1].");
+  assert.deepEqual(findings.map((f) => f.type), ["EMAIL", "PHONE", "CREDIT_CARD"]);
+  for (const f of findings) {
+    assert.equal(typeof f.score, "number");
+    assert.ok(!text.includes(input.slice(f.start, f.end)));
+  }
+  assert.equal(input.slice(findings[0].start, findings[0].end), "ann@example.com");
+  assert.equal(r.redact("again ann@example.com").text, "again [EMAIL_1]");
+});
+
+test("restore is the inverse, tolerant of light changes and of look-alikes", () => {
+  const r = new Redactor();
+  const input = "I wrote [EMAIL_1] literally; my address is ann@example.com";
+  const { text } = r.redact(input);
+  assert.equal(r.restore(text), input);
+  assert.equal(r.restore("Sure, I'll write to email_1 and [Email_1]."), "Sure, I'll write to ann@example.com and ann@example.com.");
+});
+
+test("streamRestorer handles placeholders split across chunks", () => {
+  const r = new Redactor();
+  r.redact("reach me at ann@example.com or 10.0.0.1");
+  const reply = "Writing to [EMAIL_1] from IP_ADDRESS_1 now.";
+  for (let cut = 0; cut <= reply.length; cut++) {
+    const s = r.streamRestorer();
+    const out = s.push(reply.slice(0, cut)) + s.push(reply.slice(cut)) + s.finish();
+    assert.equal(out, "Writing to ann@example.com from 10.0.0.1 now.");
+  }
+});
+
+test("vault exports and imports as JSON", () => {
+  const a = new Redactor();
+  const { text } = a.redact("ann@example.com");
+  const vault = a.vault();
+  assert.equal(vault.version, 1);
+  assert.deepEqual(vault.entries, [{ placeholder: "[EMAIL_1]", type: "EMAIL", value: "ann@example.com" }]);
+  const b = new Redactor();
+  b.importVault(a.exportVault());
+  assert.equal(b.restore(text), "ann@example.com");
+  const c = new Redactor();
+  c.importVault(vault);
+  assert.equal(c.restore(text), "ann@example.com");
+  throwsCode(() => c.importVault("{not json"), "INVALID_DOCUMENT");
+  throwsCode(() => c.importVault({ version: 9, entries: [] }), "INVALID_DOCUMENT");
+});
+
+test("options: types, allowList, custom patterns, mask", () => {
+  const r = new Redactor({
+    types: ["EMAIL", "TICKET"],
+    allowList: ["help@acme.com"],
+    patterns: [{ name: "TICKET", regex: "TCK-\\d{6}" }],
+  });
+  assert.equal(r.redact("TCK-123456 help@acme.com bob@acme.com +1 415 555 0100").text, "[TICKET_1] help@acme.com [EMAIL_1] +1 415 555 0100");
+  assert.equal(new Redactor({ mode: "mask" }).redact("bob@acme.com").text, "[EMAIL]");
+});
+
+test("bad options throw coded errors and the instance keeps working", () => {
+  throwsCode(() => new Redactor({ types: ["EMAIL", "NOPE"] }), "INVALID_OPTION");
+  throwsCode(() => new Redactor({ colour: "red" }), "INVALID_OPTION");
+  throwsCode(() => new Redactor({ mode: "shred" }), "INVALID_OPTION");
+  throwsCode(() => new Redactor({ patterns: [{ name: "X", regex: "(unclosed" }] }), "INVALID_PATTERN");
+  assert.equal(new Redactor().redact("x@y.io").text, "[EMAIL_1]");
+});
+
+test("large and odd inputs do not break the instance", () => {
+  const r = new Redactor();
+  for (const x of ["7".repeat(100_000), "a".repeat(1_000_000), "\u{2060}[EMAIL_1\u{2060}_2]", ""]) {
+    assert.equal(r.restore(r.redact(x).text), x);
+  }
+});
