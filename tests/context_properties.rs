@@ -97,6 +97,7 @@ fn strategy() -> impl proptest::strategy::Strategy<Value = llm_memory::Strategy>
         Just(llm_memory::Strategy::Window),
         Just(llm_memory::Strategy::Tokens),
         Just(llm_memory::Strategy::Summary),
+        Just(llm_memory::Strategy::Retrieval),
     ]
 }
 
@@ -110,9 +111,16 @@ proptest! {
         budget in 20usize..400,
         max_turns in 1usize..12,
         summarize in any::<bool>(),
+        facts in prop::collection::vec("[a-z]{1,8} is [a-z ]{1,30}", 0..4),
+        recent_share in 0.0f32..1.0,
     ) {
         let mut m = memory(strategy, Some(budget), max_turns);
         fill(&mut m, &ops);
+        // Retrieval: long-term facts join the turns as candidates for the [Memory] section.
+        m.recall_config_mut().recent_share = recent_share;
+        for (i, f) in facts.iter().enumerate() {
+            m.remember(f, Default::default(), i as f64).unwrap();
+        }
         if summarize {
             if let Some(req) = m.begin_summary() {
                 m.complete_summary(req.request_id, "they talked", 99.0).unwrap();

@@ -5,6 +5,7 @@
 
 use super::message::ChatMessage;
 use super::report::*;
+use super::retrieved::{self, RetrievalInput};
 use super::strategy::Strategy;
 use super::units::{group, Unit, UnitKind};
 use crate::error::{Error, ErrorCode, Result};
@@ -52,6 +53,10 @@ pub struct BuildInput<'a> {
     pub entry_tokens: &'a [usize],
     pub dedup: bool,
     pub notes: Vec<String>,
+    /// Ranked memories for strategy "retrieval" (ignored by the others).
+    pub retrieval: Option<RetrievalInput>,
+    /// Tool schemas sent with the request: their tokens and how many tools.
+    pub tools: Option<(usize, usize)>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -156,22 +161,28 @@ pub fn build(mut input: BuildInput<'_>) -> Result<BuiltContext> {
     let system_msg = system.map(|(s, _)| ChatMessage::new(Role::System, s));
     let system_tokens = system.map_or(0, |(_, t)| t);
     let latest_tokens = latest_unit.map_or(0, |k| unit_tokens(&units[k]));
-    if !budget.fits(system_tokens + latest_tokens) {
+    let (tool_tokens, tool_count) = input.tools.unwrap_or((0, 0));
+    if !budget.fits(system_tokens + latest_tokens + tool_tokens) {
         let avail = available.unwrap_or(0);
         return Err(Error::new(
             ErrorCode::ContextOverflow,
             format!(
                 "the system prompt ({system_tokens} tokens) and the latest user message \
-                 ({latest_tokens} tokens) need {} tokens with the request overhead, over the \
+                 ({latest_tokens} tokens){} need {} tokens with the request overhead, over the \
                  {avail} available (maxTokens {} - reserveTokens {}): raise maxTokens, lower \
                  reserveTokens, or shorten the message",
-                system_tokens + latest_tokens + overhead.per_request,
+                if tool_tokens > 0 {
+                    format!(" with the tool schemas ({tool_tokens} tokens)")
+                } else {
+                    String::new()
+                },
+                system_tokens + latest_tokens + tool_tokens + overhead.per_request,
                 limits.max_tokens.unwrap_or(0),
                 limits.reserve_tokens,
             ),
         ));
     }
-    budget.used += system_tokens + latest_tokens;
+    budget.used += system_tokens + latest_tokens + tool_tokens;
 
     // 3. Sections by priority.
     let (pinned_msg, pinned_report) = pinned_section(&input, &mut budget);
@@ -183,19 +194,50 @@ pub fn build(mut input: BuildInput<'_>) -> Result<BuiltContext> {
     if let Some(k) = latest_unit {
         chosen[k] = true;
     }
-    let mut budget_hit = false;
-    for k in (0..units.len()).rev() {
-        if !candidate[k] || Some(k) == latest_unit {
-            continue;
+    let mut recent = Recent {
+        units: &units,
+        candidate: &candidate,
+        chosen: &mut chosen,
+        latest_unit,
+        entry_tokens,
+    };
+    let retrieval = input
+        .retrieval
+        .as_ref()
+        .filter(|_| strategy == Strategy::Retrieval);
+    let picked = match retrieval {
+        None => {
+            recent.take(&mut budget, units.len(), |_| false);
+            None
         }
-        let t = unit_tokens(&units[k]);
-        if !budget_hit && budget.fits(t) {
-            budget.used += t;
-            chosen[k] = true;
-        } else {
-            budget_hit = true;
+        // Retrieval: recent turns up to their share, then memories, then recent turns again
+        // with what the memories left (stopping before a turn already sent as a memory).
+        Some(r) => {
+            let share =
+                (budget.remaining() as f64 * f64::from(r.recent_share.clamp(0.0, 1.0))) as usize;
+            let mut capped = Budget {
+                available: Some(budget.used.saturating_add(share)),
+                used: budget.used,
+            };
+            let stop = recent.take(&mut capped, units.len(), |_| false);
+            budget.used = capped.used;
+            let mut unit_of = vec![usize::MAX; entries.len()];
+            for (k, u) in units.iter().enumerate() {
+                for i in u.range.clone() {
+                    unit_of[i] = k;
+                }
+            }
+            let skip = |i: usize| {
+                let k = unit_of[i];
+                k == usize::MAX || !recent.candidate[k] || recent.chosen[k]
+            };
+            let p = retrieved::pick(r, skip, counter, overhead, budget.remaining());
+            budget.used += p.tokens;
+            let in_memory: Vec<usize> = p.entries.iter().map(|(i, _)| unit_of[*i]).collect();
+            recent.take(&mut budget, stop, |k| in_memory.contains(&k));
+            Some(p)
         }
-    }
+    };
     let mut history_msgs = Vec::new();
     let mut history_report = SectionReport {
         name: SectionKind::History,
@@ -227,6 +269,18 @@ pub fn build(mut input: BuildInput<'_>) -> Result<BuiltContext> {
         }
     }
     history_report.messages = history_report.items;
+    let mut scores: Vec<Option<f32>> = vec![None; entries.len()];
+    let (retrieved_msgs, retrieved_sections, retrieved_reports) = match picked {
+        Some(p) => {
+            for &(i, score) in &p.entries {
+                fate[i] = (EntryStatus::Retrieved, Reason::Relevant);
+                scores[i] = Some(score);
+                history_report.dropped = history_report.dropped.saturating_sub(1);
+            }
+            (p.messages, p.sections, p.reports)
+        }
+        None => Default::default(),
+    };
 
     // 5. Assemble in reading order.
     let mut messages = Vec::new();
@@ -242,12 +296,24 @@ pub fn build(mut input: BuildInput<'_>) -> Result<BuiltContext> {
             dropped: 0,
         });
     }
+    if tool_count > 0 {
+        sections.push(SectionReport {
+            name: SectionKind::Tools,
+            marker: None,
+            tokens: tool_tokens,
+            messages: 0,
+            items: tool_count,
+            dropped: 0,
+        });
+    }
     for (msg, report) in [(pinned_msg, pinned_report), (summary_msg, summary_report.1)] {
         if let Some(r) = report {
             messages.extend(msg);
             sections.push(r);
         }
     }
+    messages.extend(retrieved_msgs);
+    sections.extend(retrieved_sections);
     messages.extend(history_msgs);
     sections.push(history_report);
 
@@ -272,9 +338,11 @@ pub fn build(mut input: BuildInput<'_>) -> Result<BuiltContext> {
                 tokens: entry_tokens[i],
                 status: *status,
                 reason: *reason,
+                score: scores[i],
             })
             .collect(),
         summary: summary_report.0,
+        retrieved: retrieved_reports,
         tokenizer: TokenizerReport {
             kind: counter.kind().to_string(),
             exact: counter.is_exact(),
@@ -283,6 +351,38 @@ pub fn build(mut input: BuildInput<'_>) -> Result<BuiltContext> {
     };
     report.make_headline();
     Ok(BuiltContext { messages, report })
+}
+
+/// The recent-turns walk: newest first, contiguous, tool groups whole.
+struct Recent<'a> {
+    units: &'a [Unit],
+    candidate: &'a [bool],
+    chosen: &'a mut [bool],
+    latest_unit: Option<usize>,
+    entry_tokens: &'a [usize],
+}
+
+impl Recent<'_> {
+    /// Takes units below `from`, newest first, while they fit and are not `blocked`; returns
+    /// the unit it stopped at (nothing older is taken, so the model never sees a gap).
+    fn take(&mut self, budget: &mut Budget, from: usize, blocked: impl Fn(usize) -> bool) -> usize {
+        for k in (0..from).rev() {
+            if !self.candidate[k] || Some(k) == self.latest_unit {
+                continue;
+            }
+            let t: usize = self.units[k]
+                .range
+                .clone()
+                .map(|i| self.entry_tokens[i])
+                .sum();
+            if blocked(k) || !budget.fits(t) {
+                return k + 1;
+            }
+            budget.used += t;
+            self.chosen[k] = true;
+        }
+        0
+    }
 }
 
 /// Drops a plain message identical (role, name, content) to the next candidate message: the

@@ -51,6 +51,9 @@ pub struct EntryReport {
     pub tokens: usize,
     pub status: EntryStatus,
     pub reason: Reason,
+    /// Relevance score, for entries sent as retrieved memories.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub score: Option<f32>,
 }
 
 /// The sections of a context, in the order they appear and by priority.
@@ -61,6 +64,10 @@ pub enum SectionKind {
     Pinned,
     Summary,
     Retrieved,
+    /// Past episodes recalled by strategy "retrieval" (`[Past episode]`).
+    Episodes,
+    /// The memory tools' JSON schemas, sent in the request's `tools` field.
+    Tools,
     History,
 }
 
@@ -129,6 +136,9 @@ pub struct ContextReport {
     pub entries: Vec<EntryReport>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub summary: Option<SummaryReport>,
+    /// Memories sent by strategy "retrieval" (turns, facts, episodes), with their scores.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub retrieved: Vec<super::retrieved::RetrievedReport>,
     pub tokenizer: TokenizerReport,
     /// Things the app should know: a summarizer that failed, a fallback taken, ...
     pub notes: Vec<String>,
@@ -146,8 +156,13 @@ impl ContextReport {
             (Some(a), r) => format!("{} / {a} tokens, {r} reserved", self.total_tokens),
             (None, _) => format!("{} tokens, no budget", self.total_tokens),
         };
+        let memories = match self.retrieved.len() {
+            0 => String::new(),
+            1 => " + 1 memory".to_string(),
+            n => format!(" + {n} memories"),
+        };
         self.headline = format!(
-            "Sending {} of {} messages ({budget})",
+            "Sending {} of {} messages{memories} ({budget})",
             turns_sent,
             self.entries.len()
         );

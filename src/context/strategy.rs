@@ -14,6 +14,8 @@ pub enum Strategy {
     Tokens,
     /// A running summary of older turns plus the newest turns that fit.
     Summary,
+    /// The newest turns plus the older turns, facts and episodes most relevant to the query.
+    Retrieval,
 }
 
 impl Strategy {
@@ -24,16 +26,11 @@ impl Strategy {
             "window" => Strategy::Window,
             "tokens" => Strategy::Tokens,
             "summary" => Strategy::Summary,
-            "retrieval" => {
-                return Err(Error::option(
-                    "strategy \"retrieval\" is not available in this version yet: use \
-                     \"tokens\" or \"summary\"",
-                ))
-            }
+            "retrieval" => Strategy::Retrieval,
             other => {
                 return Err(Error::option(format!(
-                    "unknown strategy {:?}: use \"none\", \"full\", \"window\", \"tokens\" or \
-                     \"summary\"",
+                    "unknown strategy {:?}: use \"none\", \"full\", \"window\", \"tokens\", \
+                     \"summary\" or \"retrieval\"",
                     crate::history::truncate(other, 40)
                 )))
             }
@@ -47,11 +44,15 @@ impl Strategy {
             Strategy::Window => "window",
             Strategy::Tokens => "tokens",
             Strategy::Summary => "summary",
+            Strategy::Retrieval => "retrieval",
         }
     }
 
     /// Whether this strategy cannot work without `maxTokens`.
     pub fn needs_budget(self) -> bool {
-        matches!(self, Strategy::Tokens | Strategy::Summary)
+        matches!(
+            self,
+            Strategy::Tokens | Strategy::Summary | Strategy::Retrieval
+        )
     }
 }

@@ -5,6 +5,7 @@
 
 pub mod config;
 mod persist;
+mod recall;
 
 use crate::context::{self, BuiltContext, ChatMessage, PinnedFact, Strategy, SummaryInput};
 use crate::error::{Error, ErrorCode, Result};
@@ -14,6 +15,7 @@ use crate::summary::{self, SummaryRecord, SummaryRequest};
 use crate::tokens::SharedCounter;
 
 pub use config::MemoryConfig;
+pub use recall::{ContextExtras, ExtractOp, Recalled};
 
 /// A summary the caller is computing.
 #[derive(Debug, Clone)]
@@ -44,6 +46,8 @@ pub struct Memory {
     changes: Option<Vec<crate::store::RecordOp>>,
     /// Stored records of kinds this engine does not own, kept so nothing is lost.
     foreign: Vec<crate::store::Record>,
+    /// The lexical/vector index, long-term facts and episodes (see `recall`).
+    recall: crate::recall::RecallState,
 }
 
 impl Memory {
@@ -67,6 +71,7 @@ impl Memory {
             entry_order: Vec::new(),
             changes: None,
             foreign: Vec::new(),
+            recall: crate::recall::RecallState::new(),
         };
         m.count_system_prompt();
         Ok(m)
@@ -139,6 +144,7 @@ impl Memory {
         let order = self.next_order(now);
         self.entry_order.push(order);
         self.emit_entry(self.history.len() - 1);
+        self.recall_index_last();
         Ok(id)
     }
 
@@ -150,6 +156,7 @@ impl Memory {
         self.entry_tokens.push(tokens);
         self.entry_order.push(order);
         self.emit_entry(self.history.len() - 1);
+        self.recall_index_last();
         Ok(())
     }
 
@@ -167,6 +174,7 @@ impl Memory {
         self.entry_tokens.remove(index);
         self.entry_order.remove(index);
         self.emit_delete(crate::store::records::kind::ENTRY, id);
+        self.recall.remove_entry(id);
         let entries = self.history.entries();
         for s in &mut self.summaries {
             let end_gone = s.end_id == id;
@@ -219,6 +227,7 @@ impl Memory {
         self.entry_tokens.clear();
         self.entry_order.clear();
         self.emit_clear();
+        self.recall.clear_turns();
         self.summaries.clear();
         self.steps.clear();
         self.pending = None;
@@ -376,8 +385,14 @@ impl Memory {
         self.pending.is_some()
     }
 
-    /// Builds this turn's context. `query` is reserved for retrieval strategies.
-    pub fn context(&self, _query: Option<&str>) -> Result<BuiltContext> {
+    /// Builds this turn's context. `query` is what strategy "retrieval" looks for (default: the
+    /// latest user message).
+    pub fn context(&self, query: Option<&str>) -> Result<BuiltContext> {
+        self.context_with(query, &ContextExtras::default())
+    }
+
+    /// `context` with a query embedding and the memory tools' schemas in the budget.
+    pub fn context_with(&self, query: Option<&str>, extras: &ContextExtras) -> Result<BuiltContext> {
         let mut notes = Vec::new();
         if self.config.strategy == Strategy::Summary {
             if self.pending.is_some() {
@@ -410,6 +425,8 @@ impl Memory {
             entry_tokens: &self.entry_tokens,
             dedup: self.config.dedup,
             notes,
+            retrieval: self.retrieval_input(query, extras),
+            tools: extras.tools.then(|| self.tool_schema_tokens()),
         })
     }
 }

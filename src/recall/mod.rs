@@ -108,6 +108,11 @@ pub struct RecallState {
     /// Whether the app embeds: new items then queue for `embed`.
     vectors_on: bool,
     unembedded: Vec<u32>,
+    /// History entries passed to `add_entry` minus those removed: when it differs from the
+    /// history's length, entries changed behind the index's back (a load) and it is rebuilt.
+    pub(crate) entries_seen: usize,
+    /// The last entry that `extract` has seen.
+    pub(crate) extracted_upto: Option<(String, f64)>,
 }
 
 impl Default for RecallState {
@@ -132,6 +137,8 @@ impl RecallState {
             episodes: EpisodeStore::new(),
             vectors_on: false,
             unembedded: Vec::new(),
+            entries_seen: 0,
+            extracted_upto: None,
         }
     }
 
@@ -179,17 +186,20 @@ impl RecallState {
 
     /// Indexes a conversation turn (user and assistant text; tool traffic is left out).
     pub fn add_entry(&mut self, e: &Entry) {
+        self.entries_seen += 1;
         if matches!(e.role, Role::User | Role::Assistant) && !e.content.trim().is_empty() {
             self.index(ItemKind::Turn, &e.id, &e.content, e.timestamp, 0.5, None);
         }
     }
 
     pub fn remove_entry(&mut self, id: &str) {
+        self.entries_seen = self.entries_seen.saturating_sub(1);
         self.unindex(id);
     }
 
     /// Forgets every turn; facts and episodes are long-term and stay.
     pub fn clear_turns(&mut self) {
+        self.entries_seen = 0;
         let turns: Vec<u32> = self
             .items
             .iter()

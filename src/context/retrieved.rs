@@ -1,0 +1,289 @@
+//! The retrieved-memory sections of strategy "retrieval": the older turns and long-term facts
+//! most relevant to the query as one `[Memory]` message, past episodes as a `[Past episode]`
+//! message, each item with its date, in chronological order. Items are taken best first while
+//! they fit; the exact count of the rendered messages has the last word.
+
+use super::message::ChatMessage;
+use super::report::{SectionKind, SectionReport};
+use crate::history::Role;
+use crate::recall::format_date;
+use crate::tokens::{MessageOverhead, TokenCounter};
+use serde::Serialize;
+
+pub const MEMORY_MARKER: &str = "[Memory]";
+pub const EPISODE_MARKER: &str = "[Past episode]";
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum RetrievedSource {
+    /// A history entry, by index.
+    Entry(usize),
+    Fact(String),
+    Episode(String),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct RetrievedItem {
+    pub source: RetrievedSource,
+    /// The line's text: "user: ..." for a turn, the fact, the episode's description.
+    pub text: String,
+    pub timestamp: f64,
+    /// An episode's first turn, for its date range.
+    pub start_time: Option<f64>,
+    pub score: f32,
+}
+
+/// What the engine found for this turn's query, best first.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct RetrievalInput {
+    pub items: Vec<RetrievedItem>,
+    /// Part of the budget left after the mandatory messages that recent turns get first.
+    pub recent_share: f32,
+    /// Most items sent.
+    pub max_items: usize,
+}
+
+/// One retrieved item as the report lists it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RetrievedReport {
+    pub id: String,
+    /// "turn", "fact" or "episode".
+    pub kind: &'static str,
+    pub score: f32,
+    /// Tokens of its line in the section.
+    pub tokens: usize,
+    pub date: String,
+}
+
+#[derive(Debug, Default)]
+pub struct Picked {
+    pub messages: Vec<ChatMessage>,
+    pub sections: Vec<SectionReport>,
+    /// History entries sent as memories, with their scores.
+    pub entries: Vec<(usize, f32)>,
+    pub reports: Vec<RetrievedReport>,
+    /// Tokens of the messages, overhead included.
+    pub tokens: usize,
+}
+
+fn line(item: &RetrievedItem) -> String {
+    match (&item.source, item.start_time) {
+        (RetrievedSource::Episode(_), Some(start))
+            if format_date(start) != format_date(item.timestamp) =>
+        {
+            format!(
+                "\n- ({} to {}) {}",
+                format_date(start),
+                format_date(item.timestamp),
+                item.text
+            )
+        }
+        _ => format!("\n- ({}) {}", format_date(item.timestamp), item.text),
+    }
+}
+
+fn is_episode(item: &RetrievedItem) -> bool {
+    matches!(item.source, RetrievedSource::Episode(_))
+}
+
+/// Chooses items best first while they fit `remaining` tokens; `skip(i)` leaves out history
+/// entries that are sent anyway or must not be sent.
+pub fn pick(
+    input: &RetrievalInput,
+    skip: impl Fn(usize) -> bool,
+    counter: &dyn TokenCounter,
+    overhead: MessageOverhead,
+    remaining: usize,
+) -> Picked {
+    let header = |marker: &str| overhead.per_message + counter.count(marker);
+    let mut chosen: Vec<(usize, usize)> = Vec::new(); // (item index, line tokens)
+    let mut used = 0;
+    let (mut has_memory, mut has_episode) = (false, false);
+    for (n, item) in input.items.iter().enumerate() {
+        if chosen.len() >= input.max_items {
+            break;
+        }
+        if let RetrievedSource::Entry(i) = item.source {
+            if skip(i) {
+                continue;
+            }
+        }
+        let t = counter.count(&line(item));
+        let opens = if is_episode(item) {
+            !has_episode
+        } else {
+            !has_memory
+        };
+        let marker = if is_episode(item) {
+            EPISODE_MARKER
+        } else {
+            MEMORY_MARKER
+        };
+        let cost = t + if opens { header(marker) } else { 0 };
+        if used + cost <= remaining {
+            used += cost;
+            chosen.push((n, t));
+            if is_episode(item) {
+                has_episode = true;
+            } else {
+                has_memory = true;
+            }
+        }
+    }
+    // Token counts are not always additive across line breaks: render, count exactly, and
+    // drop the weakest item until the sections fit.
+    loop {
+        let picked = render(input, &chosen, counter, overhead);
+        if picked.tokens <= remaining || chosen.is_empty() {
+            return picked;
+        }
+        let weakest = (0..chosen.len())
+            .min_by(|&a, &b| {
+                input.items[chosen[a].0]
+                    .score
+                    .total_cmp(&input.items[chosen[b].0].score)
+            })
+            .unwrap_or(0);
+        chosen.remove(weakest);
+    }
+}
+
+fn render(
+    input: &RetrievalInput,
+    chosen: &[(usize, usize)],
+    counter: &dyn TokenCounter,
+    overhead: MessageOverhead,
+) -> Picked {
+    let mut order: Vec<(usize, usize)> = chosen.to_vec();
+    // Chronological, and history order between turns of the same millisecond.
+    let key = |n: usize| {
+        let it = &input.items[n];
+        let pos = match it.source {
+            RetrievedSource::Entry(i) => i,
+            _ => usize::MAX,
+        };
+        (it.timestamp, pos)
+    };
+    order.sort_by(|a, b| {
+        let (ka, kb) = (key(a.0), key(b.0));
+        ka.0.total_cmp(&kb.0).then(ka.1.cmp(&kb.1))
+    });
+    let mut out = Picked::default();
+    for (marker, kind, episodes) in [
+        (MEMORY_MARKER, SectionKind::Retrieved, false),
+        (EPISODE_MARKER, SectionKind::Episodes, true),
+    ] {
+        let items: Vec<&(usize, usize)> = order
+            .iter()
+            .filter(|(n, _)| is_episode(&input.items[*n]) == episodes)
+            .collect();
+        if items.is_empty() {
+            continue;
+        }
+        let mut text = String::from(marker);
+        for (n, t) in &items {
+            let it = &input.items[*n];
+            text.push_str(&line(it));
+            let (id, kind) = match &it.source {
+                RetrievedSource::Entry(i) => {
+                    out.entries.push((*i, it.score));
+                    (String::new(), "turn")
+                }
+                RetrievedSource::Fact(id) => (id.clone(), "fact"),
+                RetrievedSource::Episode(id) => (id.clone(), "episode"),
+            };
+            out.reports.push(RetrievedReport {
+                id,
+                kind,
+                score: it.score,
+                tokens: *t,
+                date: format_date(it.timestamp),
+            });
+        }
+        let msg = ChatMessage::new(Role::System, text);
+        let tokens = overhead.message_tokens(counter, &msg);
+        out.tokens += tokens;
+        out.sections.push(SectionReport {
+            name: kind,
+            marker: Some(marker),
+            tokens,
+            messages: 1,
+            items: items.len(),
+            dropped: 0,
+        });
+        out.messages.push(msg);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tokens::ApproximateCounter;
+
+    fn item(source: RetrievedSource, text: &str, ts: f64, score: f32) -> RetrievedItem {
+        RetrievedItem {
+            source,
+            text: text.into(),
+            timestamp: ts,
+            start_time: None,
+            score,
+        }
+    }
+
+    #[test]
+    fn best_first_within_budget_then_chronological() {
+        let day = 86_400_000.0;
+        let input = RetrievalInput {
+            items: vec![
+                item(
+                    RetrievedSource::Fact("f2".into()),
+                    "favorite color is green",
+                    9.0 * day,
+                    0.9,
+                ),
+                item(
+                    RetrievedSource::Entry(3),
+                    "user: I was born in Lyon",
+                    2.0 * day,
+                    0.8,
+                ),
+                item(
+                    RetrievedSource::Entry(5),
+                    "user: skipped, sent as recent",
+                    3.0 * day,
+                    0.7,
+                ),
+                item(
+                    RetrievedSource::Episode("ep1".into()),
+                    "Planned a trip. Outcome: booked",
+                    1.0 * day,
+                    0.6,
+                ),
+                item(RetrievedSource::Entry(1), &"long ".repeat(400), 0.0, 0.5),
+            ],
+            recent_share: 0.5,
+            max_items: 10,
+        };
+        let c = ApproximateCounter::default();
+        let p = pick(&input, |i| i == 5, &c, MessageOverhead::default(), 60);
+        assert_eq!(p.messages.len(), 2);
+        assert_eq!(
+            p.messages[0].content,
+            "[Memory]\n- (1970-01-03) user: I was born in Lyon\n- (1970-01-10) favorite color is green"
+        );
+        assert!(p.messages[1]
+            .content
+            .starts_with("[Past episode]\n- (1970-01-02) Planned"));
+        assert_eq!(p.entries, vec![(3, 0.8)]);
+        assert!(p.tokens <= 60);
+        let sum: usize = p
+            .messages
+            .iter()
+            .map(|m| MessageOverhead::default().message_tokens(&c, m))
+            .sum();
+        assert_eq!(p.tokens, sum);
+        let none = pick(&input, |_| false, &c, MessageOverhead::default(), 5);
+        assert!(none.messages.is_empty() && none.tokens == 0);
+    }
+}

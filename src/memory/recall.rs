@@ -1,0 +1,424 @@
+//! The engine's recall operations: it keeps the index in step with the history, turns the
+//! query into ranked memories for strategy "retrieval", and runs the fact, episode, extraction
+//! and tool operations. Facts and episodes are persisted as records of their own kinds
+//! (`fact`, `episode`) next to the entries.
+
+use super::Memory;
+use crate::context::{RetrievalInput, RetrievedItem, RetrievedSource, Strategy};
+use crate::error::{Error, ErrorCode, Result};
+use crate::history::{Entry, Role};
+use crate::recall::episodes::{Episode, EpisodeRequest};
+use crate::recall::facts::{Fact, FactChange, NewFact, Remembered};
+use crate::recall::{find_entry, find_entry_index, tools, ItemKind, RecallQuery, RecallState};
+use crate::store::{Record, RecordOp};
+use serde::{Deserialize, Serialize};
+
+pub const FACT_KIND: &str = "fact";
+pub const EPISODE_KIND: &str = "episode";
+
+/// Per-call inputs of `context_with` that are not configuration.
+#[derive(Debug, Clone, Default)]
+pub struct ContextExtras {
+    /// The query's embedding, when the app embeds.
+    pub query_vector: Option<Vec<f32>>,
+    /// Count the memory tools' schemas against the budget (they are sent with the request).
+    pub tools: bool,
+}
+
+/// One operation from the app's `extract` hook.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ExtractOp {
+    pub op: String,
+    #[serde(default)]
+    pub text: Option<String>,
+    #[serde(default)]
+    pub id: Option<String>,
+    #[serde(default)]
+    pub category: Option<String>,
+    #[serde(default)]
+    pub importance: Option<f32>,
+}
+
+/// A search result with its text.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Recalled {
+    pub id: String,
+    pub kind: ItemKind,
+    pub text: String,
+    pub score: f32,
+    /// When it was said or last changed (ms since the epoch).
+    pub timestamp: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub role: Option<Role>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub category: Option<String>,
+}
+
+#[derive(Serialize, Deserialize)]
+struct FactData {
+    fact: Fact,
+    changes: Vec<FactChange>,
+}
+
+impl Memory {
+    pub fn recall_state(&self) -> &RecallState {
+        &self.recall
+    }
+
+    /// Retrieval knobs (share of the budget, ranking weights, item cap).
+    pub fn recall_config_mut(&mut self) -> &mut crate::recall::RecallConfig {
+        &mut self.recall.config
+    }
+
+    pub(super) fn recall_index_last(&mut self) {
+        if let Some(e) = self.history.entries().last() {
+            self.recall.add_entry(e);
+        }
+    }
+
+    /// Brings the index and the fact/episode stores in line with what persistence loaded or
+    /// another tab wrote. Cheap when nothing changed; call before searching.
+    pub fn sync_recall(&mut self) {
+        if self.recall.entries_seen != self.history.len() {
+            self.recall.clear_turns();
+            for e in self.history.entries() {
+                self.recall.add_entry(e);
+            }
+        }
+        let mut facts = Vec::new();
+        let mut episodes = Vec::new();
+        for r in &self.foreign {
+            match r.kind.as_str() {
+                FACT_KIND => {
+                    let stored_at = r.data["fact"]["updatedAt"].as_f64();
+                    let ours = self.recall.facts.get(&r.id).map(|f| f.updated_at);
+                    if ours.is_none() || stored_at > ours {
+                        facts.push(r.data.clone());
+                    }
+                }
+                EPISODE_KIND if self.recall.episodes.get(&r.id).is_none() => {
+                    episodes.push(r.data.clone());
+                }
+                _ => {}
+            }
+        }
+        for data in facts {
+            if let Ok(d) = serde_json::from_value::<FactData>(data) {
+                let id = d.fact.id.clone();
+                self.recall.facts.restore(d.fact, d.changes);
+                self.recall.sync_fact(&id);
+            }
+        }
+        for data in episodes {
+            if let Ok(e) = serde_json::from_value::<Episode>(data) {
+                let id = e.id.clone();
+                self.recall.episodes.restore(e);
+                self.recall.sync_episode(&id);
+            }
+        }
+    }
+
+    /// Records a fact or episode as changed: kept among the stored records (so an export
+    /// has it) and reported to the store.
+    fn persist_recall(&mut self, kind: &str, id: &str) {
+        let data = match kind {
+            FACT_KIND => self.recall.facts.get(id).map(|f| {
+                let changes = self.recall.facts.history(id).unwrap_or_default();
+                serde_json::to_value(FactData {
+                    fact: f.clone(),
+                    changes,
+                })
+            }),
+            _ => self.recall.episodes.get(id).map(serde_json::to_value),
+        };
+        let Some(Ok(data)) = data else {
+            return;
+        };
+        let order = id
+            .trim_start_matches(|c: char| !c.is_ascii_digit())
+            .parse::<f64>()
+            .unwrap_or(0.0);
+        let record = Record {
+            kind: kind.to_string(),
+            id: id.to_string(),
+            order,
+            data,
+        };
+        self.foreign.retain(|r| !(r.kind == kind && r.id == id));
+        self.foreign.push(record.clone());
+        if let Some(c) = &mut self.changes {
+            c.push(RecordOp::Put(record));
+        }
+    }
+
+    fn fact_changed(&mut self, ids: &[String]) {
+        for id in ids {
+            self.recall.sync_fact(id);
+            self.persist_recall(FACT_KIND, id);
+        }
+    }
+
+    /// Stores a long-term fact; a newer fact on the same subject supersedes older ones.
+    pub fn remember(&mut self, text: &str, opts: NewFact, now: f64) -> Result<Remembered> {
+        let r = self.recall.facts.remember(text, opts, now)?;
+        let mut changed = vec![r.id.clone()];
+        changed.extend(r.superseded.iter().cloned());
+        self.fact_changed(&changed);
+        Ok(r)
+    }
+
+    pub fn update_fact(&mut self, id: &str, text: &str, now: f64) -> Result<Vec<String>> {
+        let superseded = self.recall.facts.update(id, text, now)?;
+        let mut changed = vec![id.to_string()];
+        changed.extend(superseded.iter().cloned());
+        self.fact_changed(&changed);
+        Ok(superseded)
+    }
+
+    /// Deletes a fact (kept in its history) or an episode.
+    pub fn forget_memory(&mut self, id: &str, now: f64) -> Result<()> {
+        if self.recall.episodes.remove(id) {
+            self.recall.sync_episode(id);
+            self.foreign
+                .retain(|r| !(r.kind == EPISODE_KIND && r.id == id));
+            if let Some(c) = &mut self.changes {
+                c.push(RecordOp::Delete {
+                    kind: EPISODE_KIND.into(),
+                    id: id.into(),
+                });
+            }
+            return Ok(());
+        }
+        self.recall.facts.delete(id, now)?;
+        self.fact_changed(&[id.to_string()]);
+        Ok(())
+    }
+
+    /// Whether `id` names a fact or an episode (not an entry).
+    pub fn is_memory_id(&self, id: &str) -> bool {
+        self.recall.facts.contains(id) || self.recall.episodes.get(id).is_some()
+    }
+
+    pub fn facts(&self) -> &[Fact] {
+        self.recall.facts.all()
+    }
+
+    pub fn fact_history(&self, id: &str) -> Result<Vec<FactChange>> {
+        self.recall.facts.history(id)
+    }
+
+    pub fn episodes(&self) -> &[Episode] {
+        self.recall.episodes.all()
+    }
+
+    /// Hybrid search over turns, current facts and episodes.
+    pub fn recall(&self, q: &RecallQuery<'_>, now: f64) -> Vec<Recalled> {
+        self.recall
+            .search(q, now)
+            .into_iter()
+            .filter_map(|h| {
+                let (text, role, category) = match h.kind {
+                    ItemKind::Turn => {
+                        let e = find_entry(self.history.entries(), &h.id)?;
+                        (e.content.clone(), Some(e.role), None)
+                    }
+                    ItemKind::Fact => {
+                        let f = self.recall.facts.get(&h.id)?;
+                        (f.text.clone(), None, f.category.clone())
+                    }
+                    ItemKind::Episode => (self.recall.episodes.get(&h.id)?.text(), None, None),
+                };
+                Some(Recalled {
+                    id: h.id,
+                    kind: h.kind,
+                    text,
+                    score: h.score,
+                    timestamp: h.timestamp,
+                    role,
+                    category,
+                })
+            })
+            .collect()
+    }
+
+    /// Asks for an episode over the turns since the last one (`None`: no new turns).
+    pub fn begin_episode(&mut self) -> Option<EpisodeRequest> {
+        self.recall.episodes.begin(self.history.entries())
+    }
+
+    pub fn complete_episode(&mut self, request_id: u64, answer: &str, now: f64) -> Result<Episode> {
+        let e = self.recall.episodes.complete(request_id, answer, now)?;
+        self.recall.sync_episode(&e.id);
+        self.persist_recall(EPISODE_KIND, &e.id);
+        Ok(e)
+    }
+
+    pub fn fail_episode(&mut self, request_id: u64) {
+        self.recall.episodes.fail(request_id);
+    }
+
+    /// Runs a memory tool call; always returns a tool-result string.
+    pub fn call_tool(&mut self, name: &str, args: &str, now: f64) -> String {
+        let before = self.recall.facts.changes().len();
+        let out = tools::call(&mut self.recall, self.history.entries(), name, args, now);
+        let mut changed: Vec<String> = self.recall.facts.changes()[before..]
+            .iter()
+            .map(|c| c.fact_id.clone())
+            .collect();
+        changed.dedup();
+        for id in changed {
+            self.persist_recall(FACT_KIND, &id);
+        }
+        out
+    }
+
+    /// Tokens of the memory tools' schemas as sent (their JSON text) and how many there are.
+    pub fn tool_schema_tokens(&self) -> (usize, usize) {
+        let defs = tools::definitions();
+        (
+            self.counter.count(&defs.to_string()),
+            tools::TOOL_NAMES.len(),
+        )
+    }
+
+    /// The turns the `extract` hook has not seen, when the newest is an assistant reply (an
+    /// exchange just ended); empty otherwise.
+    pub fn extraction_turns(&self) -> Vec<Entry> {
+        let entries = self.history.entries();
+        if entries.last().is_none_or(|e| e.role != Role::Assistant) {
+            return Vec::new();
+        }
+        let from = match &self.recall.extracted_upto {
+            Some((id, ts)) => match find_entry_index(entries, id) {
+                Some(i) => i + 1,
+                None => entries.partition_point(|e| e.timestamp <= *ts),
+            },
+            None => 0,
+        };
+        entries[from.min(entries.len())..]
+            .iter()
+            .filter(|e| matches!(e.role, Role::User | Role::Assistant) && !e.content.is_empty())
+            .cloned()
+            .collect()
+    }
+
+    /// Applies the `extract` hook's operations for turns up to `upto` (an entry id). Bad
+    /// operations are skipped and described in the returned notes.
+    pub fn apply_extraction(
+        &mut self,
+        ops: &[ExtractOp],
+        upto: Option<&str>,
+        now: f64,
+    ) -> Vec<String> {
+        let mut notes = Vec::new();
+        for op in ops {
+            let text = op.text.as_deref().unwrap_or("");
+            let result = match (op.op.as_str(), op.id.as_deref()) {
+                ("add", _) | ("update", None) => self
+                    .remember(
+                        text,
+                        NewFact {
+                            category: op.category.clone(),
+                            importance: op.importance,
+                            subject: None,
+                        },
+                        now,
+                    )
+                    .map(drop),
+                ("update", Some(id)) => self.update_fact(id, text, now).map(drop),
+                ("delete", Some(id)) => self.forget_memory(id, now),
+                ("delete", None) => {
+                    Err(Error::new(ErrorCode::InvalidDocument, "delete needs an id"))
+                }
+                (other, _) => Err(Error::new(
+                    ErrorCode::InvalidDocument,
+                    format!("unknown op {other:?}: use \"add\", \"update\" or \"delete\""),
+                )),
+            };
+            if let Err(e) = result {
+                notes.push(format!("extract: {} skipped: {}", op.op, e.message));
+            }
+        }
+        if let Some(id) = upto {
+            let ts = find_entry(self.history.entries(), id).map_or(now, |e| e.timestamp);
+            self.recall.extracted_upto = Some((id.to_string(), ts));
+        }
+        notes
+    }
+
+    /// The clock of a context: the newest thing in memory (the core reads no clock).
+    fn recall_now(&self) -> f64 {
+        let last = self.history.entries().last().map_or(0.0, |e| e.timestamp);
+        self.recall
+            .facts
+            .all()
+            .iter()
+            .fold(last, |m, f| m.max(f.updated_at))
+    }
+
+    /// Ranked memories for strategy "retrieval"; `None` for other strategies.
+    pub(super) fn retrieval_input(
+        &self,
+        query: Option<&str>,
+        extras: &ContextExtras,
+    ) -> Option<RetrievalInput> {
+        if self.config.strategy != Strategy::Retrieval {
+            return None;
+        }
+        let entries = self.history.entries();
+        let latest = entries.iter().rev().find(|e| e.role == Role::User);
+        let text = query.or(latest.map(|e| e.content.as_str())).unwrap_or("");
+        let cfg = &self.recall.config;
+        // Recent turns also match the query; ask for enough that older ones remain.
+        let q = RecallQuery {
+            text,
+            vector: extras.query_vector.as_deref(),
+            k: cfg.max_items * 3,
+            ..Default::default()
+        };
+        let items = self
+            .recall
+            .search(&q, self.recall_now())
+            .into_iter()
+            .filter_map(|h| {
+                let (source, text, start_time) = match h.kind {
+                    ItemKind::Turn => {
+                        let i = find_entry_index(entries, &h.id)?;
+                        let e = &entries[i];
+                        (
+                            RetrievedSource::Entry(i),
+                            format!("{}: {}", e.role.as_str(), e.content),
+                            None,
+                        )
+                    }
+                    ItemKind::Fact => {
+                        let f = self.recall.facts.get(&h.id)?;
+                        (RetrievedSource::Fact(h.id.clone()), f.text.clone(), None)
+                    }
+                    ItemKind::Episode => {
+                        let e = self.recall.episodes.get(&h.id)?;
+                        (
+                            RetrievedSource::Episode(h.id.clone()),
+                            e.text(),
+                            Some(e.start_time),
+                        )
+                    }
+                };
+                Some(RetrievedItem {
+                    source,
+                    text,
+                    timestamp: h.timestamp,
+                    start_time,
+                    score: h.score,
+                })
+            })
+            .collect();
+        Some(RetrievalInput {
+            items,
+            recent_share: cfg.recent_share,
+            max_items: cfg.max_items,
+        })
+    }
+}

@@ -1,0 +1,217 @@
+#![cfg(not(target_arch = "wasm32"))]
+//! Strategy "retrieval" end to end on the engine: an old fact comes back when the query asks
+//! for it, as a dated `[Memory]` section in chronological order with its score in the report;
+//! corrections win over stale values; episodes and facts join; tool schemas count.
+
+use llm_memory::context::report::{EntryStatus, Reason, SectionKind};
+use llm_memory::memory::ContextExtras;
+use llm_memory::{ApproximateCounter, Memory, MemoryConfig, NewEntry, Role, Strategy};
+use std::sync::Arc;
+
+const MINUTE: f64 = 60_000.0;
+
+fn memory(max_tokens: usize) -> Memory {
+    let mut config = MemoryConfig {
+        strategy: Strategy::Retrieval,
+        system_prompt: Some("You are a helpful assistant.".into()),
+        ..Default::default()
+    };
+    config.limits.max_tokens = Some(max_tokens);
+    Memory::new(config, Arc::new(ApproximateCounter::default())).unwrap()
+}
+
+fn chat(m: &mut Memory, turns: &[(&str, &str)], start: usize) {
+    for (i, (u, a)) in turns.iter().enumerate() {
+        let t = (start + i) as f64 * MINUTE;
+        m.add(Role::User, u, NewEntry::default(), t).unwrap();
+        m.add(Role::Assistant, a, NewEntry::default(), t + 1.0)
+            .unwrap();
+    }
+}
+
+fn filler(m: &mut Memory, n: usize, start: usize) {
+    for i in 0..n {
+        let t = (start + i) as f64 * MINUTE;
+        let u =
+            format!("Let us talk about topic number {i}, something about gardening and weather.");
+        m.add(Role::User, &u, NewEntry::default(), t).unwrap();
+        m.add(
+            Role::Assistant,
+            "Sure, happy to chat about that.",
+            NewEntry::default(),
+            t + 1.0,
+        )
+        .unwrap();
+    }
+}
+
+#[test]
+fn an_old_turn_comes_back_when_asked_for() {
+    let mut m = memory(600);
+    chat(
+        &mut m,
+        &[(
+            "My sister's name is Ottoline and she lives in Reykjavik.",
+            "Lovely name!",
+        )],
+        0,
+    );
+    filler(&mut m, 200, 1);
+    m.add(
+        Role::User,
+        "Remind me, where does my sister Ottoline live?",
+        NewEntry::default(),
+        300.0 * MINUTE,
+    )
+    .unwrap();
+    let built = m.context(None).unwrap();
+    let r = &built.report;
+    assert!(r.total_tokens <= 600);
+    let mem = built
+        .messages
+        .iter()
+        .find(|m| m.content.starts_with("[Memory]"))
+        .expect("a memory section");
+    assert!(
+        mem.content
+            .contains("(1970-01-01) user: My sister's name is Ottoline"),
+        "{}",
+        mem.content
+    );
+    assert_eq!(r.entries[0].status, EntryStatus::Retrieved);
+    assert_eq!(r.entries[0].reason, Reason::Relevant);
+    assert!(r.entries[0].score.unwrap() > 0.0);
+    assert!(r
+        .sections
+        .iter()
+        .any(|s| s.name == SectionKind::Retrieved && s.items >= 1));
+    assert!(r.headline.contains("memor"), "{}", r.headline);
+    // The memory section sits between the system prompt and the recent turns.
+    assert_eq!(built.messages[1].content, mem.content);
+    assert_eq!(
+        built.messages.last().unwrap().content,
+        "Remind me, where does my sister Ottoline live?"
+    );
+}
+
+#[test]
+fn corrections_are_retrieved_with_the_stale_value_and_facts_supersede() {
+    let mut m = memory(800);
+    chat(&mut m, &[("My favourite tea is oolong.", "Noted.")], 0);
+    filler(&mut m, 100, 1);
+    chat(
+        &mut m,
+        &[("Correction: my favourite tea is now rooibos.", "Updated!")],
+        101,
+    );
+    filler(&mut m, 100, 102);
+    m.remember("My favourite tea is oolong", Default::default(), 0.0)
+        .unwrap();
+    let newer = m
+        .remember(
+            "My favourite tea is rooibos",
+            Default::default(),
+            101.0 * MINUTE,
+        )
+        .unwrap();
+    assert_eq!(newer.superseded, vec!["f1".to_string()]);
+    m.add(
+        Role::User,
+        "Which favourite tea should you buy me?",
+        NewEntry::default(),
+        300.0 * MINUTE,
+    )
+    .unwrap();
+    let built = m.context(None).unwrap();
+    let mem = built
+        .messages
+        .iter()
+        .find(|m| m.content.starts_with("[Memory]"))
+        .unwrap();
+    assert!(mem.content.contains("rooibos"));
+    // The superseded fact is never sent; the newer turn comes after the older one.
+    assert!(
+        !mem.content
+            .contains("- (1970-01-01) My favourite tea is oolong"),
+        "{}",
+        mem.content
+    );
+    let old = mem.content.find("oolong");
+    let new = mem.content.find("now rooibos").unwrap();
+    assert!(old.is_none_or(|o| o < new));
+    assert!(built
+        .report
+        .retrieved
+        .iter()
+        .any(|x| x.kind == "fact" && x.id == "f2"));
+}
+
+#[test]
+fn episodes_join_and_tools_count() {
+    let mut m = memory(900);
+    chat(
+        &mut m,
+        &[(
+            "Help me plan the Kyoto trip in April",
+            "Booked the ryokan in Gion.",
+        )],
+        0,
+    );
+    let req = m.begin_episode().unwrap();
+    let ep = m
+        .complete_episode(req.request_id, r#"{"summary":"Planned a Kyoto trip","actions":["booked ryokan in Gion"],"outcome":"done","importance":0.8}"#, 2.0 * MINUTE)
+        .unwrap();
+    filler(&mut m, 60, 3);
+    m.add(
+        Role::User,
+        "What did we book for the Kyoto trip?",
+        NewEntry::default(),
+        100.0 * MINUTE,
+    )
+    .unwrap();
+    let plain = m.context(None).unwrap();
+    assert!(plain.messages.iter().any(|x| x
+        .content
+        .starts_with("[Past episode]\n- (1970-01-01) Planned a Kyoto trip")));
+    assert!(plain.report.retrieved.iter().any(|x| x.id == ep.id));
+    let with_tools = m
+        .context_with(
+            None,
+            &ContextExtras {
+                tools: true,
+                ..Default::default()
+            },
+        )
+        .unwrap();
+    let tools = with_tools
+        .report
+        .sections
+        .iter()
+        .find(|s| s.name == SectionKind::Tools)
+        .unwrap();
+    assert_eq!(tools.items, 4);
+    assert!(tools.tokens > 100);
+    assert!(with_tools.report.total_tokens <= 900);
+    assert!(
+        with_tools.messages.len() < plain.messages.len() || with_tools.report.total_tokens < 900
+    );
+}
+
+#[test]
+fn forgetting_and_clearing_follow_the_index() {
+    let mut m = memory(400);
+    chat(&mut m, &[("The wifi password is hunter2", "Saved.")], 0);
+    filler(&mut m, 30, 1);
+    m.forget("e1").unwrap();
+    m.add(
+        Role::User,
+        "what is the wifi password?",
+        NewEntry::default(),
+        99.0 * MINUTE,
+    )
+    .unwrap();
+    let built = m.context(None).unwrap();
+    assert!(!built.messages.iter().any(|x| x.content.contains("hunter2")));
+    m.clear();
+    assert!(m.recall_state().is_empty());
+}
