@@ -10,7 +10,7 @@ WASM := target/wasm32-unknown-unknown/release/llm_memory.wasm
 CHROMEDRIVER ?= /usr/bin/chromedriver
 PORT ?= 8080
 
-.PHONY: build test demo bench deps tools node-deps browser test-native test-wasm test-node test-browser test-types clean size
+.PHONY: build test demo bench deps tools node-deps browser test-native test-wasm test-node test-browser test-types clean size test-demo test-bundler
 
 ## Build pkg/: the npm package (ES module + wasm + .d.ts).
 build: tools
@@ -20,7 +20,7 @@ build: tools
 	node scripts/size.mjs
 
 ## Every test: native core, wasm in headless Chromium, Node against the built pkg/, types.
-test: deps build test-native test-wasm test-node test-browser test-types
+test: deps build test-native test-wasm test-node test-browser test-types test-bundler
 
 test-native:
 	cargo test --all-targets
@@ -38,6 +38,16 @@ test-browser: browser
 
 test-types:
 	node_modules/.bin/tsc -p tests/types/tsconfig.json
+
+## The demo page's Playwright tests alone (test-browser runs them too, with the other browser tests).
+test-demo: node-deps browser build
+	node --test --test-concurrency=1 tests/browser/demo.test.mjs
+
+## Vite 7 builds a page that imports "llm-memory" by name (file: dependency on pkg/); it runs in Chromium.
+test-bundler: node-deps browser build
+	@[ -x tests/bundler/node_modules/.bin/vite ] && [ tests/bundler/node_modules/.package-lock.json -nt tests/bundler/package-lock.json ] || \
+	  npm install --prefix tests/bundler --no-audit --no-fund
+	node --test tests/bundler/
 
 ## Build, then serve the demo (www/) and the package on http://localhost:$(PORT)/
 demo: node-deps build

@@ -1,0 +1,278 @@
+// The demo page (www/) in headless Chromium against the demo server started in-process, with
+// its offline model: memory that matters over 10 turns, the request shown equals the request
+// received, redaction, reload, endpoint errors and retry, safe Markdown, the tokenizer worker,
+// URL presets and the API key. Screenshots go to tests/out/.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { mkdirSync, readFileSync } from "node:fs";
+import { startDemoServer } from "../../www/server.mjs";
+import { launch } from "./chromium.mjs";
+
+const out = new URL("../out/", import.meta.url);
+mkdirSync(out, { recursive: true });
+const pkgJs = process.env.LLM_MEMORY_PKG ? `${process.env.LLM_MEMORY_PKG}/llm_memory.js` : new URL("../../pkg/llm_memory.js", import.meta.url);
+const hasRedactor = readFileSync(pkgJs, "utf8").includes("class Redactor");
+
+let server;
+let browser;
+before(async () => {
+  server = await startDemoServer({ port: 0 });
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+/** A fresh browser profile (empty storage) on the demo page with `query`. */
+async function open(query = "") {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  const page = await context.newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  await page.goto(`${server.url}/${query ? `?${query}` : ""}`);
+  await page.waitForSelector("body[data-ready='1']", { timeout: 30_000 });
+  return { page, context, errors };
+}
+
+async function send(page, text) {
+  await page.getByTestId("message-input").fill(text);
+  await page.getByTestId("send").click();
+  await page.waitForFunction(() => !document.body.dataset.busy, null, { timeout: 30_000 });
+}
+
+const lastReply = (page) => page.getByTestId("assistant-message").last().locator(".text").textContent();
+const requests = async () => (await fetch(`${server.url}/__test/requests`)).json();
+const chatRequests = async () => (await requests()).filter((r) => r.path === "/v1/chat/completions");
+const shot = (page, name) => page.screenshot({ path: new URL(name, out).pathname });
+
+async function setField(page, testid, value) {
+  await page.getByTestId(testid).fill(value);
+  await page.getByTestId(testid).dispatchEvent("change");
+}
+
+const FILLER = (i) => `Turn ${i}: tell me something about the weather in spring and autumn, please, in some detail.`;
+
+async function tenTurns(page) {
+  await send(page, "Hi, my name is Riley and I live in Lisbon.");
+  for (let i = 2; i <= 9; i++) await send(page, FILLER(i));
+  await send(page, "What is my name?");
+}
+
+// A 450-token budget (100 reserved) holds about six turns, so turn 1 has long left the recent
+// turns by turn 10. With strategy "summary" the page's summarizer (the same endpoint) folds the
+// old turns into a summary that keeps the name; with "tokens" the name is simply trimmed. The
+// offline model only sees what it is sent, so its answer shows which memory was used.
+const SMALL = "budget=450&reserve=100&tokenizer=approximate";
+
+test("10 turns under a small budget: the summary keeps the name, and the page shows exactly what was sent", async () => {
+  const { page, context, errors } = await open(`strategy=summary&${SMALL}`);
+  await tenTurns(page);
+  assert.match(await lastReply(page), /You told me your name is Riley\./);
+
+  const shown = await page.getByTestId("context-request").textContent();
+  const sent = (await chatRequests()).at(-1).body;
+  assert.equal(sent, shown, "the inspector shows the request body byte for byte");
+  const body = JSON.parse(sent);
+  assert.equal(body.model, "offline-demo");
+  assert.ok(!body.messages.some((m) => m.content.includes("my name is Riley")), "turn 1 itself is no longer sent");
+  const summary = body.messages.find((m) => m.role === "system" && m.content.startsWith("[Summary of earlier conversation]"));
+  assert.ok(summary, "a summary section is sent");
+  assert.match(summary.content, /Riley/);
+  assert.ok((await requests()).some((r) => r.body.includes("Progressively summarize")), "the summary was written by the endpoint");
+
+  const tokens = Number(await page.getByTestId("context-tokens").textContent());
+  assert.ok(tokens > 0 && tokens <= 350, `context-tokens ${tokens} within the 350 available`);
+  assert.equal(await page.locator("[data-testid=context-entries] tr[data-entry=e1] .pill").textContent(), "summarized");
+  assert.match(await page.getByTestId("memory-summary").textContent(), /Riley/);
+  assert.equal(await page.getByTestId("assistant-message").count(), 10);
+  await shot(page, "demo-summary.png");
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("control: the same 10 turns with plain trimming lose the name", async () => {
+  const { page, context } = await open(`strategy=tokens&${SMALL}`);
+  await tenTurns(page);
+  assert.match(await lastReply(page), /I don't see your name anywhere/);
+  assert.equal(await page.locator("[data-testid=context-entries] tr[data-entry=e1] .pill").textContent(), "dropped");
+  await context.close();
+});
+
+test("redaction: the endpoint gets placeholders only, the user sees the real values", {
+  skip: hasRedactor ? false : "pkg/ has no Redactor class yet: run `make build` after the redaction work lands",
+}, async () => {
+  const { page, context, errors } = await open(`redact=1&${SMALL}`);
+  const email = "riley.stone@example.com";
+  const phone = "+1 415 555 0132";
+  const card = "4111 1111 1111 1111";
+  await send(page, `My email is ${email}, my phone is ${phone} and my card is ${card}.`);
+  const sent = (await chatRequests()).at(-1).body;
+  for (const value of [email, phone, card, "4111111111111111", "555 0132"]) assert.ok(!sent.includes(value), `${value} was not sent`);
+  for (const type of ["EMAIL", "PHONE", "CREDIT_CARD"]) assert.match(sent, new RegExp(`\\[${type}_\\d+\\]`));
+  assert.equal(await page.getByTestId("context-request").textContent(), sent);
+  const reply = await lastReply(page);
+  for (const value of [email, phone, card]) assert.ok(reply.includes(value), `the reply shows ${value}: ${reply}`);
+  assert.ok((await page.getByTestId("user-message").last().textContent()).includes(email), "the user's own turn shows the real email");
+  const highlights = await page.locator("[data-testid=context-request] mark.redacted").allTextContents();
+  assert.ok(highlights.some((t) => t.startsWith("[CREDIT_CARD_")), `highlighted: ${highlights}`);
+  await shot(page, "demo-redaction.png");
+
+  // The vault survives a reload: the next answer still shows the real values.
+  await page.reload();
+  await page.waitForSelector("body[data-ready='1']");
+  await send(page, "What is my email?");
+  assert.ok((await lastReply(page)).includes(email));
+  assert.ok(!(await chatRequests()).at(-1).body.includes(email));
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("turning redaction on later redacts what was written before it", {
+  skip: hasRedactor ? false : "pkg/ has no Redactor class yet: run `make build` after the redaction work lands",
+}, async () => {
+  const { page, context, errors } = await open(SMALL);
+  await send(page, "My email is riley.stone@example.com.");
+  assert.ok((await chatRequests()).at(-1).body.includes("riley.stone@example.com"), "off: sent as typed");
+  await page.getByTestId("settings-redact").check();
+  await page.locator("#notices").getByText("redacted now").waitFor();
+  await send(page, "What is my email?");
+  const sent = (await chatRequests()).at(-1).body;
+  assert.ok(!sent.includes("riley.stone@example.com"), sent);
+  assert.match(sent, /\[EMAIL_1\]/);
+  assert.match(await lastReply(page), /riley\.stone@example\.com/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("a reload keeps the chat and the memory (pinned facts included)", async () => {
+  const { page, context, errors } = await open(`strategy=tokens&budget=4000&tokenizer=approximate`);
+  await send(page, "Hello, my name is Riley.");
+  await send(page, "I live in Lisbon.");
+  await page.getByTestId("pin-input").fill("The user's favorite color is teal.");
+  await page.getByTestId("pin").click();
+  await page.getByTestId("memory-facts").getByText("teal").waitFor();
+  await page.reload();
+  await page.waitForSelector("body[data-ready='1']");
+  assert.equal(await page.getByTestId("assistant-message").count(), 2);
+  assert.equal(await page.getByTestId("user-message").count(), 2);
+  assert.match(await page.getByTestId("memory-facts").textContent(), /teal/);
+  await send(page, "Where do I live?");
+  assert.match(await lastReply(page), /You told me you live in Lisbon\./);
+  await send(page, "What is my favorite color?");
+  assert.match(await lastReply(page), /teal/);
+  assert.ok(JSON.parse((await chatRequests()).at(-1).body).messages.some((m) => m.content.startsWith("[Pinned facts]")));
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("an endpoint error is shown, the turn is kept, and retry resends it", async () => {
+  const { page, context, errors } = await open(`model=error-500&${SMALL}`);
+  await send(page, "Hello, my name is Riley.");
+  const error = page.getByTestId("chat-error");
+  assert.match(await error.textContent(), /HTTP 500/);
+  assert.equal(await page.getByTestId("user-message").count(), 1);
+  assert.equal(await page.getByTestId("assistant-message").count(), 0);
+  assert.equal(JSON.parse((await chatRequests()).at(-1).body).model, "error-500");
+  await shot(page, "demo-error.png");
+
+  await setField(page, "settings-model", "offline-demo");
+  const before = (await chatRequests()).length;
+  await page.getByTestId("retry").click();
+  await page.waitForFunction(() => !document.body.dataset.busy);
+  assert.equal(await error.count(), 0);
+  assert.match(await lastReply(page), /Got it: your name is Riley/);
+  assert.equal(await page.getByTestId("user-message").count(), 1, "retry does not duplicate the turn");
+  const after = await chatRequests();
+  assert.equal(after.length, before + 1);
+  assert.equal(JSON.parse(after.at(-1).body).messages.filter((m) => m.role === "user").length, 1);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("401, 429, malformed streams and timeouts are reported as such", async () => {
+  const cases = [
+    ["error-401", /HTTP 401.*API key/],
+    ["error-404", /HTTP 404.*base URL/],
+    ["error-429", /HTTP 429.*rate limited.*Retry after 1s/],
+    ["malformed", /Malformed stream/],
+    ["slow-5000", /Timed out after 1s/],
+  ];
+  for (const [model, expected] of cases) {
+    const { page, context } = await open(`model=${model}&timeoutSec=1&${SMALL}`);
+    await send(page, "Hello?");
+    assert.match(await page.getByTestId("chat-error").textContent(), expected, model);
+    assert.equal(await page.getByTestId("user-message").count(), 1);
+    await context.close();
+  }
+  // Nothing listens on port 9: a network error, which is also what a CORS refusal looks like.
+  const { page, context } = await open(`endpoint=${encodeURIComponent("http://127.0.0.1:9/v1")}&${SMALL}`);
+  await send(page, "Hello?");
+  assert.match(await page.getByTestId("chat-error").textContent(), /Could not reach .*CORS/);
+  await context.close();
+});
+
+test("model output is rendered as Markdown, never as HTML", async () => {
+  const { page, context } = await open(SMALL);
+  await send(page, 'echo: <img src=x onerror="window.pwned=1"> **bold** and `code` <script>window.pwned=2</script> [x](javascript:alert(1))');
+  const reply = page.getByTestId("assistant-message").last();
+  assert.equal(await reply.locator("img, script").count(), 0);
+  assert.equal(await reply.locator("strong").textContent(), "bold");
+  assert.equal(await reply.locator("code").textContent(), "code");
+  assert.equal(await reply.locator("a").count(), 0, "a javascript: link is not made a link");
+  assert.match(await reply.textContent(), /<img src=x onerror="window.pwned=1">/);
+  assert.equal(await page.evaluate(() => window.pwned), undefined);
+  await context.close();
+});
+
+test("the 9 MB tokenizer loads in a worker without freezing the page; a bad one falls back visibly", async () => {
+  const { page, context } = await open("tokenizer=llama3");
+  // Count the longest gap between animation frames while the tokenizer loads.
+  await page.evaluate(() => {
+    window.maxGap = 0;
+    let last = performance.now();
+    const tick = (t) => {
+      window.maxGap = Math.max(window.maxGap, t - last);
+      last = t;
+      if (!window.stopTicks) requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+  });
+  await page.waitForSelector("[data-testid=tokenizer-status][data-state=ready]", { timeout: 60_000 });
+  const maxGap = await page.evaluate(() => {
+    window.stopTicks = true;
+    return window.maxGap;
+  });
+  assert.ok(maxGap < 400, `the page kept drawing frames (longest gap ${Math.round(maxGap)} ms)`);
+  await send(page, "Hello, my name is Riley.");
+  assert.match(await page.locator(".totals").textContent(), /counted with the BPE tokenizer/);
+  await context.close();
+
+  const bad = await open(`tokenizer=url&tokenizerUrl=${encodeURIComponent(`${server.url}/nope.json`)}`);
+  await bad.page.waitForSelector("[data-testid=tokenizer-status][data-state=fallback]");
+  assert.match(await bad.page.getByTestId("tokenizer-status").textContent(), /counting approximately/);
+  await send(bad.page, "Hello");
+  assert.match(await bad.page.locator(".totals").textContent(), /approximate counts/);
+  await bad.context.close();
+});
+
+test("settings come from the URL (never the key); the key is kept per tab and sent only to the endpoint", async () => {
+  const { page, context } = await open(`endpoint=${encodeURIComponent(`${server.url}/v1`)}&model=offline-demo&strategy=window&budget=1234&key=sk-from-link`);
+  assert.equal(await page.getByTestId("settings-endpoint").inputValue(), `${server.url}/v1`);
+  assert.equal(await page.getByTestId("settings-model").inputValue(), "offline-demo");
+  assert.equal(await page.getByTestId("settings-strategy").inputValue(), "window");
+  assert.equal(await page.getByTestId("settings-budget").inputValue(), "1250", "the slider snaps to its 50-token steps");
+  assert.equal(await page.getByTestId("settings-key").inputValue(), "");
+  assert.ok(!page.url().includes("sk-from-link"), "the key is removed from the address bar");
+  assert.match(await page.locator("#notices").textContent(), /API key in the URL was ignored/);
+
+  await setField(page, "settings-key", "sk-test-123");
+  await send(page, "Hello");
+  const last = (await chatRequests()).at(-1);
+  assert.equal(last.authorization, "Bearer sk-test-123");
+  assert.ok(!last.body.includes("sk-test-123"));
+  const stored = await page.evaluate(() => ({ session: Object.values(sessionStorage), local: Object.values(localStorage) }));
+  assert.ok(stored.session.includes("sk-test-123"));
+  assert.ok(!stored.local.some((v) => v.includes("sk-test-123")), "not in localStorage unless “remember” is ticked");
+  await context.close();
+});

@@ -1,0 +1,296 @@
+// The Web Worker that owns the Memory (and the Redactor, when the package has one), so the
+// slow parts — parsing a 9 MB tokenizer.json, building a context — never freeze the page.
+// The page talks to it through memory-client.js: `{ id, op, args }` in, `{ id, ok, value }`
+// or `{ id, ok: false, error }` out, plus `{ event, ... }` notices (tokenizer progress).
+import init, * as pkg from "/pkg/llm_memory.js";
+
+const { Memory, Tokenizer } = pkg;
+const Redactor = typeof pkg.Redactor === "function" ? pkg.Redactor : null;
+
+let mem = null;
+let options = {};          // Memory options without the tokenizer and summarizer
+let tokenizer = null;      // the loaded Tokenizer, or null for the approximate counter
+let tokenizerLoad = 0;     // generation counter: a newer load wins
+let endpoint = {};         // { base, key, model, timeoutMs } for the summarizer
+let summaryCalls = [];     // summarizer requests made during the current context() call
+let redactor = null;
+let redactionOn = false;
+const restorers = new Map();
+let nextRestorer = 1;
+
+/** Writes summaries with the chat endpoint the user chose (the same one as the chat). */
+async function summarize(prompt, info) {
+  const body = JSON.stringify({ model: endpoint.model, messages: [{ role: "user", content: prompt }], stream: false }, null, 2);
+  const call = { prompt, body, count: info?.count, reply: null, error: null };
+  summaryCalls.push(call);
+  try {
+    const headers = { "content-type": "application/json" };
+    if (endpoint.key) headers.authorization = `Bearer ${endpoint.key}`;
+    const res = await fetch(`${endpoint.base}/chat/completions`, {
+      method: "POST", headers, body, signal: AbortSignal.timeout(endpoint.timeoutMs ?? 60_000),
+    });
+    if (!res.ok) throw new Error(`the summary request got HTTP ${res.status}`);
+    const json = await res.json();
+    const text = json?.choices?.[0]?.message?.content;
+    if (typeof text !== "string" || !text.trim()) throw new Error("the summary reply had no text");
+    call.reply = text;
+    return text;
+  } catch (e) {
+    call.error = String(e?.message ?? e);
+    throw e;
+  }
+}
+
+function memoryOptions() {
+  return { ...options, summarize, ...(tokenizer ? { tokenizer } : { tokenizer: Tokenizer.approximate() }) };
+}
+
+const post = (msg) => self.postMessage(msg);
+
+async function fetchBytes(url, gen) {
+  const res = await fetch(url);
+  if (!res.ok) throw new Error(`HTTP ${res.status} for ${url}`);
+  const total = Number(res.headers.get("content-length")) || 0;
+  const reader = res.body.getReader();
+  const chunks = [];
+  let loaded = 0;
+  let lastPost = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    if (gen !== tokenizerLoad) throw new Error("superseded");
+    chunks.push(value);
+    loaded += value.length;
+    if (loaded - lastPost > 256 * 1024) {
+      lastPost = loaded;
+      post({ event: "tokenizer", state: "loading", loaded, total });
+    }
+  }
+  const bytes = new Uint8Array(loaded);
+  let at = 0;
+  for (const c of chunks) {
+    bytes.set(c, at);
+    at += c.length;
+  }
+  return bytes;
+}
+
+function entityTypesOf(findings) {
+  return findings.map((f) => ({ type: f.type, placeholder: f.placeholder }));
+}
+
+/** The long-term memory API (retrieval issue), when this build of the package has it. */
+function capabilities() {
+  const p = Memory.prototype;
+  const has = (name) => typeof p[name] === "function";
+  return {
+    redactor: !!Redactor,
+    tools: has("tools") && has("callTool"),
+    facts: has("facts"),
+    episodes: has("episodes"),
+    recall: has("recall"),
+    remember: has("remember"),
+    open: typeof Memory.open === "function",
+  };
+}
+
+const ops = {
+  async init() {
+    await init();
+    return capabilities();
+  },
+  /** A fresh Memory with these options; the history is restored by the page. */
+  reset(opts) {
+    options = opts;
+    mem?.free();
+    mem = new Memory(memoryOptions());
+    return true;
+  },
+  configure(opts) {
+    mem.configure({ ...opts, summarize });
+    options = { ...options, ...opts };
+    return true;
+  },
+  setEndpoint(e) {
+    endpoint = e;
+    return true;
+  },
+  /** source: { url } or { bytes }, or null for the approximate counter. */
+  async loadTokenizer(source) {
+    const gen = ++tokenizerLoad;
+    if (!source) {
+      return enqueue(() => {
+        tokenizer = null;
+        mem.configure({ tokenizer: Tokenizer.approximate() });
+        return { kind: "approximate", exact: false };
+      });
+    }
+    post({ event: "tokenizer", state: "loading", loaded: 0, total: 0 });
+    const bytes = source.bytes ?? (await fetchBytes(source.url, gen));
+    if (gen !== tokenizerLoad) throw new Error("superseded");
+    post({ event: "tokenizer", state: "parsing", loaded: bytes.length, total: bytes.length });
+    return enqueue(() => {
+      if (gen !== tokenizerLoad) throw new Error("superseded");
+      const loaded = Tokenizer.fromJson(bytes);
+      tokenizer = loaded; // the previous one may still be referenced by the memory: not freed
+      mem.configure({ tokenizer });
+      return { kind: tokenizer.kind, exact: tokenizer.exact };
+    });
+  },
+  /** Turns redaction on or off; the vault (placeholder → value) is kept across changes. */
+  setRedaction({ enabled, types }) {
+    redactionOn = !!enabled && !!Redactor;
+    if (!Redactor) return false;
+    const vault = redactor?.exportVault();
+    const next = new Redactor(types?.length ? { types } : {});
+    if (vault) next.importVault(vault);
+    redactor?.free?.();
+    redactor = next;
+    return redactionOn;
+  },
+  importVault(vault) {
+    if (!Redactor || !vault) return false;
+    redactor ??= new Redactor({});
+    redactor.importVault(vault);
+    return true;
+  },
+  redact(text) {
+    if (!redactionOn) return { text, findings: [] };
+    const { text: out, findings } = redactor.redact(text);
+    return { text: out, findings: entityTypesOf(findings) };
+  },
+  /**
+   * Redacts the history written while redaction was off, once it is turned on: entries not
+   * marked `metadata.redacted` and pins without a placeholder. Rebuilding the memory also drops
+   * summaries written from the unredacted turns (the next one is written from redacted text).
+   * Redacting already-redacted text is not a no-op (the Redactor escapes placeholder-like text
+   * so that it comes back as written), hence the marks.
+   */
+  redactHistory() {
+    if (!redactionOn) return 0;
+    const snap = ops.snapshot();
+    let changed = 0;
+    const entries = snap.entries.map((e) => {
+      if (e.metadata?.redacted || typeof e.content !== "string" || !e.content) return e;
+      const { text, findings } = redactor.redact(e.content);
+      if (findings.length) changed++;
+      return { ...e, content: text, metadata: { ...(e.metadata ?? {}), redacted: true, ...(findings.length ? { redactions: entityTypesOf(findings) } : {}) } };
+    });
+    const pinned = snap.pinned.map((p) => {
+      if (/\[[A-Z][A-Z0-9_]*_\d+\]/.test(p)) return p;
+      const { text, findings } = redactor.redact(p);
+      if (findings.length) changed++;
+      return text;
+    });
+    if (!changed) return 0;
+    ops.reset(options);
+    ops.restore({ entries, pinned });
+    return changed;
+  },
+  restoreTexts(texts) {
+    return redactor ? texts.map((t) => (typeof t === "string" ? redactor.restore(t) : t)) : texts;
+  },
+  vault() {
+    return redactor ? redactor.vault().entries : [];
+  },
+  streamStart() {
+    const id = nextRestorer++;
+    restorers.set(id, redactor ? redactor.streamRestorer() : null);
+    return id;
+  },
+  streamPush(id, chunk) {
+    const r = restorers.get(id);
+    return r ? r.push(chunk) : chunk;
+  },
+  streamFinish(id) {
+    const r = restorers.get(id);
+    restorers.delete(id);
+    if (!r) return "";
+    const rest = r.finish();
+    r.free?.();
+    return rest;
+  },
+  add(role, content, extra) {
+    return mem.add(role, content, extra);
+  },
+  addMessage(message) {
+    return mem.addMessage(message);
+  },
+  async context(query) {
+    summaryCalls = [];
+    const { messages, report } = await mem.context(query ? { query } : undefined);
+    return { messages, report, summaryCalls };
+  },
+  entries: () => mem.entries(),
+  pinned: () => mem.pinned(),
+  pin: (text) => mem.pin(text),
+  unpin: (id) => mem.unpin(id),
+  forget: (id) => mem.forget(id),
+  summaries: () => mem.summaries(),
+  clear: () => mem.clear(),
+  tools: () => (typeof mem.tools === "function" ? mem.tools() : null),
+  async callTool(call) {
+    // The retrieval API's signature: callTool(name, args) or callTool(toolCall).
+    const args = (() => {
+      try {
+        return JSON.parse(call.function.arguments || "{}");
+      } catch {
+        return call.function.arguments;
+      }
+    })();
+    const out = mem.callTool.length >= 2 ? await mem.callTool(call.function.name, args) : await mem.callTool(call);
+    return typeof out === "string" ? out : JSON.stringify(out);
+  },
+  facts: () => (typeof mem.facts === "function" ? mem.facts() : null),
+  episodes: () => (typeof mem.episodes === "function" ? mem.episodes() : null),
+  forgetFact(id) {
+    if (typeof mem.forgetFact === "function") return mem.forgetFact(id);
+    return mem.forget(id);
+  },
+  /** What the page saves to localStorage (see store.js). */
+  snapshot() {
+    return {
+      entries: mem.entries().map(({ tokens, ...e }) => e),
+      pinned: mem.pinned().map((p) => p.text),
+      vault: redactor ? redactor.exportVault() : null,
+    };
+  },
+  /** Re-adds saved entries and pins to the fresh memory. */
+  restore({ entries = [], pinned = [] }) {
+    for (const text of pinned) mem.pin(text);
+    for (const e of entries) {
+      const extra = { timestamp: e.timestamp };
+      if (e.name) extra.name = e.name;
+      if (e.toolCalls?.length) extra.toolCalls = e.toolCalls;
+      if (e.toolCallId) extra.toolCallId = e.toolCallId;
+      if (e.metadata !== undefined) extra.metadata = e.metadata;
+      mem.add(e.role, e.content, extra);
+    }
+    return mem.length;
+  },
+};
+
+// Operations run one at a time, in order: a context() that waits for the summarizer must not
+// see the memory change under it. Only the tokenizer download runs beside them.
+let chain = Promise.resolve();
+function enqueue(fn) {
+  const run = chain.then(fn);
+  chain = run.catch(() => {});
+  return run;
+}
+
+self.onmessage = async ({ data: { id, op, args } }) => {
+  try {
+    if (!ops[op]) throw new Error(`unknown op ${op}`);
+    const run = () => {
+      if (!mem && !["init", "reset", "setEndpoint", "setRedaction", "importVault", "redact", "restoreTexts", "vault"].includes(op)) {
+        throw new Error("the memory is not ready yet");
+      }
+      return ops[op](...(args ?? []));
+    };
+    const value = await (op === "loadTokenizer" ? run() : enqueue(run));
+    post({ id, ok: true, value });
+  } catch (e) {
+    post({ id, ok: false, error: { name: e?.name ?? "Error", code: e?.code, message: String(e?.message ?? e) } });
+  }
+};

@@ -1,0 +1,131 @@
+// Settings: defaults, presets, the URL query (a shareable configuration, never the key) and
+// storage. The API key lives in sessionStorage, or in localStorage when "remember" is ticked,
+// and is only ever sent to the chosen endpoint.
+
+const SETTINGS_KEY = "llm-memory-demo:settings";
+const API_KEY = "llm-memory-demo:api-key";
+
+export const OFFLINE_MODEL = "offline-demo";
+export const offlineEndpoint = () => `${location.origin}/v1`;
+
+export const ENTITY_TYPES = [
+  "EMAIL", "PHONE", "CREDIT_CARD", "IBAN", "US_SSN", "IP_ADDRESS", "MAC_ADDRESS", "URL", "CRYPTO",
+  "API_KEY", "JWT", "PRIVATE_KEY", "PASSWORD", "DATE_OF_BIRTH", "PERSON", "ADDRESS",
+];
+// Names and addresses are heuristic, and URLs are often what the user wants to talk about.
+const DEFAULT_TYPES = ENTITY_TYPES.filter((t) => !["PERSON", "ADDRESS", "URL"].includes(t));
+
+export const PRESETS = {
+  offline: { label: "Built-in offline model (no key)", endpoint: null, model: OFFLINE_MODEL, tokenizer: "llama3" },
+  openai: { label: "OpenAI", endpoint: "https://api.openai.com/v1", model: "gpt-4o-mini", tokenizer: "gpt4o" },
+  openrouter: { label: "OpenRouter", endpoint: "https://openrouter.ai/api/v1", model: "meta-llama/llama-3.1-8b-instruct", tokenizer: "llama3" },
+  ollama: { label: "Ollama (local)", endpoint: "http://localhost:11434/v1", model: "llama3.2", tokenizer: "llama3" },
+  lmstudio: { label: "LM Studio (local)", endpoint: "http://localhost:1234/v1", model: "llama-3.2-3b-instruct", tokenizer: "llama3" },
+};
+
+export const TOKENIZERS = {
+  llama3: { label: "Llama 3 (tokenizer.json, 9 MB)", url: "/tokenizers/llama3/tokenizer.json" },
+  gpt4o: { label: "GPT-4o (o200k, tokenizer.json)", url: "/tokenizers/gpt4o/tokenizer.json" },
+  approximate: { label: "Approximate (4 characters per token)" },
+  url: { label: "tokenizer.json from a URL…" },
+  file: { label: "tokenizer.json from a file…" },
+};
+
+export function defaults() {
+  return {
+    preset: "offline",
+    endpoint: offlineEndpoint(),
+    model: OFFLINE_MODEL,
+    strategy: "summary",
+    budget: 600,
+    reserve: 150,
+    keepRecent: 6,
+    systemPrompt: "You are a helpful assistant. Use what you know about the user.",
+    tokenizer: "llama3",
+    tokenizerUrl: "",
+    redact: false,
+    entityTypes: DEFAULT_TYPES,
+    toolMemory: false,
+    stream: true,
+    markdown: true,
+    timeoutSec: 60,
+  };
+}
+
+const NUMBERS = ["budget", "reserve", "keepRecent", "timeoutSec"];
+const STRATEGIES = ["none", "full", "window", "tokens", "summary"];
+
+/** Settings from the query string: endpoint, model, strategy, budget, reserve, redact, ... */
+export function fromQuery(search) {
+  const q = new URLSearchParams(search);
+  const out = {};
+  const warnings = [];
+  if (q.has("key") || q.has("apiKey") || q.has("api_key")) {
+    warnings.push("An API key in the URL was ignored: keys are never read from links. Enter it in the settings.");
+  }
+  if (q.has("preset") && PRESETS[q.get("preset")]) Object.assign(out, applyPreset(q.get("preset")));
+  for (const k of ["endpoint", "model", "tokenizerUrl", "systemPrompt"]) if (q.has(k)) out[k] = q.get(k);
+  if (q.has("strategy")) {
+    if (STRATEGIES.includes(q.get("strategy"))) out.strategy = q.get("strategy");
+    else warnings.push(`Unknown strategy “${q.get("strategy")}” in the URL.`);
+  }
+  for (const k of NUMBERS) {
+    if (!q.has(k)) continue;
+    const n = Number(q.get(k));
+    if (Number.isFinite(n) && n >= 0) out[k] = n;
+    else warnings.push(`${k} in the URL is not a number.`);
+  }
+  if (q.has("tokenizer") && TOKENIZERS[q.get("tokenizer")]) out.tokenizer = q.get("tokenizer");
+  for (const k of ["redact", "toolMemory", "stream", "markdown"]) {
+    if (q.has(k)) out[k] = ["1", "true", "on", "yes"].includes(q.get(k));
+  }
+  if (q.has("types")) out.entityTypes = q.get("types").split(",").filter((t) => ENTITY_TYPES.includes(t));
+  if (out.endpoint && !q.has("preset")) out.preset = "custom";
+  return { settings: out, warnings };
+}
+
+/** The query string that reproduces `s` (no key). */
+export function toQuery(s) {
+  const q = new URLSearchParams();
+  const d = defaults();
+  for (const k of ["endpoint", "model", "strategy", "budget", "reserve", "tokenizer"]) {
+    if (String(s[k]) !== String(d[k])) q.set(k, s[k]);
+  }
+  if (s.redact) q.set("redact", "1");
+  if (s.toolMemory) q.set("toolMemory", "1");
+  return q.toString();
+}
+
+export function applyPreset(name) {
+  const p = PRESETS[name];
+  if (!p) return {};
+  return { preset: name, endpoint: p.endpoint ?? offlineEndpoint(), model: p.model, tokenizer: p.tokenizer };
+}
+
+export function loadSettings() {
+  let stored = {};
+  try {
+    stored = JSON.parse(localStorage.getItem(SETTINGS_KEY) ?? "{}");
+  } catch {
+    stored = {};
+  }
+  const { settings: query, warnings } = fromQuery(location.search);
+  return { settings: { ...defaults(), ...stored, ...query }, warnings };
+}
+
+export function saveSettings(s) {
+  localStorage.setItem(SETTINGS_KEY, JSON.stringify(s));
+}
+
+export function loadKey() {
+  const local = localStorage.getItem(API_KEY);
+  return { key: sessionStorage.getItem(API_KEY) ?? local ?? "", remember: local !== null };
+}
+
+export function saveKey(key, remember) {
+  sessionStorage.setItem(API_KEY, key);
+  if (remember && key) localStorage.setItem(API_KEY, key);
+  else localStorage.removeItem(API_KEY);
+}
+
+export const isOffline = (s) => s.endpoint.replace(/\/+$/, "") === offlineEndpoint();
