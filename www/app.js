@@ -78,6 +78,7 @@ function syncVisibility() {
   form.elements.redact.disabled = !state.caps.redactor;
   $(".entity-types").hidden = !state.caps.redactor || !s.redact;
   $(".tool-memory").hidden = !state.caps.tools;
+  form.querySelector("option[value=retrieval]").hidden = !state.caps.retrieval;
   $("#offline-banner").hidden = !isOffline(s);
   $("#model-badge").textContent = isOffline(s) ? "offline demo model · no key, no network" : `${s.model} @ ${s.endpoint}`;
   $("#model-badge").classList.toggle("offline", isOffline(s));
@@ -411,9 +412,11 @@ function renderMemory({ pinned, summary, summaryText, facts, episodes }) {
   $("#long-term").hidden = !longTerm;
   if (longTerm) {
     const text = (f) => f.text ?? f.content ?? f.summary ?? JSON.stringify(f);
-    $("#long-term-facts").replaceChildren(...(facts ?? []).map((f) => h("li", {}, h("span", {}, text(f)),
-      f.id ? h("button", { type: "button", class: "forget", onclick: async () => { await call("forgetFact", f.id); await refresh(); } }, "forget") : null)));
-    $("#episodes").replaceChildren(...(episodes ?? []).map((e) => h("li", {}, text(e))));
+    const none = (what) => h("li", { class: "empty" }, what);
+    $("#long-term-facts").replaceChildren(...(facts?.length ? facts.map((f) => h("li", {}, h("span", {}, text(f)),
+      f.id ? h("button", { type: "button", class: "forget", onclick: async () => { await call("forgetFact", f.id); await refresh(); } }, "forget") : null))
+      : [none(state.caps.tools ? "None yet: tick “tool memory” and ask the model to remember something." : "None yet.")]));
+    $("#episodes").replaceChildren(...(episodes?.length ? episodes.map((e) => h("li", {}, text(e))) : [none("None yet.")]));
   }
   const tokens = state.entries.reduce((n, e) => n + e.tokens, 0);
   $("#memory-stats").textContent = `${state.entries.length} entries, ${tokens} tokens in history · saved in this browser`;

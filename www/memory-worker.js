@@ -91,6 +91,14 @@ function capabilities() {
     recall: has("recall"),
     remember: has("remember"),
     open: typeof Memory.open === "function",
+    retrieval: (() => {
+      try {
+        new Memory({ strategy: "retrieval", maxTokens: 100 }).free();
+        return true;
+      } catch {
+        return false;
+      }
+    })(),
   };
 }
 

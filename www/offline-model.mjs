@@ -98,7 +98,9 @@ function summaryOf(prompt) {
 function rememberCall(tools, q) {
   const m = q.match(/\bremember(?: that)?[:,]?\s+(.+)$/is);
   if (!m || !Array.isArray(tools)) return null;
-  const tool = tools.find((t) => /remember|save|store|memor/i.test(t?.function?.name ?? ""));
+  const names = (t) => t?.function?.name ?? "";
+  const tool = tools.find((t) => /remember|save|store/i.test(names(t))) ??
+    tools.find((t) => /memor/i.test(names(t)) && !/recall|list|forget|search|delete/i.test(names(t)));
   if (!tool) return null;
   const params = tool.function.parameters ?? {};
   const props = Object.entries(params.properties ?? {});

@@ -53,7 +53,7 @@ export function defaults() {
 }
 
 const NUMBERS = ["budget", "reserve", "keepRecent", "timeoutSec"];
-const STRATEGIES = ["none", "full", "window", "tokens", "summary"];
+const STRATEGIES = ["none", "full", "window", "tokens", "summary", "retrieval"];
 
 /** Settings from the query string: endpoint, model, strategy, budget, reserve, redact, ... */
 export function fromQuery(search) {

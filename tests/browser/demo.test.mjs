@@ -276,3 +276,24 @@ test("settings come from the URL (never the key); the key is kept per tab and se
   assert.ok(!stored.local.some((v) => v.includes("sk-test-123")), "not in localStorage unless “remember” is ticked");
   await context.close();
 });
+
+const hasTools = readFileSync(pkgJs, "utf8").includes("callTool");
+
+test("tool memory: the model's store call runs through mem.callTool and the fact shows in the memory panel", {
+  skip: hasTools ? false : "pkg/ has no Memory.tools/callTool yet: run `make build` after the retrieval work lands",
+}, async () => {
+  const { page, context, errors } = await open(`toolMemory=1&strategy=tokens&budget=4000&tokenizer=approximate`);
+  await send(page, "Remember that my favorite color is teal.");
+  const calls = await chatRequests();
+  const first = JSON.parse(calls.at(-2).body);
+  assert.ok(first.tools?.some((t) => t.function.name === "store_memory"), "the memory tools were offered");
+  const second = JSON.parse(calls.at(-1).body);
+  const toolMsg = second.messages.find((m) => m.role === "tool");
+  assert.ok(toolMsg, "the tool result was sent back to the model");
+  assert.ok(second.messages.some((m) => m.tool_calls?.[0]?.function.name === "store_memory"));
+  assert.equal(await page.getByTestId("tool-call").count(), 1);
+  assert.match(await lastReply(page), /^Saved\./);
+  assert.match(await page.locator("#long-term-facts").textContent(), /favorite color is teal/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
