@@ -92,7 +92,10 @@ fn forget_and_clear_emit_deletes() {
         }]
     );
     m.clear();
-    assert!(matches!(m.take_changes()[..], [RecordOp::DeleteKinds(_)]));
+    assert!(matches!(
+        m.take_changes()[..],
+        [RecordOp::DeleteKinds { .. }]
+    ));
 }
 
 #[test]

@@ -6,6 +6,7 @@ use super::entry_input::{parse_extra, parse_message, parse_step};
 use super::errors::js_error;
 use super::memory_options::{self, ParsedOptions};
 use super::options::string_arg;
+use super::storage::writer::Store;
 use super::summarizer::run_summarizer;
 use super::to_js;
 use crate::error::ErrorCode;
@@ -40,9 +41,15 @@ const DEFAULT_SUMMARY_TIMEOUT_MS: f64 = 20_000.0;
 /// ```
 #[wasm_bindgen]
 pub struct Memory {
-    core: Rc<RefCell<Core>>,
+    pub(super) core: Rc<RefCell<Core>>,
     summarize: Option<Function>,
     summary_timeout_ms: f64,
+    /// The stored session, for memories from `Memory.open` / `Memory.import`.
+    pub(super) store: Option<Rc<Store>>,
+    /// Set when the stored session was written by a newer schema: writes are refused.
+    pub(super) read_only: bool,
+    /// The app's recall callbacks (`extract`, `embed`) and defaults.
+    pub(super) hooks: super::memory_recall::RecallHooks,
 }
 
 fn now() -> f64 {
@@ -50,7 +57,39 @@ fn now() -> f64 {
 }
 
 impl Memory {
+    /// A memory over `core`, configured by `parsed` (shared by `new` and `Memory.open`).
+    pub(super) fn from_parts(core: Core, parsed: ParsedOptions) -> Memory {
+        let mut m = Memory {
+            core: Rc::new(RefCell::new(core)),
+            summarize: None,
+            summary_timeout_ms: DEFAULT_SUMMARY_TIMEOUT_MS,
+            store: None,
+            read_only: false,
+            hooks: Default::default(),
+        };
+        m.apply(parsed);
+        m
+    }
+
+    /// Refuses changes to a read-only session before anything is changed.
+    fn writable(&self) -> Result<(), JsValue> {
+        match (&self.store, self.read_only) {
+            (Some(store), true) => Err(super::storage::writer::read_only_error(
+                &store.meta.borrow().session,
+            )),
+            _ => Ok(()),
+        }
+    }
+
+    /// Queues a background write of what just changed.
+    fn changed(&self) {
+        if let Some(store) = &self.store {
+            store.schedule();
+        }
+    }
+
     fn apply(&mut self, parsed: ParsedOptions) {
+        self.hooks.apply(&self.core, &parsed.recall);
         if parsed.summarize.is_some() {
             self.summarize = parsed.summarize;
         }
@@ -76,13 +115,7 @@ impl Memory {
             .clone()
             .unwrap_or_else(|| Arc::new(ApproximateCounter::default()));
         let core = Core::new(parsed.config.clone(), counter)?;
-        let mut m = Memory {
-            core: Rc::new(RefCell::new(core)),
-            summarize: None,
-            summary_timeout_ms: DEFAULT_SUMMARY_TIMEOUT_MS,
-        };
-        m.apply(parsed);
-        Ok(m)
+        Ok(Memory::from_parts(core, parsed))
     }
 
     /// Changes options (strategy, budget, prompt, tokenizer, ...) on a live memory; keys left
@@ -123,7 +156,10 @@ impl Memory {
                 )),
             };
         let extra = parse_extra(&extra.unwrap_or(JsValue::UNDEFINED))?;
-        Ok(self.core.borrow_mut().add(role, &content, extra, now())?)
+        self.writable()?;
+        let id = self.core.borrow_mut().add(role, &content, extra, now())?;
+        self.changed();
+        Ok(id)
     }
 
     /// Appends a message given in the OpenAI chat format (`{ role, content, name?,
@@ -134,7 +170,10 @@ impl Memory {
         #[wasm_bindgen(unchecked_param_type = "ChatMessage")] message: JsValue,
     ) -> Result<String, JsValue> {
         let (role, content, extra) = parse_message(&message)?;
-        Ok(self.core.borrow_mut().add(role, &content, extra, now())?)
+        self.writable()?;
+        let id = self.core.borrow_mut().add(role, &content, extra, now())?;
+        self.changed();
+        Ok(id)
     }
 
     /// Builds what to send this turn: `{ messages, report }`. With strategy "summary" and a
@@ -148,11 +187,15 @@ impl Memory {
     ) -> Result<js_sys::Promise, JsValue> {
         let options = options.unwrap_or(JsValue::UNDEFINED);
         let o = super::options::Opts::new(&options, "context options")?;
-        o.check_keys(&["query"])?;
+        o.check_keys(&["query", "tools"])?;
         let query = o.string("query")?;
+        let tools = o.boolean("tools")?;
+        let hooks = self.hooks.clone();
         let core = self.core.clone();
-        let summarize = self.summarize.clone();
+        // A read-only session is never summarized: the summary would be a write.
+        let summarize = self.summarize.clone().filter(|_| !self.read_only);
         let timeout = self.summary_timeout_ms;
+        let store = self.store.clone();
         Ok(wasm_bindgen_futures::future_to_promise(async move {
             if let Some(f) = summarize {
                 let request = core.borrow_mut().begin_summary();
@@ -160,7 +203,11 @@ impl Memory {
                     run_summarizer(core.clone(), f, request, timeout).await;
                 }
             }
-            let built = core.borrow().context(query.as_deref())?;
+            if let Some(store) = &store {
+                store.schedule();
+            }
+            let built =
+                super::memory_recall::build_context(&core, &hooks, query.as_deref(), tools).await?;
             let out = js_sys::Object::new();
             js_sys::Reflect::set(&out, &"messages".into(), &to_js(&built.messages)?)?;
             js_sys::Reflect::set(&out, &"report".into(), &to_js(&built.report)?)?;
@@ -192,12 +239,19 @@ impl Memory {
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue,
     ) -> Result<(), JsValue> {
-        Ok(self.core.borrow_mut().forget(&string_arg(&id, "id")?)?)
+        let id = string_arg(&id, "id")?;
+        self.writable()?;
+        super::memory_recall::forget_any(&self.core, &id)?;
+        self.changed();
+        Ok(())
     }
 
     /// Clears the conversation (entries, summaries, steps). Pinned facts and options stay.
-    pub fn clear(&self) {
+    pub fn clear(&self) -> Result<(), JsValue> {
+        self.writable()?;
         self.core.borrow_mut().clear();
+        self.changed();
+        Ok(())
     }
 
     /// Pins a fact: sent every turn in a `[Pinned facts]` section while the budget allows.
@@ -205,14 +259,22 @@ impl Memory {
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
     ) -> Result<String, JsValue> {
-        Ok(self.core.borrow_mut().pin(&string_arg(&text, "text")?)?)
+        let text = string_arg(&text, "text")?;
+        self.writable()?;
+        let id = self.core.borrow_mut().pin(&text)?;
+        self.changed();
+        Ok(id)
     }
 
     pub fn unpin(
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue,
     ) -> Result<(), JsValue> {
-        Ok(self.core.borrow_mut().unpin(&string_arg(&id, "id")?)?)
+        let id = string_arg(&id, "id")?;
+        self.writable()?;
+        self.core.borrow_mut().unpin(&id)?;
+        self.changed();
+        Ok(())
     }
 
     /// The pinned facts, `{ id, text }[]`.
@@ -242,7 +304,10 @@ impl Memory {
         #[wasm_bindgen(unchecked_param_type = "StepInput")] step: JsValue,
     ) -> Result<String, JsValue> {
         let step = parse_step(&step)?;
-        Ok(self.core.borrow_mut().add_step(step, now()))
+        self.writable()?;
+        let id = self.core.borrow_mut().add_step(step, now());
+        self.changed();
+        Ok(id)
     }
 
     /// The step records, oldest first.

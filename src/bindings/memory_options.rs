@@ -25,6 +25,10 @@ pub const KNOWN: &[&str] = &[
     "sectionLimits",
     "maxEntryChars",
     "dedup",
+    "extract",
+    "embed",
+    "tools",
+    "retrieval",
 ];
 
 /// Options parsed from JS; `None` means "leave as it is" (for `configure`).
@@ -33,12 +37,24 @@ pub struct ParsedOptions {
     pub counter: Option<SharedCounter>,
     pub summarize: Option<Function>,
     pub summary_timeout_ms: Option<f64>,
+    /// `extract`, `embed`, `tools`, `retrieval` (see `memory_recall`).
+    pub recall: super::memory_recall::RecallOptions,
 }
 
 /// Applies `value` on top of `base`: absent keys keep the base's values.
 pub fn parse(value: &JsValue, base: &MemoryConfig) -> Result<ParsedOptions, JsValue> {
+    parse_with(value, base, &[])
+}
+
+/// Like `parse`, also accepting `extra` keys that the caller reads itself (`Memory.open`).
+pub fn parse_with(
+    value: &JsValue,
+    base: &MemoryConfig,
+    extra: &[&str],
+) -> Result<ParsedOptions, JsValue> {
     let o = Opts::new(value, "Memory options")?;
-    o.check_keys(KNOWN)?;
+    let known: Vec<&str> = KNOWN.iter().chain(extra).copied().collect();
+    o.check_keys(&known)?;
     let mut c = base.clone();
     if let Some(s) = o.string("strategy")? {
         c.strategy = Strategy::parse(&s)?;
@@ -115,5 +131,6 @@ pub fn parse(value: &JsValue, base: &MemoryConfig) -> Result<ParsedOptions, JsVa
         counter,
         summarize: o.function("summarize")?,
         summary_timeout_ms,
+        recall: super::memory_recall::parse_options(&o)?,
     })
 }

@@ -4,8 +4,11 @@
 mod entry_input;
 mod errors;
 pub mod memory;
+mod memory_store;
 mod memory_options;
+mod memory_recall;
 mod options;
+mod storage;
 mod redactor;
 mod summarizer;
 pub mod tokenizer;

@@ -117,15 +117,59 @@ impl Tokenizer {
         self.counter.count(text) as u32
     }
 
-    /// Tokens in each text; one call for many messages is far cheaper than many calls.
+    /// Tokens in each text; one call for many messages is far cheaper than many calls: the
+    /// texts cross into wasm as one joined string.
     #[wasm_bindgen(js_name = countMany)]
-    pub fn count_many(&self, texts: Vec<String>) -> Vec<u32> {
-        let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
-        self.counter
-            .count_many(&refs)
-            .into_iter()
-            .map(|n| n as u32)
-            .collect()
+    pub fn count_many(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string[]")] texts: js_sys::Array,
+    ) -> Result<Vec<u32>, JsValue> {
+        let n = texts.length();
+        let mut units = Vec::with_capacity(n as usize);
+        for i in 0..n {
+            let t = texts.get(i);
+            if !t.is_string() {
+                return Err(invalid_option(format!(
+                    "countMany takes an array of strings; item {i} is not a string"
+                )));
+            }
+            units.push(t.unchecked_into::<js_sys::JsString>().length() as usize);
+        }
+        let joined = String::from(texts.join(""));
+        let counts = match split_utf16(&joined, &units) {
+            Some(parts) => self.counter.count_many(&parts),
+            // A lone high surrogate that ends one text pairs with a low one starting the next
+            // once joined: count those texts one by one.
+            None => (0..n)
+                .map(|i| {
+                    self.counter
+                        .count(&texts.get(i).as_string().unwrap_or_default())
+                })
+                .collect(),
+        };
+        Ok(counts.into_iter().map(|c| c as u32).collect())
+    }
+
+    /// Loads the compact form returned by `prepared()`, skipping the JSON: store it (for
+    /// example in IndexedDB) keyed by a hash of the tokenizer.json, and load it on the next visit.
+    /// Throws `INVALID_TOKENIZER` for bytes that are not a prepared form of this version.
+    ///
+    /// @example
+    /// ```js
+    /// const tok = Tokenizer.fromJson(json);
+    /// const bytes = tok.prepared(); // Uint8Array, or undefined for non-BPE vocabularies
+    /// const again = Tokenizer.fromPrepared(bytes);
+    /// ```
+    #[wasm_bindgen(js_name = fromPrepared)]
+    pub fn from_prepared(bytes: &[u8]) -> Result<Tokenizer, JsValue> {
+        let hf = Arc::new(HfTokenizer::from_prepared(bytes)?);
+        Ok(Tokenizer::register(hf.clone(), Some(hf)))
+    }
+
+    /// The compact prepared form for `Tokenizer.fromPrepared` (byte-level BPE vocabularies
+    /// such as gpt-4o, llama3 and qwen3); `undefined` for other tokenizers.
+    pub fn prepared(&self) -> Option<Vec<u8>> {
+        self.hf.as_ref().and_then(|h| h.prepared())
     }
 
     /// Token ids of `text` (without special tokens). Only for a loaded tokenizer.json.
@@ -155,4 +199,27 @@ impl Tokenizer {
     pub fn handle(&self) -> u32 {
         self.handle
     }
+}
+
+/// Cuts `joined` into texts of the given UTF-16 lengths; `None` when a cut falls inside a
+/// character.
+fn split_utf16<'a>(joined: &'a str, units: &[usize]) -> Option<Vec<&'a str>> {
+    let mut out = Vec::with_capacity(units.len());
+    let mut chars = joined.char_indices();
+    let mut start = 0;
+    for &want in units {
+        let mut have = 0;
+        let mut end = start;
+        while have < want {
+            let (at, c) = chars.next()?;
+            have += c.len_utf16();
+            end = at + c.len_utf8();
+        }
+        if have != want {
+            return None;
+        }
+        out.push(&joined[start..end]);
+        start = end;
+    }
+    Some(out)
 }

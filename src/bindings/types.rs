@@ -9,13 +9,14 @@ const TYPES: &'static str = r#"
 export type Role = "system" | "user" | "assistant" | "tool";
 
 /** How the context is chosen each turn. */
-export type StrategyName = "none" | "full" | "window" | "tokens" | "summary";
+export type StrategyName = "none" | "full" | "window" | "tokens" | "summary" | "retrieval";
 
 /** Stable error codes, found on thrown errors as `err.code`. */
 export type ErrorCode =
   | "INVALID_OPTION" | "INVALID_ROLE" | "INVALID_ENTRY" | "ENTRY_TOO_LARGE"
   | "INVALID_TOKENIZER" | "CONTEXT_OVERFLOW" | "NOT_FOUND" | "INVALID_PATTERN"
-  | "INVALID_DOCUMENT";
+  | "INVALID_DOCUMENT" | "READ_ONLY" | "STORAGE_UNAVAILABLE" | "STORAGE_BLOCKED"
+  | "QUOTA_EXCEEDED" | "CORRUPT_STORAGE" | "STORAGE_FAILED";
 
 /** Errors thrown by llm-memory are `Error`s with `name === "LlmMemoryError"` and a `code`. */
 export interface LlmMemoryError extends Error { code: ErrorCode }
@@ -112,7 +113,8 @@ export type EntryStatus = "included" | "dropped" | "summarized" | "retrieved";
 export type EntryReason =
   | "latestUser" | "withinBudget" | "overBudget" | "outsideWindow" | "strategyNone"
   | "summarized" | "duplicate" | "orphanToolResult" | "toolPairIncomplete" | "relevant";
-export type SectionName = "system" | "pinned" | "summary" | "retrieved" | "history";
+export type SectionName =
+  | "system" | "pinned" | "summary" | "retrieved" | "episodes" | "tools" | "history";
 
 export interface EntryReport {
   id: string;
@@ -174,4 +176,52 @@ export type StepRecord = StepInput & { id: string; timestamp: number };
 
 /** "full" for acting; "summary" for re-planning (no model outputs, latest plan only). */
 export type StepView = "full" | "summary";
+
+/** Where a session is stored. */
+export type StorageName = "indexeddb" | "localstorage" | "memory";
+
+export interface OpenOptions extends MemoryOptions {
+  /** The chat's name; opening it again (after a reload, in another tab) finds it. */
+  session: string;
+  /** Default "indexeddb" where available (browsers, workers), else "memory". */
+  storage?: StorageName;
+  /** Remove the session this long after its last change (checked when any session opens). */
+  ttlMs?: number;
+  /** Called with a coded Error when a background write fails (default: console.error). */
+  onError?: (error: LlmMemoryError) => void;
+  /** Called after another tab's changes to this session were applied here. */
+  onChange?: () => void;
+}
+
+export interface ImportOptions extends Partial<OpenOptions> {
+  /** Replace a stored session of the same name (default false: an error). */
+  overwrite?: boolean;
+  /** Largest document accepted, in bytes (default 64 MiB). */
+  maxBytes?: number;
+}
+
+export interface StoredRecord { kind: string; id: string; order: number; data: unknown }
+
+/** The export format, version 2. `Memory.import` also takes version 1: `{ version: 1, messages: ChatMessage[] }`. */
+export interface SessionDocument {
+  format: "llm-memory/session";
+  version: number;
+  session: string;
+  createdAt: number;
+  updatedAt: number;
+  ttlMs?: number;
+  records: StoredRecord[];
+}
+
+export interface SessionInfo {
+  session: string;
+  schemaVersion: number;
+  createdAt: number;
+  updatedAt: number;
+  ttlMs?: number;
+  expiresAt?: number;
+  turns: number;
+  /** Approximate stored size. */
+  bytes: number;
+}
 "#;

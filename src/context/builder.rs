@@ -269,12 +269,12 @@ pub fn build(mut input: BuildInput<'_>) -> Result<BuiltContext> {
         }
     }
     history_report.messages = history_report.items;
-    let mut scores: Vec<Option<f32>> = vec![None; entries.len()];
+    let mut scores: Vec<Option<f64>> = vec![None; entries.len()];
     let (retrieved_msgs, retrieved_sections, retrieved_reports) = match picked {
         Some(p) => {
             for &(i, score) in &p.entries {
                 fate[i] = (EntryStatus::Retrieved, Reason::Relevant);
-                scores[i] = Some(score);
+                scores[i] = Some(retrieved::round_score(score));
                 history_report.dropped = history_report.dropped.saturating_sub(1);
             }
             (p.messages, p.sections, p.reports)

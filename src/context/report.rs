@@ -53,7 +53,7 @@ pub struct EntryReport {
     pub reason: Reason,
     /// Relevance score, for entries sent as retrieved memories.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub score: Option<f32>,
+    pub score: Option<f64>,
 }
 
 /// The sections of a context, in the order they appear and by priority.

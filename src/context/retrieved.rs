@@ -24,6 +24,8 @@ pub enum RetrievedSource {
 #[derive(Debug, Clone, PartialEq)]
 pub struct RetrievedItem {
     pub source: RetrievedSource,
+    /// The entry, fact or episode id.
+    pub id: String,
     /// The line's text: "user: ..." for a turn, the fact, the episode's description.
     pub text: String,
     pub timestamp: f64,
@@ -49,7 +51,7 @@ pub struct RetrievedReport {
     pub id: String,
     /// "turn", "fact" or "episode".
     pub kind: &'static str,
-    pub score: f32,
+    pub score: f64,
     /// Tokens of its line in the section.
     pub tokens: usize,
     pub date: String,
@@ -184,18 +186,18 @@ fn render(
         for (n, t) in &items {
             let it = &input.items[*n];
             text.push_str(&line(it));
-            let (id, kind) = match &it.source {
+            let kind = match &it.source {
                 RetrievedSource::Entry(i) => {
                     out.entries.push((*i, it.score));
-                    (String::new(), "turn")
+                    "turn"
                 }
-                RetrievedSource::Fact(id) => (id.clone(), "fact"),
-                RetrievedSource::Episode(id) => (id.clone(), "episode"),
+                RetrievedSource::Fact(_) => "fact",
+                RetrievedSource::Episode(_) => "episode",
             };
             out.reports.push(RetrievedReport {
-                id,
+                id: it.id.clone(),
                 kind,
-                score: it.score,
+                score: round_score(it.score),
                 tokens: *t,
                 date: format_date(it.timestamp),
             });
@@ -216,14 +218,24 @@ fn render(
     out
 }
 
+/// Scores to six decimals: the report is read by people, and f32 digits past that are noise.
+pub fn round_score(s: f32) -> f64 {
+    (f64::from(s) * 1e6).round() / 1e6
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::tokens::ApproximateCounter;
 
     fn item(source: RetrievedSource, text: &str, ts: f64, score: f32) -> RetrievedItem {
+        let id = match &source {
+            RetrievedSource::Entry(i) => format!("e{i}"),
+            RetrievedSource::Fact(id) | RetrievedSource::Episode(id) => id.clone(),
+        };
         RetrievedItem {
             source,
+            id,
             text: text.into(),
             timestamp: ts,
             start_time: None,

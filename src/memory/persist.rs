@@ -134,11 +134,9 @@ impl Memory {
     }
 
     pub(super) fn emit_clear(&mut self) {
-        self.emit(RecordOp::DeleteKinds(vec![
-            kind::ENTRY.into(),
-            kind::SUMMARY.into(),
-            kind::STEP.into(),
-        ]));
+        self.emit(RecordOp::DeleteKinds {
+            kinds: vec![kind::ENTRY.into(), kind::SUMMARY.into(), kind::STEP.into()],
+        });
     }
 
     /// Everything this memory holds, as records (export, first write of an import).
@@ -256,7 +254,7 @@ impl Memory {
                 }
                 Ok(())
             }
-            RecordOp::DeleteKinds(kinds) => {
+            RecordOp::DeleteKinds { kinds } => {
                 for k in kinds {
                     match k.as_str() {
                         kind::ENTRY => {

@@ -37,7 +37,7 @@ pub struct ExtractOp {
     #[serde(default)]
     pub category: Option<String>,
     #[serde(default)]
-    pub importance: Option<f32>,
+    pub importance: Option<f64>,
 }
 
 /// A search result with its text.
@@ -47,7 +47,7 @@ pub struct Recalled {
     pub id: String,
     pub kind: ItemKind,
     pub text: String,
-    pub score: f32,
+    pub score: f64,
     /// When it was said or last changed (ms since the epoch).
     pub timestamp: f64,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -70,6 +70,25 @@ impl Memory {
     /// Retrieval knobs (share of the budget, ranking weights, item cap).
     pub fn recall_config_mut(&mut self) -> &mut crate::recall::RecallConfig {
         &mut self.recall.config
+    }
+
+    /// Turns vector search on (the app embeds); every item is queued for `set_embeddings`.
+    pub fn enable_vectors(&mut self, quantize: bool) {
+        self.recall.enable_vectors(quantize);
+    }
+
+    pub fn set_embeddings(&mut self, items: &[u32], vectors: &[Vec<f32>]) -> std::result::Result<(), String> {
+        self.recall.set_embeddings(items, vectors)
+    }
+
+    /// The newest user message: the default query of strategy "retrieval".
+    pub fn latest_user_text(&self) -> Option<String> {
+        self.history
+            .entries()
+            .iter()
+            .rev()
+            .find(|e| e.role == Role::User)
+            .map(|e| e.content.clone())
     }
 
     pub(super) fn recall_index_last(&mut self) {
@@ -234,7 +253,7 @@ impl Memory {
                     id: h.id,
                     kind: h.kind,
                     text,
-                    score: h.score,
+                    score: crate::context::retrieved::round_score(h.score),
                     timestamp: h.timestamp,
                     role,
                     category,
@@ -283,13 +302,13 @@ impl Memory {
         )
     }
 
-    /// The turns the `extract` hook has not seen, when the newest is an assistant reply (an
-    /// exchange just ended); empty otherwise.
+    /// The turns of completed exchanges the `extract` hook has not seen: everything unseen up
+    /// to the newest assistant reply (a user message still waiting for its reply waits).
     pub fn extraction_turns(&self) -> Vec<Entry> {
         let entries = self.history.entries();
-        if entries.last().is_none_or(|e| e.role != Role::Assistant) {
+        let Some(end) = entries.iter().rposition(|e| e.role == Role::Assistant) else {
             return Vec::new();
-        }
+        };
         let from = match &self.recall.extracted_upto {
             Some((id, ts)) => match find_entry_index(entries, id) {
                 Some(i) => i + 1,
@@ -297,7 +316,7 @@ impl Memory {
             },
             None => 0,
         };
-        entries[from.min(entries.len())..]
+        entries[from.min(end + 1)..=end]
             .iter()
             .filter(|e| matches!(e.role, Role::User | Role::Assistant) && !e.content.is_empty())
             .cloned()
@@ -408,6 +427,7 @@ impl Memory {
                 };
                 Some(RetrievedItem {
                     source,
+                    id: h.id.clone(),
                     text,
                     timestamp: h.timestamp,
                     start_time,

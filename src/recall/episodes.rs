@@ -16,7 +16,7 @@ pub struct Episode {
     #[serde(default)]
     pub outcome: String,
     /// 0..1.
-    pub importance: f32,
+    pub importance: f64,
     /// Timestamps of the first and last turn covered.
     pub start_time: f64,
     pub end_time: f64,
@@ -158,7 +158,7 @@ impl EpisodeStore {
                 Some(serde_json::Value::Null) | None => String::new(),
                 Some(v) => v.to_string(),
             },
-            importance: parsed.importance.unwrap_or(0.5).clamp(0.0, 1.0) as f32,
+            importance: parsed.importance.unwrap_or(0.5).clamp(0.0, 1.0),
             start_time: req.start_time,
             end_time: req.end_time,
             entry_ids: req.entry_ids,

@@ -26,7 +26,7 @@ pub struct Fact {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub category: Option<String>,
     /// 0..1, default 0.5. Weighs retrieval.
-    pub importance: f32,
+    pub importance: f64,
     /// Normalized subject words; facts with equal non-empty subjects supersede each other.
     pub subject: String,
     pub created_at: f64,
@@ -73,7 +73,7 @@ pub struct Remembered {
 #[derive(Debug, Clone, Default)]
 pub struct NewFact {
     pub category: Option<String>,
-    pub importance: Option<f32>,
+    pub importance: Option<f64>,
     /// Overrides the subject found in the text.
     pub subject: Option<String>,
 }
@@ -383,7 +383,7 @@ fn validate(text: &str) -> Result<String> {
     Ok(t.to_string())
 }
 
-fn check_importance(i: Option<f32>) -> Result<f32> {
+fn check_importance(i: Option<f64>) -> Result<f64> {
     match i {
         None => Ok(0.5),
         Some(x) if (0.0..=1.0).contains(&x) => Ok(x),

@@ -148,7 +148,7 @@ impl RecallState {
         id: &str,
         text: &str,
         ts: f64,
-        imp: f32,
+        imp: f64,
         cat: Option<String>,
     ) {
         if let Some(old) = self.by_id.remove(id) {
@@ -160,7 +160,7 @@ impl RecallState {
             kind,
             id: id.to_string(),
             timestamp: ts,
-            importance: imp,
+            importance: imp as f32,
             category: cat,
             alive: true,
         });
@@ -329,7 +329,7 @@ impl RecallState {
             let it = &self.items[n as usize];
             it.alive
                 && (q.kinds.is_empty() || q.kinds.contains(&it.kind))
-                && q.category.is_none_or(|c| it.category.as_deref() == Some(c))
+                && q.category.map_or(true, |c| it.category.as_deref() == Some(c))
         };
         let pool = (q.k * POOL_FACTOR).max(MIN_POOL);
         let lexical: Vec<u32> = self

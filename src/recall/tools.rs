@@ -94,8 +94,7 @@ fn run(
                 Some(v) => Some(
                     v.as_f64()
                         .filter(|x| (0.0..=1.0).contains(x))
-                        .ok_or("\"importance\" must be a number from 0 to 1")?
-                        as f32,
+                        .ok_or("\"importance\" must be a number from 0 to 1")?,
                 ),
             };
             let opts = NewFact {

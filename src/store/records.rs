@@ -25,7 +25,9 @@ pub struct Record {
     pub data: serde_json::Value,
 }
 
-#[derive(Debug, Clone, PartialEq)]
+/// One change to a session's stored records. Serializable: tabs send these to each other.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "op", rename_all = "camelCase")]
 pub enum RecordOp {
     Put(Record),
     Delete {
@@ -33,7 +35,9 @@ pub enum RecordOp {
         id: String,
     },
     /// Removes every record of these kinds (clear()).
-    DeleteKinds(Vec<String>),
+    DeleteKinds {
+        kinds: Vec<String>,
+    },
 }
 
 /// Per-session bookkeeping stored beside the records.

@@ -1,0 +1,787 @@
+//! The recall half of the JS `Memory` class (a second `#[wasm_bindgen] impl` block): long-term
+//! facts (`remember`, `recall`, `update`, `facts`, `history`), the `extract` hook, episodes,
+//! the memory tools, and the async parts of strategy "retrieval" (embedding the query and new
+//! items with the app's `embed`). No `RefCell` borrow of the core is held while JS runs.
+
+use super::errors::{invalid_option, js_error};
+use super::memory::Memory;
+use super::options::{describe, string_arg, Opts};
+use super::to_js;
+use crate::context::{BuiltContext, Strategy};
+use crate::error::ErrorCode;
+use crate::memory::{ContextExtras, ExtractOp, Memory as Core};
+use crate::recall::facts::{FactStatus, NewFact};
+use crate::recall::{tools, ItemKind, RecallQuery};
+use js_sys::{Array, Function, Promise};
+use std::cell::RefCell;
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+
+/// Texts sent to `embed` per call.
+const EMBED_BATCH: usize = 128;
+
+/// The recall options of `MemoryOptions`, parsed; `None` leaves a value as it is.
+#[derive(Default)]
+pub struct RecallOptions {
+    extract: Option<Function>,
+    embed: Option<Function>,
+    summarize: Option<Function>,
+    tools: Option<bool>,
+    recent_share: Option<f32>,
+    max_items: Option<usize>,
+    half_life_days: Option<f64>,
+    recency_weight: Option<f32>,
+    importance_weight: Option<f32>,
+    quantize: Option<bool>,
+}
+
+/// The app's callbacks for recall, kept on the JS side.
+#[derive(Default, Clone)]
+pub struct RecallHooks {
+    extract: Option<Function>,
+    embed: Option<Function>,
+    summarize: Option<Function>,
+    /// Count the memory tools' schemas in every context.
+    tools: bool,
+}
+
+fn unit(o: &Opts, key: &str) -> Result<Option<f32>, JsValue> {
+    match o.number(key)? {
+        Some(x) if !(0.0..=1.0).contains(&x) => Err(invalid_option(format!(
+            "{key} must be between 0 and 1, got {x}"
+        ))),
+        x => Ok(x.map(|x| x as f32)),
+    }
+}
+
+/// Reads `extract`, `embed`, `tools` and `retrieval: { ... }` from the Memory options.
+pub fn parse_options(o: &Opts) -> Result<RecallOptions, JsValue> {
+    let r = o.object("retrieval")?;
+    r.check_keys(&[
+        "recentShare",
+        "maxItems",
+        "halfLifeDays",
+        "recencyWeight",
+        "importanceWeight",
+        "quantize",
+    ])?;
+    let half_life_days = r.number("halfLifeDays")?;
+    if half_life_days.is_some_and(|d| d <= 0.0) {
+        return Err(invalid_option(
+            "retrieval.halfLifeDays must be a positive number of days",
+        ));
+    }
+    let max_items = r.uint("maxItems")?;
+    if max_items == Some(0) {
+        return Err(invalid_option("retrieval.maxItems must be at least 1"));
+    }
+    Ok(RecallOptions {
+        extract: o.function("extract")?,
+        embed: o.function("embed")?,
+        summarize: o.function("summarize")?,
+        tools: o.boolean("tools")?,
+        recent_share: unit(&r, "recentShare")?,
+        max_items,
+        half_life_days,
+        recency_weight: unit(&r, "recencyWeight")?,
+        importance_weight: unit(&r, "importanceWeight")?,
+        quantize: r.boolean("quantize")?,
+    })
+}
+
+impl RecallHooks {
+    pub fn apply(&mut self, core: &RefCell<Core>, o: &RecallOptions) {
+        if o.extract.is_some() {
+            self.extract = o.extract.clone();
+        }
+        if o.summarize.is_some() {
+            self.summarize = o.summarize.clone();
+        }
+        if let Some(t) = o.tools {
+            self.tools = t;
+        }
+        let mut core = core.borrow_mut();
+        if o.embed.is_some() {
+            self.embed = o.embed.clone();
+            let quantize = o.quantize.unwrap_or(core.recall_state().config.quantize);
+            core.enable_vectors(quantize);
+        } else if let Some(q) = o.quantize {
+            if core.recall_state().vectors_enabled() {
+                core.enable_vectors(q);
+            }
+        }
+        let c = core.recall_config_mut();
+        if let Some(x) = o.recent_share {
+            c.recent_share = x;
+        }
+        if let Some(x) = o.max_items {
+            c.max_items = x;
+        }
+        if let Some(x) = o.half_life_days {
+            c.weights.half_life_days = x;
+        }
+        if let Some(x) = o.recency_weight {
+            c.weights.recency = x;
+        }
+        if let Some(x) = o.importance_weight {
+            c.weights.importance = x;
+        }
+    }
+}
+
+fn now() -> f64 {
+    js_sys::Date::now()
+}
+
+fn error_text(e: &JsValue) -> String {
+    if let Some(err) = e.dyn_ref::<js_sys::Error>() {
+        return err.message().into();
+    }
+    e.as_string().unwrap_or_else(|| describe(e))
+}
+
+/// Calls an app callback with one argument and awaits what it returns (value or promise).
+/// No borrow of the core may be held by the caller.
+async fn call_async(f: &Function, arg: &JsValue) -> Result<JsValue, String> {
+    let returned = f.call1(&JsValue::NULL, arg).map_err(|e| error_text(&e))?;
+    JsFuture::from(Promise::resolve(&returned))
+        .await
+        .map_err(|e| error_text(&e))
+}
+
+/// `embed(texts)` → one vector per text, as `number[][]` or `Float32Array[]`.
+async fn embed(f: &Function, texts: &[String]) -> Result<Vec<Vec<f32>>, String> {
+    let arr: Array = texts.iter().map(|t| JsValue::from_str(t)).collect();
+    let out = call_async(f, &arr).await?;
+    if !Array::is_array(&out) {
+        return Err(format!(
+            "embed must resolve to an array of vectors, got {}",
+            describe(&out)
+        ));
+    }
+    let out: Array = out.unchecked_into();
+    if out.length() as usize != texts.len() {
+        return Err(format!(
+            "embed returned {} vectors for {} texts",
+            out.length(),
+            texts.len()
+        ));
+    }
+    out.iter()
+        .map(|v| {
+            if !v.is_object() {
+                return Err(format!(
+                    "each embedding must be an array of numbers, got {}",
+                    describe(&v)
+                ));
+            }
+            Ok(js_sys::Float32Array::new(&v).to_vec())
+        })
+        .collect()
+}
+
+/// Embeds every item still waiting for a vector, in batches.
+async fn embed_pending(core: &Rc<RefCell<Core>>, f: &Function) -> Result<(), String> {
+    loop {
+        let batch = {
+            let c = core.borrow();
+            c.recall_state()
+                .pending_embeddings(c.entries(), EMBED_BATCH)
+        };
+        if batch.is_empty() {
+            return Ok(());
+        }
+        let texts: Vec<String> = batch.iter().map(|b| b.1.clone()).collect();
+        let vectors = embed(f, &texts).await?;
+        let items: Vec<u32> = batch.iter().map(|b| b.0).collect();
+        core.borrow_mut().set_embeddings(&items, &vectors)?;
+    }
+}
+
+/// The query's vector, after the pending items are embedded; errors become notes.
+async fn query_vector(
+    core: &Rc<RefCell<Core>>,
+    f: &Function,
+    text: &str,
+    notes: &mut Vec<String>,
+) -> Option<Vec<f32>> {
+    if let Err(e) = embed_pending(core, f).await {
+        notes.push(format!(
+            "embed failed ({e}); memories were ranked by words only"
+        ));
+        return None;
+    }
+    if text.trim().is_empty() {
+        return None;
+    }
+    match embed(f, &[text.to_string()]).await {
+        Ok(mut v) => v.pop(),
+        Err(e) => {
+            notes.push(format!(
+                "embed failed ({e}); memories were ranked by words only"
+            ));
+            None
+        }
+    }
+}
+
+/// Runs the `extract` hook over the turns it has not seen; returns (operations applied, notes).
+async fn run_extract(core: &Rc<RefCell<Core>>, f: &Function) -> (usize, Vec<String>) {
+    let turns = core.borrow().extraction_turns();
+    let Some(last) = turns.last().map(|e| e.id.clone()) else {
+        return (0, Vec::new());
+    };
+    let arg = match to_js(&turns) {
+        Ok(v) => v,
+        Err(e) => return (0, vec![format!("extract was not run: {}", error_text(&e))]),
+    };
+    let answer = match call_async(f, &arg).await {
+        Ok(v) => v,
+        // The turns stay unextracted, so the next exchange retries them.
+        Err(e) => {
+            return (
+                0,
+                vec![format!(
+                    "extract failed ({e}); it runs again after the next exchange"
+                )],
+            )
+        }
+    };
+    let ops: Vec<ExtractOp> = if answer.is_undefined() || answer.is_null() {
+        Vec::new()
+    } else {
+        match serde_wasm_bindgen::from_value(answer) {
+            Ok(ops) => ops,
+            Err(e) => {
+                let note = format!(
+                    "extract must resolve to [{{ op, text, id? }}] ({e}); nothing was stored"
+                );
+                core.borrow_mut().apply_extraction(&[], Some(&last), now());
+                return (0, vec![note]);
+            }
+        }
+    };
+    let notes = core.borrow_mut().apply_extraction(&ops, Some(&last), now());
+    (ops.len() - notes.len().min(ops.len()), notes)
+}
+
+/// The async part of `context()`: extraction, embeddings, then the build itself.
+pub async fn build_context(
+    core: &Rc<RefCell<Core>>,
+    hooks: &RecallHooks,
+    query: Option<&str>,
+    tools: Option<bool>,
+) -> Result<BuiltContext, JsValue> {
+    let mut notes = Vec::new();
+    if let Some(f) = &hooks.extract {
+        notes.extend(run_extract(core, f).await.1);
+    }
+    core.borrow_mut().sync_recall();
+    let retrieval = core.borrow().config().strategy == Strategy::Retrieval;
+    let mut extras = ContextExtras {
+        query_vector: None,
+        tools: tools.unwrap_or(hooks.tools),
+    };
+    if let (true, Some(f)) = (retrieval, &hooks.embed) {
+        let text = match query {
+            Some(q) => q.to_string(),
+            None => core.borrow().latest_user_text().unwrap_or_default(),
+        };
+        extras.query_vector = query_vector(core, f, &text, &mut notes).await;
+    }
+    let mut built = core.borrow().context_with(query, &extras)?;
+    built.report.notes.extend(notes);
+    Ok(built)
+}
+
+/// `forget(id)`: a fact or episode id forgets that memory, anything else an entry.
+pub fn forget_any(core: &RefCell<Core>, id: &str) -> Result<(), JsValue> {
+    let mut c = core.borrow_mut();
+    if c.is_memory_id(id) {
+        Ok(c.forget_memory(id, now())?)
+    } else {
+        Ok(c.forget(id)?)
+    }
+}
+
+impl Memory {
+    fn recall_writable(&self) -> Result<(), JsValue> {
+        match (&self.store, self.read_only) {
+            (Some(store), true) => Err(super::storage::writer::read_only_error(
+                &store.meta.borrow().session,
+            )),
+            _ => Ok(()),
+        }
+    }
+
+    fn recall_changed(&self) {
+        if let Some(store) = &self.store {
+            store.schedule();
+        }
+    }
+}
+
+#[wasm_bindgen]
+impl Memory {
+    /// Stores a long-term fact and returns its id (`"f1"`, ...). A fact on the same subject as
+    /// an older one ("my favorite color is green" after "... is blue") supersedes it: the old
+    /// one stays in `history(id)` but is no longer recalled. The same words twice return the
+    /// existing id.
+    ///
+    /// @example
+    /// ```js
+    /// const id = mem.remember("The user is allergic to peanuts", { category: "health", importance: 0.9 });
+    /// const hits = await mem.recall("what allergies?", { k: 3 });
+    /// ```
+    pub fn remember(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "RememberOptions | undefined")] options: Option<
+            JsValue,
+        >,
+    ) -> Result<String, JsValue> {
+        let text = string_arg(&text, "text")?;
+        let options = options.unwrap_or(JsValue::UNDEFINED);
+        let o = Opts::new(&options, "remember options")?;
+        o.check_keys(&["category", "importance", "subject"])?;
+        let opts = NewFact {
+            category: o.string("category")?,
+            importance: unit(&o, "importance")?.map(f64::from),
+            subject: o.string("subject")?,
+        };
+        self.recall_writable()?;
+        let r = self.core.borrow_mut().remember(&text, opts, now())?;
+        self.recall_changed();
+        Ok(r.id)
+    }
+
+    /// Searches past turns, current facts and episodes: BM25, plus cosine when `embed` is set,
+    /// fused by rank with recency and importance. Best first.
+    #[wasm_bindgen(unchecked_return_type = "Promise<RecallHit[]>")]
+    pub fn recall(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] query: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "RecallOptions | undefined")] options: Option<
+            JsValue,
+        >,
+    ) -> Result<Promise, JsValue> {
+        let query = string_arg(&query, "query")?;
+        let options = options.unwrap_or(JsValue::UNDEFINED);
+        let o = Opts::new(&options, "recall options")?;
+        o.check_keys(&["k", "kinds", "category"])?;
+        let k = o.uint("k")?.unwrap_or(5);
+        let category = o.string("category")?;
+        let kinds = parse_kinds(o.get("kinds"))?;
+        let core = self.core.clone();
+        let embed_fn = self.hooks.embed.clone();
+        Ok(wasm_bindgen_futures::future_to_promise(async move {
+            core.borrow_mut().sync_recall();
+            let mut notes = Vec::new();
+            let vector = match &embed_fn {
+                Some(f) => query_vector(&core, f, &query, &mut notes).await,
+                None => None,
+            };
+            let q = RecallQuery {
+                text: &query,
+                vector: vector.as_deref(),
+                k,
+                kinds,
+                category: category.as_deref(),
+            };
+            let hits = core.borrow().recall(&q, now());
+            to_js(&hits)
+        }))
+    }
+
+    /// Rewrites a fact (its old text stays in `history(id)`).
+    pub fn update(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
+    ) -> Result<(), JsValue> {
+        let id = string_arg(&id, "id")?;
+        let text = string_arg(&text, "text")?;
+        self.recall_writable()?;
+        self.core.borrow_mut().update_fact(&id, &text, now())?;
+        self.recall_changed();
+        Ok(())
+    }
+
+    /// The current facts, oldest first; `{ all: true }` adds superseded and deleted ones.
+    #[wasm_bindgen(unchecked_return_type = "Fact[]")]
+    pub fn facts(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "{ all?: boolean } | undefined")] options: Option<
+            JsValue,
+        >,
+    ) -> Result<JsValue, JsValue> {
+        let options = options.unwrap_or(JsValue::UNDEFINED);
+        let o = Opts::new(&options, "facts options")?;
+        o.check_keys(&["all"])?;
+        let all = o.boolean("all")?.unwrap_or(false);
+        self.core.borrow_mut().sync_recall();
+        let core = self.core.borrow();
+        let facts: Vec<_> = core
+            .facts()
+            .iter()
+            .filter(|f| all || f.status == FactStatus::Active)
+            .collect();
+        to_js(&facts)
+    }
+
+    /// A fact's change trail: added, updated, superseded (with `by`), deleted.
+    #[wasm_bindgen(unchecked_return_type = "FactChange[]")]
+    pub fn history(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let id = string_arg(&id, "id")?;
+        self.core.borrow_mut().sync_recall();
+        let trail = self.core.borrow().fact_history(&id)?;
+        to_js(&trail)
+    }
+
+    /// Runs the `extract` option's hook over the turns it has not seen yet and applies its
+    /// operations. `context()` does this by itself after each assistant reply.
+    #[wasm_bindgen(js_name = extractFacts, unchecked_return_type = "Promise<{ applied: number; notes: string[] }>")]
+    pub fn extract_facts(&self) -> Result<Promise, JsValue> {
+        let Some(f) = self.hooks.extract.clone() else {
+            return Err(invalid_option(
+                "extractFacts needs the extract option: extract: async (turns) => [{ op, text, id? }]",
+            ));
+        };
+        self.recall_writable()?;
+        let core = self.core.clone();
+        let store = self.store.clone();
+        Ok(wasm_bindgen_futures::future_to_promise(async move {
+            let (applied, notes) = run_extract(&core, &f).await;
+            if let Some(s) = &store {
+                s.schedule();
+            }
+            let out = js_sys::Object::new();
+            js_sys::Reflect::set(&out, &"applied".into(), &(applied as f64).into())?;
+            js_sys::Reflect::set(&out, &"notes".into(), &to_js(&notes)?)?;
+            Ok(out.into())
+        }))
+    }
+
+    /// Asks the `summarize` callback for a JSON episode over the turns since the last episode
+    /// and stores it; resolves to the episode, or `null` when there are no new turns.
+    #[wasm_bindgen(js_name = recordEpisode, unchecked_return_type = "Promise<Episode | null>")]
+    pub fn record_episode(&self) -> Result<Promise, JsValue> {
+        let Some(f) = self.hooks.summarize.clone() else {
+            return Err(invalid_option(
+                "recordEpisode needs the summarize option: it writes the episode",
+            ));
+        };
+        self.recall_writable()?;
+        let core = self.core.clone();
+        let store = self.store.clone();
+        Ok(wasm_bindgen_futures::future_to_promise(async move {
+            let Some(request) = core.borrow_mut().begin_episode() else {
+                return Ok(JsValue::NULL);
+            };
+            let id = request.request_id;
+            let info = to_js(&request)?;
+            let answer = f
+                .call2(&JsValue::NULL, &JsValue::from_str(&request.prompt), &info)
+                .map(|v| JsFuture::from(Promise::resolve(&v)));
+            let answer = match answer {
+                Ok(fut) => fut.await,
+                Err(e) => Err(e),
+            };
+            let text = match answer {
+                Ok(v) => match v.as_string() {
+                    Some(s) => s,
+                    None => {
+                        core.borrow_mut().fail_episode(id);
+                        return Err(js_error(
+                            ErrorCode::InvalidDocument,
+                            "summarize must resolve to a string (the episode as JSON)",
+                        ));
+                    }
+                },
+                Err(e) => {
+                    core.borrow_mut().fail_episode(id);
+                    return Err(e);
+                }
+            };
+            let episode = core.borrow_mut().complete_episode(id, &text, now())?;
+            if let Some(s) = &store {
+                s.schedule();
+            }
+            to_js(&episode)
+        }))
+    }
+
+    /// The past episodes most similar to `situation`, best first, each with its `score`.
+    #[wasm_bindgen(js_name = recallEpisodes, unchecked_return_type = "Promise<(Episode & { score: number })[]>")]
+    pub fn recall_episodes(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] situation: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "number | undefined")] k: Option<JsValue>,
+    ) -> Result<Promise, JsValue> {
+        let situation = string_arg(&situation, "situation")?;
+        let k = match k {
+            None => 3,
+            Some(v) if v.is_undefined() || v.is_null() => 3,
+            Some(v) => match v.as_f64() {
+                Some(n) if n >= 1.0 && n.fract() == 0.0 && n <= 1000.0 => n as usize,
+                _ => {
+                    return Err(invalid_option(format!(
+                        "k must be a positive integer, got {}",
+                        describe(&v)
+                    )))
+                }
+            },
+        };
+        let core = self.core.clone();
+        let embed_fn = self.hooks.embed.clone();
+        Ok(wasm_bindgen_futures::future_to_promise(async move {
+            core.borrow_mut().sync_recall();
+            let mut notes = Vec::new();
+            let vector = match &embed_fn {
+                Some(f) => query_vector(&core, f, &situation, &mut notes).await,
+                None => None,
+            };
+            let q = RecallQuery {
+                text: &situation,
+                vector: vector.as_deref(),
+                k,
+                kinds: vec![ItemKind::Episode],
+                category: None,
+            };
+            let c = core.borrow();
+            let out = Array::new();
+            for hit in c.recall(&q, now()) {
+                if let Some(e) = c.episodes().iter().find(|e| e.id == hit.id) {
+                    let v = to_js(e)?;
+                    js_sys::Reflect::set(&v, &"score".into(), &f64::from(hit.score).into())?;
+                    out.push(&v);
+                }
+            }
+            Ok(out.into())
+        }))
+    }
+
+    /// The stored episodes, oldest first.
+    #[wasm_bindgen(unchecked_return_type = "Episode[]")]
+    pub fn episodes(&self) -> Result<JsValue, JsValue> {
+        self.core.borrow_mut().sync_recall();
+        to_js(self.core.borrow().episodes())
+    }
+
+    /// The memory tools in OpenAI's function-calling format, to pass as `tools` in a
+    /// chat-completions request: `store_memory`, `recall_memory`, `list_memories`,
+    /// `forget_memory`. Run the model's calls with `callTool`.
+    #[wasm_bindgen(unchecked_return_type = "MemoryTool[]")]
+    pub fn tools(&self) -> Result<JsValue, JsValue> {
+        to_js(&tools::definitions())
+    }
+
+    /// Executes one memory tool call and resolves to the tool-result string to add as the
+    /// `tool` message. Never rejects: unknown tools and bad arguments resolve to an
+    /// `{"error": ...}` result the model can read and correct.
+    ///
+    /// @example
+    /// ```js
+    /// for (const call of reply.tool_calls ?? []) {
+    ///   const result = await mem.callTool(call.function.name, call.function.arguments);
+    ///   mem.add("tool", result, { toolCallId: call.id });
+    /// }
+    /// ```
+    #[wasm_bindgen(js_name = callTool, unchecked_return_type = "Promise<string>")]
+    pub fn call_tool(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] name: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string | object")] args: JsValue,
+    ) -> Promise {
+        let name = name.as_string();
+        let args = if args.is_undefined() || args.is_null() {
+            Some(String::new())
+        } else if let Some(s) = args.as_string() {
+            Some(s)
+        } else {
+            js_sys::JSON::stringify(&args)
+                .ok()
+                .and_then(|s| s.as_string())
+        };
+        let result = match (name, args) {
+            (None, _) => error_result("the tool name must be a string"),
+            (_, None) => error_result("arguments must be a JSON string or an object"),
+            (Some(_), Some(_)) if self.recall_writable().is_err() => {
+                error_result("memory is read-only in this tab; nothing was changed")
+            }
+            (Some(name), Some(args)) => match self.core.try_borrow_mut() {
+                Ok(mut core) => {
+                    core.sync_recall();
+                    let out = core.call_tool(&name, &args, now());
+                    drop(core);
+                    self.recall_changed();
+                    out
+                }
+                Err(_) => error_result("memory is busy; try the call again"),
+            },
+        };
+        Promise::resolve(&JsValue::from_str(&result))
+    }
+}
+
+fn error_result(msg: &str) -> String {
+    serde_json::json!({ "error": msg }).to_string()
+}
+
+fn parse_kinds(v: Option<JsValue>) -> Result<Vec<ItemKind>, JsValue> {
+    let Some(v) = v else {
+        return Ok(Vec::new());
+    };
+    if !Array::is_array(&v) {
+        return Err(invalid_option(
+            "kinds must be an array of \"turn\", \"fact\", \"episode\"",
+        ));
+    }
+    Array::from(&v)
+        .iter()
+        .map(|k| {
+            k.as_string()
+                .as_deref()
+                .and_then(ItemKind::parse)
+                .ok_or_else(|| {
+                    invalid_option(format!(
+                        "kinds must hold \"turn\", \"fact\" or \"episode\", got {}",
+                        describe(&k)
+                    ))
+                })
+        })
+        .collect()
+}
+
+// Interfaces declared here merge with those of the same name in `types.rs`.
+#[wasm_bindgen(typescript_custom_section)]
+const RECALL_TYPES: &'static str = r#"
+export interface MemoryOptions {
+  /** Called after each exchange (by context(), or by extractFacts()) with the turns it has not
+   *  seen; resolves to fact operations, e.g. an LLM call that reads the turns. */
+  extract?: (turns: Entry[]) => Promise<ExtractOp[]> | ExtractOp[];
+  /** Embeds texts for hybrid retrieval (any embedding API or in-browser model). */
+  embed?: (texts: string[]) => Promise<(number[] | Float32Array)[]> | (number[] | Float32Array)[];
+  /** Count the memory tools' schemas (mem.tools()) against every context's budget. */
+  tools?: boolean;
+  /** Strategy "retrieval" knobs. */
+  retrieval?: {
+    /** Part of the budget after the mandatory messages that recent turns get first (default 0.5). */
+    recentShare?: number;
+    /** Most memories per context (default 24). */
+    maxItems?: number;
+    /** Age at which recency has halved, in days (default 30). */
+    halfLifeDays?: number;
+    /** 0..1, how much recency weighs (default 0.3). */
+    recencyWeight?: number;
+    /** 0..1, how much importance weighs (default 0.5). */
+    importanceWeight?: number;
+    /** Score vectors in int8 first, then re-score the best exactly (default false). */
+    quantize?: boolean;
+  };
+}
+
+export interface ContextOptions {
+  /** Count the memory tools' schemas against this context's budget (default: the tools option). */
+  tools?: boolean;
+}
+
+export interface EntryReport {
+  /** Relevance score, for entries sent as retrieved memories. */
+  score?: number;
+}
+
+export interface RetrievedReport {
+  /** The fact or episode id; "" for a turn (see the entry with status "retrieved"). */
+  id: string;
+  kind: "turn" | "fact" | "episode";
+  score: number;
+  tokens: number;
+  /** YYYY-MM-DD (UTC), as shown in the section. */
+  date: string;
+}
+
+export interface ContextReport {
+  /** Memories strategy "retrieval" sent, with their scores. */
+  retrieved?: RetrievedReport[];
+}
+
+export interface ExtractOp {
+  op: "add" | "update" | "delete";
+  text?: string;
+  /** The fact to update or delete. */
+  id?: string;
+  category?: string;
+  importance?: number;
+}
+
+export interface RememberOptions {
+  category?: string;
+  /** 0..1 (default 0.5); weighs retrieval. */
+  importance?: number;
+  /** What the fact is about; facts with the same subject supersede each other (default: found in the text). */
+  subject?: string;
+}
+
+export interface RecallOptions {
+  /** Results (default 5). */
+  k?: number;
+  kinds?: ("turn" | "fact" | "episode")[];
+  /** Only facts in this category. */
+  category?: string;
+}
+
+export interface RecallHit {
+  id: string;
+  kind: "turn" | "fact" | "episode";
+  text: string;
+  score: number;
+  timestamp: number;
+  role?: Role;
+  category?: string;
+}
+
+export interface Fact {
+  id: string;
+  text: string;
+  category?: string;
+  importance: number;
+  subject: string;
+  createdAt: number;
+  updatedAt: number;
+  status: "active" | "superseded" | "deleted";
+  supersededBy?: string;
+}
+
+export interface FactChange {
+  factId: string;
+  op: "add" | "update" | "supersede" | "delete";
+  text: string;
+  previousText?: string;
+  /** For "supersede": the newer fact. */
+  by?: string;
+  at: number;
+}
+
+export interface Episode {
+  id: string;
+  summary: string;
+  actions: string[];
+  outcome: string;
+  importance: number;
+  startTime: number;
+  endTime: number;
+  entryIds: string[];
+  createdAt: number;
+}
+
+export interface MemoryTool {
+  type: "function";
+  function: { name: "store_memory" | "recall_memory" | "list_memories" | "forget_memory"; description: string; parameters: object };
+}
+"#;

@@ -1,0 +1,292 @@
+//! The persistence face of `Memory`: `Memory.open`, `Memory.import`, `Memory.sessions`,
+//! `Memory.delete`, and on an instance `export`, `flush` and `close`. The storage I/O runs
+//! here; what to store comes from the core's change log.
+
+use super::errors::{invalid_option, js_error};
+use super::memory::Memory;
+use super::memory_options;
+use super::options::{string_arg, Opts};
+use super::storage::writer::Store;
+use super::storage::{Backend, StorageKind};
+use super::to_js;
+use crate::error::ErrorCode;
+use crate::memory::{Memory as Core, MemoryConfig};
+use crate::store::records::validate_session_name;
+use crate::store::{parse_document, RecordOp, SessionDocument, SessionMeta, SCHEMA_VERSION};
+use crate::tokens::ApproximateCounter;
+use js_sys::Function;
+use std::sync::Arc;
+use wasm_bindgen::prelude::*;
+
+const OPEN_KEYS: &[&str] = &["session", "storage", "ttlMs", "onError", "onChange"];
+const IMPORT_KEYS: &[&str] = &[
+    "session", "storage", "ttlMs", "onError", "onChange", "overwrite", "maxBytes",
+];
+
+struct OpenOptions {
+    session: Option<String>,
+    storage: StorageKind,
+    ttl_ms: Option<f64>,
+    on_error: Option<Function>,
+    on_change: Option<Function>,
+}
+
+fn open_options(o: &Opts) -> Result<OpenOptions, JsValue> {
+    let session = o.string("session")?;
+    if let Some(s) = &session {
+        validate_session_name(s)?;
+    }
+    let storage = match o.string("storage")? {
+        Some(s) => StorageKind::parse(&s)?,
+        None => StorageKind::default_here(),
+    };
+    let ttl_ms = o.number("ttlMs")?;
+    if ttl_ms.is_some_and(|t| t <= 0.0) {
+        return Err(invalid_option("ttlMs must be a positive number of milliseconds"));
+    }
+    Ok(OpenOptions {
+        session,
+        storage,
+        ttl_ms,
+        on_error: o.function("onError")?,
+        on_change: o.function("onChange")?,
+    })
+}
+
+/// A short random id prefix per opened instance, so two tabs never mint the same entry id.
+fn instance_prefix() -> String {
+    let n = (js_sys::Math::random() * 36f64.powi(4)) as u32;
+    let mut s = String::new();
+    let mut x = n;
+    for _ in 0..4 {
+        s.push(std::char::from_digit(x % 36, 36).unwrap_or('0'));
+        x /= 36;
+    }
+    format!("{s}-")
+}
+
+/// Removes sessions whose time to live has passed, as `open` does before loading.
+async fn sweep_expired(backend: &Backend, now: f64) -> Result<(), JsValue> {
+    for meta in backend.sessions().await? {
+        if meta.is_expired(now) {
+            backend.delete(&meta.session).await?;
+        }
+    }
+    Ok(())
+}
+
+fn session_info(meta: &SessionMeta) -> Result<JsValue, JsValue> {
+    let v = to_js(meta)?;
+    if let Some(e) = meta.expires_at() {
+        js_sys::Reflect::set(&v, &"expiresAt".into(), &e.into())?;
+    }
+    Ok(v)
+}
+
+impl Memory {
+    fn attach(mut self, store: std::rc::Rc<Store>, read_only: bool) -> Memory {
+        self.core.borrow_mut().track_changes();
+        self.store = Some(store);
+        self.read_only = read_only;
+        self
+    }
+}
+
+#[wasm_bindgen]
+impl Memory {
+    /// Opens a stored session (created when new): everything the memory holds is kept in
+    /// `storage` ("indexeddb" by default in browsers, "localstorage", or "memory") and written
+    /// as it changes. Sessions past their `ttlMs` are removed first.
+    ///
+    /// @example
+    /// ```js
+    /// const mem = await Memory.open({ session: "chat-1", strategy: "tokens", maxTokens: 4000 });
+    /// mem.add("user", "Remember me?");
+    /// await mem.flush(); // stored; a reload reopens it with the same call
+    /// ```
+    #[wasm_bindgen(js_name = open, unchecked_return_type = "Promise<Memory>")]
+    pub async fn open(
+        #[wasm_bindgen(unchecked_param_type = "OpenOptions")] options: JsValue,
+    ) -> Result<Memory, JsValue> {
+        let o = Opts::new(&options, "Memory.open options")?;
+        let parsed = memory_options::parse_with(&options, &MemoryConfig::default(), OPEN_KEYS)?;
+        let open = open_options(&o)?;
+        let session = open
+            .session
+            .clone()
+            .ok_or_else(|| invalid_option("Memory.open needs session: the name of the chat"))?;
+        let now = js_sys::Date::now();
+        let backend = Backend::connect(open.storage).await?;
+        sweep_expired(&backend, now).await?;
+        let counter = parsed
+            .counter
+            .clone()
+            .unwrap_or_else(|| Arc::new(ApproximateCounter::default()));
+        let mut core = Core::new(parsed.config.clone(), counter)?;
+        core.set_id_prefix(&instance_prefix());
+        let (meta, read_only) = match backend.load(&session).await? {
+            Some(loaded) => {
+                let read_only = loaded.meta.schema_version > SCHEMA_VERSION;
+                core.load_records(loaded.records)?;
+                let mut meta = loaded.meta;
+                if open.ttl_ms.is_some() && !read_only {
+                    meta.ttl_ms = open.ttl_ms;
+                }
+                (meta, read_only)
+            }
+            None => {
+                let meta = SessionMeta::new(&session, now, open.ttl_ms);
+                backend.write(&meta, &[]).await?;
+                (meta, false)
+            }
+        };
+        let memory = Memory::from_parts(core, parsed);
+        let store = Store::new(backend, meta, &memory.core, open.on_error, open.on_change);
+        Ok(memory.attach(store, read_only))
+    }
+
+    /// Creates a stored session from an exported document (`mem.export()`, or a version-1
+    /// plain message list). The document is checked before anything is stored.
+    #[wasm_bindgen(js_name = import, unchecked_return_type = "Promise<Memory>")]
+    pub async fn import_document(
+        #[wasm_bindgen(unchecked_param_type = "SessionDocument | string")] document: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "ImportOptions")] options: JsValue,
+    ) -> Result<Memory, JsValue> {
+        let o = Opts::new(&options, "Memory.import options")?;
+        let parsed = memory_options::parse_with(&options, &MemoryConfig::default(), IMPORT_KEYS)?;
+        let open = open_options(&o)?;
+        let max_bytes = o
+            .uint("maxBytes")?
+            .unwrap_or(crate::store::document::DEFAULT_MAX_IMPORT_BYTES);
+        let text = match document.as_string() {
+            Some(t) => t,
+            None if document.is_object() => js_sys::JSON::stringify(&document)
+                .ok()
+                .and_then(|s| s.as_string())
+                .ok_or_else(|| js_error(ErrorCode::InvalidDocument, "the document is not JSON"))?,
+            None => {
+                return Err(js_error(
+                    ErrorCode::InvalidDocument,
+                    "Memory.import takes the exported document (object or JSON text)",
+                ))
+            }
+        };
+        let now = js_sys::Date::now();
+        let fallback = open.session.clone().unwrap_or_else(|| "imported".into());
+        let mut doc = parse_document(&text, max_bytes, &fallback, now)?;
+        if let Some(s) = &open.session {
+            doc.session = s.clone();
+        }
+        let counter = parsed
+            .counter
+            .clone()
+            .unwrap_or_else(|| Arc::new(ApproximateCounter::default()));
+        let mut core = Core::new(parsed.config.clone(), counter)?;
+        core.load_records(doc.records.clone())?;
+        core.set_id_prefix(&instance_prefix());
+        let backend = Backend::connect(open.storage).await?;
+        if backend.load(&doc.session).await?.is_some() {
+            if o.boolean("overwrite")? != Some(true) {
+                return Err(invalid_option(format!(
+                    "session {:?} already exists in {}: pass overwrite: true to replace it, \
+                     or session: \"another-name\"",
+                    doc.session,
+                    open.storage.as_str()
+                )));
+            }
+            backend.delete(&doc.session).await?;
+        }
+        let mut meta = SessionMeta::new(&doc.session, now, open.ttl_ms.or(doc.ttl_ms));
+        meta.created_at = doc.created_at;
+        meta.turns = core.entries().len();
+        let ops: Vec<RecordOp> = core.records().into_iter().map(RecordOp::Put).collect();
+        backend.write(&meta, &ops).await?;
+        let memory = Memory::from_parts(core, parsed);
+        let store = Store::new(backend, meta, &memory.core, open.on_error, open.on_change);
+        Ok(memory.attach(store, false))
+    }
+
+    /// The stored sessions: `{ session, createdAt, updatedAt, turns, bytes, ttlMs?,
+    /// expiresAt?, schemaVersion }[]`.
+    #[wasm_bindgen(js_name = sessions, unchecked_return_type = "Promise<SessionInfo[]>")]
+    pub async fn list_sessions(
+        #[wasm_bindgen(unchecked_param_type = "StorageName | undefined")] storage: Option<String>,
+    ) -> Result<JsValue, JsValue> {
+        let kind = match storage {
+            Some(s) => StorageKind::parse(&s)?,
+            None => StorageKind::default_here(),
+        };
+        let backend = Backend::connect(kind).await?;
+        let arr = js_sys::Array::new();
+        let mut metas = backend.sessions().await?;
+        metas.sort_by(|a, b| b.updated_at.total_cmp(&a.updated_at));
+        for m in &metas {
+            arr.push(&session_info(m)?);
+        }
+        Ok(arr.into())
+    }
+
+    /// Deletes a stored session and everything in it.
+    #[wasm_bindgen(js_name = delete)]
+    pub async fn delete_session(
+        session: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "StorageName | undefined")] storage: Option<String>,
+    ) -> Result<(), JsValue> {
+        let session = string_arg(&session, "session")?;
+        let kind = match storage {
+            Some(s) => StorageKind::parse(&s)?,
+            None => StorageKind::default_here(),
+        };
+        Backend::connect(kind).await?.delete(&session).await?;
+        Ok(())
+    }
+
+    /// The whole memory as a versioned JSON document, for `Memory.import` (lossless).
+    #[wasm_bindgen(unchecked_return_type = "SessionDocument")]
+    pub fn export(&self) -> Result<JsValue, JsValue> {
+        let meta = match &self.store {
+            Some(s) => s.meta.borrow().clone(),
+            None => SessionMeta::new("unsaved", js_sys::Date::now(), None),
+        };
+        let doc = SessionDocument::new(&meta, self.core.borrow().records());
+        to_js(&doc)
+    }
+
+    /// Resolves when every change so far is stored; rejects with a coded error
+    /// (`QUOTA_EXCEEDED`, `STORAGE_FAILED`, ...) if a write failed. Unstored changes stay
+    /// queued and are retried by the next `flush()`.
+    #[wasm_bindgen(unchecked_return_type = "Promise<void>")]
+    pub fn flush(&self) -> js_sys::Promise {
+        match &self.store {
+            Some(store) => store.flush(),
+            None => js_sys::Promise::resolve(&JsValue::UNDEFINED),
+        }
+    }
+
+    /// Stops listening to other tabs. The memory stays usable; later changes are still stored.
+    pub fn close(&self) {
+        if let Some(store) = &self.store {
+            store.close();
+        }
+    }
+
+    /// The stored session's name (undefined for a memory made with `new Memory`).
+    #[wasm_bindgen(getter)]
+    pub fn session(&self) -> Option<String> {
+        self.store.as_ref().map(|s| s.meta.borrow().session.clone())
+    }
+
+    /// True when the session was stored by a newer version: readable, never written.
+    #[wasm_bindgen(getter, js_name = readOnly)]
+    pub fn read_only(&self) -> bool {
+        self.read_only
+    }
+
+    /// Called (with no arguments) after another tab's changes to this session were applied.
+    #[wasm_bindgen(setter, js_name = onchange)]
+    pub fn set_onchange(&self, f: Option<Function>) {
+        if let Some(store) = &self.store {
+            store.set_on_change(f);
+        }
+    }
+}

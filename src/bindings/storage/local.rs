@@ -1,0 +1,151 @@
+//! The `localstorage` backend, through gloo-storage. One key per record
+//! (`llm-memory/<session>/r/<kind>/<id>`) so a turn is written whole or not at all and a burst
+//! of turns never rewrites the history; the session's meta under `llm-memory/<session>/meta`.
+//! Session names are escaped so that `/` in a name cannot reach another session's keys.
+
+use super::{parse_meta, parse_record, to_json, Loaded, RecordOp};
+use crate::error::{Error, ErrorCode, Result};
+use crate::store::SessionMeta;
+use wasm_bindgen::JsValue;
+use gloo_storage::{LocalStorage, Storage};
+
+const PREFIX: &str = "llm-memory/";
+
+pub struct LocalBackend;
+
+fn escape(s: &str) -> String {
+    s.replace('%', "%25").replace('/', "%2F")
+}
+
+fn unescape(s: &str) -> String {
+    s.replace("%2F", "/").replace("%25", "%")
+}
+
+fn session_prefix(session: &str) -> String {
+    format!("{PREFIX}{}/", escape(session))
+}
+
+fn record_key(session: &str, kind: &str, id: &str) -> String {
+    format!("{}r/{}/{}", session_prefix(session), escape(kind), escape(id))
+}
+
+fn meta_key(session: &str) -> String {
+    format!("{}meta", session_prefix(session))
+}
+
+/// Every key in localStorage, read once (the Storage API has no prefix query).
+fn all_keys() -> Vec<String> {
+    let raw = LocalStorage::raw();
+    let n = raw.length().unwrap_or(0);
+    (0..n).filter_map(|i| raw.key(i).ok().flatten()).collect()
+}
+
+fn read_raw(key: &str) -> Option<String> {
+    LocalStorage::raw().get_item(key).ok().flatten()
+}
+
+fn storage_error(session: &str, e: &JsValue, bytes: usize) -> Error {
+    let name = js_sys::Reflect::get(e, &"name".into())
+        .ok()
+        .and_then(|n| n.as_string())
+        .unwrap_or_default();
+    if name.contains("Quota") {
+        return Error::new(
+            ErrorCode::QuotaExceeded,
+            format!(
+                "localStorage is full: session {session:?} needs about {bytes} more bytes; \
+                 what was stored before is intact. Delete old sessions, or use storage \
+                 \"indexeddb\", which allows far more"
+            ),
+        );
+    }
+    Error::new(
+        ErrorCode::StorageFailed,
+        format!("localStorage write for session {session:?} failed ({name})"),
+    )
+}
+
+/// `setItem`, with its failure described.
+fn set_raw(session: &str, key: &str, text: &str) -> Result<()> {
+    LocalStorage::raw()
+        .set_item(key, text)
+        .map_err(|e| storage_error(session, &e, text.len()))
+}
+
+impl LocalBackend {
+    pub fn connect() -> Result<LocalBackend> {
+        // gloo-storage throws when there is no window or storage is blocked; check first.
+        let usable = web_sys::window()
+            .and_then(|w| w.local_storage().ok().flatten())
+            .is_some();
+        if !usable {
+            return Err(Error::new(
+                ErrorCode::StorageUnavailable,
+                "localStorage is not available here (no window, or blocked by the browser's \
+                 privacy settings): use storage \"indexeddb\" or \"memory\"",
+            ));
+        }
+        Ok(LocalBackend)
+    }
+
+    pub fn load(&self, session: &str) -> Result<Option<Loaded>> {
+        let Some(meta_text) = read_raw(&meta_key(session)) else {
+            return Ok(None);
+        };
+        let meta = parse_meta(session, &meta_text)?;
+        let prefix = format!("{}r/", session_prefix(session));
+        let mut records = Vec::new();
+        for key in all_keys().into_iter().filter(|k| k.starts_with(&prefix)) {
+            if let Some(text) = read_raw(&key) {
+                records.push(parse_record(session, &key, &text)?);
+            }
+        }
+        Ok(Some(Loaded { meta, records }))
+    }
+
+    pub fn write(&self, meta: &SessionMeta, ops: &[RecordOp]) -> Result<()> {
+        let s = &meta.session;
+        for op in ops {
+            match op {
+                RecordOp::Put(r) => {
+                    set_raw(s, &record_key(s, &r.kind, &r.id), &to_json(r))?;
+                }
+                RecordOp::Delete { kind, id } => LocalStorage::delete(record_key(s, kind, id)),
+                RecordOp::DeleteKinds { kinds } => {
+                    for kind in kinds {
+                        let prefix = format!("{}r/{}/", session_prefix(s), escape(kind));
+                        for key in all_keys().into_iter().filter(|k| k.starts_with(&prefix)) {
+                            LocalStorage::delete(key);
+                        }
+                    }
+                }
+            }
+        }
+        set_raw(s, &meta_key(s), &to_json(meta))
+    }
+
+    pub fn sessions(&self) -> Result<Vec<SessionMeta>> {
+        let mut out = Vec::new();
+        for key in all_keys() {
+            let Some(rest) = key.strip_prefix(PREFIX) else {
+                continue;
+            };
+            let Some(name) = rest.strip_suffix("/meta").filter(|n| !n.contains('/')) else {
+                continue;
+            };
+            let session = unescape(name);
+            if let Some(text) = read_raw(&key) {
+                out.push(parse_meta(&session, &text)?);
+            }
+        }
+        Ok(out)
+    }
+
+    pub fn delete(&self, session: &str) -> Result<()> {
+        let prefix = session_prefix(session);
+        for key in all_keys().into_iter().filter(|k| k.starts_with(&prefix)) {
+            LocalStorage::delete(key);
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,126 @@
+//! Storage backends behind one small interface: `memory` (this JS realm only; Node and tests),
+//! `localstorage` (through gloo-storage) and `indexeddb`. Each stores a session's records and
+//! its meta; the core decides what to write, a backend only how.
+
+mod idb;
+mod local;
+mod memory_backend;
+pub mod writer;
+
+use crate::error::{Error, ErrorCode, Result};
+use crate::store::{Record, RecordOp, SessionMeta};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StorageKind {
+    Memory,
+    LocalStorage,
+    IndexedDb,
+}
+
+impl StorageKind {
+    pub fn parse(s: &str) -> Result<StorageKind> {
+        match s {
+            "memory" => Ok(StorageKind::Memory),
+            "localstorage" | "localStorage" => Ok(StorageKind::LocalStorage),
+            "indexeddb" | "indexedDB" => Ok(StorageKind::IndexedDb),
+            other => Err(Error::option(format!(
+                "unknown storage {other:?}: use \"indexeddb\", \"localstorage\" or \"memory\""
+            ))),
+        }
+    }
+
+    /// IndexedDB where the realm has it (browsers, workers), otherwise memory (Node).
+    pub fn default_here() -> StorageKind {
+        if idb::available() {
+            StorageKind::IndexedDb
+        } else {
+            StorageKind::Memory
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            StorageKind::Memory => "memory",
+            StorageKind::LocalStorage => "localstorage",
+            StorageKind::IndexedDb => "indexeddb",
+        }
+    }
+}
+
+/// A session as loaded: its meta and every record.
+pub struct Loaded {
+    pub meta: SessionMeta,
+    pub records: Vec<Record>,
+}
+
+pub enum Backend {
+    Memory(memory_backend::MemoryBackend),
+    Local(local::LocalBackend),
+    Idb(idb::IdbBackend),
+}
+
+impl Backend {
+    pub async fn connect(kind: StorageKind) -> Result<Backend> {
+        Ok(match kind {
+            StorageKind::Memory => Backend::Memory(memory_backend::MemoryBackend),
+            StorageKind::LocalStorage => Backend::Local(local::LocalBackend::connect()?),
+            StorageKind::IndexedDb => Backend::Idb(idb::IdbBackend::connect().await?),
+        })
+    }
+
+    pub async fn load(&self, session: &str) -> Result<Option<Loaded>> {
+        match self {
+            Backend::Memory(b) => b.load(session),
+            Backend::Local(b) => b.load(session),
+            Backend::Idb(b) => b.load(session).await,
+        }
+    }
+
+    /// Applies `ops` and stores `meta`; a backend with transactions does it atomically.
+    pub async fn write(&self, meta: &SessionMeta, ops: &[RecordOp]) -> Result<()> {
+        match self {
+            Backend::Memory(b) => b.write(meta, ops),
+            Backend::Local(b) => b.write(meta, ops),
+            Backend::Idb(b) => b.write(meta, ops).await,
+        }
+    }
+
+    pub async fn sessions(&self) -> Result<Vec<SessionMeta>> {
+        match self {
+            Backend::Memory(b) => b.sessions(),
+            Backend::Local(b) => b.sessions(),
+            Backend::Idb(b) => b.sessions().await,
+        }
+    }
+
+    pub async fn delete(&self, session: &str) -> Result<()> {
+        match self {
+            Backend::Memory(b) => b.delete(session),
+            Backend::Local(b) => b.delete(session),
+            Backend::Idb(b) => b.delete(session).await,
+        }
+    }
+}
+
+/// Parses a stored meta, or says which session's bookkeeping is damaged.
+fn parse_meta(session: &str, text: &str) -> Result<SessionMeta> {
+    serde_json::from_str(text).map_err(|e| {
+        Error::new(
+            ErrorCode::CorruptStorage,
+            format!("the stored meta of session {session:?} cannot be read: {e}"),
+        )
+    })
+}
+
+fn parse_record(session: &str, key: &str, text: &str) -> Result<Record> {
+    serde_json::from_str(text).map_err(|e| {
+        Error::new(
+            ErrorCode::CorruptStorage,
+            format!("stored record {key:?} of session {session:?} cannot be read ({e}); nothing was changed"),
+        )
+    })
+}
+
+fn to_json<T: serde::Serialize>(v: &T) -> String {
+    serde_json::to_string(v).unwrap_or_default()
+}

@@ -1,0 +1,232 @@
+//! Keeps a `Memory` and its stored session in step. Changes the core records are written in
+//! the background, batched: every change made in one synchronous stretch of JS (a burst of
+//! `add` calls) lands in one write. `flush()` resolves once everything is stored, or rejects
+//! with the error, and unwritten changes stay queued for the next attempt: nothing is dropped.
+//! After each write, other tabs on the same session hear of it on a BroadcastChannel.
+
+use super::Backend;
+use crate::bindings::errors::js_error;
+use crate::error::{Error, ErrorCode};
+use crate::memory::Memory as Core;
+use crate::store::{RecordOp, SessionMeta};
+use js_sys::Function;
+use std::cell::RefCell;
+use std::rc::{Rc, Weak};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+#[derive(Default)]
+struct Flow {
+    queue: Vec<RecordOp>,
+    running: bool,
+    waiters: Vec<(Function, Function)>,
+    error: Option<Error>,
+}
+
+pub struct Store {
+    pub backend: Backend,
+    pub meta: RefCell<SessionMeta>,
+    core: Weak<RefCell<Core>>,
+    flow: RefCell<Flow>,
+    channel: Option<web_sys::BroadcastChannel>,
+    on_error: Option<Function>,
+    on_change: RefCell<Option<Function>>,
+    _listener: Option<Closure<dyn FnMut(web_sys::MessageEvent)>>,
+}
+
+fn channel_name(meta: &SessionMeta) -> String {
+    format!("llm-memory/{}", meta.session)
+}
+
+impl Store {
+    pub fn new(
+        backend: Backend,
+        meta: SessionMeta,
+        core: &Rc<RefCell<Core>>,
+        on_error: Option<Function>,
+        on_change: Option<Function>,
+    ) -> Rc<Store> {
+        // Only persistent backends are shared between tabs.
+        let shared = !matches!(backend, Backend::Memory(_));
+        let channel = shared
+            .then(|| web_sys::BroadcastChannel::new(&channel_name(&meta)).ok())
+            .flatten();
+        Rc::new_cyclic(|weak: &Weak<Store>| {
+            let listener = channel.as_ref().map(|ch| {
+                let store = weak.clone();
+                let l = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
+                    if let Some(store) = store.upgrade() {
+                        store.receive(e.data());
+                    }
+                });
+                ch.set_onmessage(Some(l.as_ref().unchecked_ref()));
+                l
+            });
+            Store {
+                backend,
+                meta: RefCell::new(meta),
+                core: Rc::downgrade(core),
+                flow: RefCell::new(Flow::default()),
+                channel,
+                on_error,
+                on_change: RefCell::new(on_change),
+                _listener: listener,
+            }
+        })
+    }
+
+    pub fn set_on_change(&self, f: Option<Function>) {
+        *self.on_change.borrow_mut() = f;
+    }
+
+    /// Another tab stored changes: apply them here and tell the app.
+    fn receive(&self, data: JsValue) {
+        let Some(text) = data.as_string() else {
+            return;
+        };
+        let Ok(ops) = serde_json::from_str::<Vec<RecordOp>>(&text) else {
+            return;
+        };
+        let Some(core) = self.core.upgrade() else {
+            return;
+        };
+        let result = core.borrow_mut().apply_remote(ops);
+        match result {
+            Ok(()) => {
+                let f = self.on_change.borrow().clone();
+                if let Some(f) = f {
+                    let _ = f.call0(&JsValue::NULL);
+                }
+            }
+            Err(e) => self.report(&e),
+        }
+    }
+
+    fn report(&self, e: &Error) {
+        match &self.on_error {
+            Some(f) => {
+                let _ = f.call1(&JsValue::NULL, &js_error(e.code, &e.message));
+            }
+            None => web_sys::console::error_1(&js_error(e.code, &e.message)),
+        }
+    }
+
+    /// Starts a background write of whatever the core changed, unless one is running (it
+    /// picks the new changes up before it stops).
+    pub fn schedule(self: &Rc<Self>) {
+        {
+            let mut flow = self.flow.borrow_mut();
+            if flow.running {
+                return;
+            }
+            flow.running = true;
+        }
+        let store = self.clone();
+        wasm_bindgen_futures::spawn_local(async move { store.pump().await });
+    }
+
+    async fn pump(self: Rc<Self>) {
+        loop {
+            let ops = {
+                let fresh = match self.core.upgrade() {
+                    Some(core) => core.borrow_mut().take_changes(),
+                    None => Vec::new(),
+                };
+                let mut flow = self.flow.borrow_mut();
+                flow.queue.extend(fresh);
+                std::mem::take(&mut flow.queue)
+            };
+            if ops.is_empty() {
+                break;
+            }
+            let meta = self.next_meta(&ops);
+            match self.backend.write(&meta, &ops).await {
+                Ok(()) => {
+                    *self.meta.borrow_mut() = meta;
+                    self.flow.borrow_mut().error = None;
+                    self.broadcast(&ops);
+                }
+                Err(e) => {
+                    {
+                        let mut flow = self.flow.borrow_mut();
+                        let newer = std::mem::take(&mut flow.queue);
+                        flow.queue = ops;
+                        flow.queue.extend(newer);
+                        flow.error = Some(e.clone());
+                    }
+                    self.report(&e);
+                    break;
+                }
+            }
+        }
+        let (waiters, error) = {
+            let mut flow = self.flow.borrow_mut();
+            flow.running = false;
+            (std::mem::take(&mut flow.waiters), flow.error.clone())
+        };
+        for (resolve, reject) in waiters {
+            let _ = match &error {
+                None => resolve.call0(&JsValue::NULL),
+                Some(e) => reject.call1(&JsValue::NULL, &js_error(e.code, &e.message)),
+            };
+        }
+    }
+
+    fn next_meta(&self, ops: &[RecordOp]) -> SessionMeta {
+        let mut meta = self.meta.borrow().clone();
+        meta.updated_at = js_sys::Date::now();
+        if let Some(core) = self.core.upgrade() {
+            meta.turns = core.borrow().entries().len();
+        }
+        for op in ops {
+            if let RecordOp::Put(r) = op {
+                meta.bytes += r.data.to_string().len() + r.id.len() + 40;
+            }
+        }
+        meta
+    }
+
+    fn broadcast(&self, ops: &[RecordOp]) {
+        if let (Some(ch), Ok(text)) = (&self.channel, serde_json::to_string(ops)) {
+            let _ = ch.post_message(&JsValue::from_str(&text));
+        }
+    }
+
+    /// Resolves when every change so far is stored; rejects with the write error otherwise.
+    pub fn flush(self: &Rc<Self>) -> js_sys::Promise {
+        let mut waiter = None;
+        let promise = js_sys::Promise::new(&mut |resolve, reject| waiter = Some((resolve, reject)));
+        if let Some(w) = waiter {
+            self.flow.borrow_mut().waiters.push(w);
+        }
+        let running = self.flow.borrow().running;
+        if !running {
+            self.schedule();
+        }
+        promise
+    }
+
+    pub fn close(&self) {
+        if let Some(ch) = &self.channel {
+            ch.set_onmessage(None);
+            ch.close();
+        }
+    }
+}
+
+impl Drop for Store {
+    fn drop(&mut self) {
+        self.close();
+    }
+}
+
+/// The error for writes to a session that a newer version stored.
+pub fn read_only_error(session: &str) -> JsValue {
+    js_error(
+        ErrorCode::ReadOnly,
+        &format!(
+            "session {session:?} was stored by a newer llm-memory; it is open read-only so \
+             that its data is not damaged: update the package to change it"
+        ),
+    )
+}

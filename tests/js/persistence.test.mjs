@@ -1,0 +1,43 @@
+// Persistence from Node: the "memory" backend goes through the same record path, and the
+// browser-only backends fail with a clear code rather than crashing.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { Memory, loadTokenizer } from "./helpers.mjs";
+
+test("storage \"memory\" keeps a session for the life of the process", async () => {
+  const mem = await Memory.open({ session: "node-1", storage: "memory", strategy: "tokens", maxTokens: 500, tokenizer: loadTokenizer("llama3") });
+  assert.equal(mem.session, "node-1");
+  assert.match(mem.add("user", "hello"), /^[0-9a-z]{4}-1$/);
+  mem.add("assistant", "hi");
+  await mem.flush();
+  const again = await Memory.open({ session: "node-1", storage: "memory" });
+  assert.deepEqual(again.entries().map((e) => e.content), ["hello", "hi"]);
+  const listed = await Memory.sessions("memory");
+  const info = listed.find((s) => s.session === "node-1");
+  assert.equal(info.turns, 2);
+  assert.equal(info.schemaVersion, 2);
+  assert.ok(info.bytes > 0);
+  await Memory.delete("node-1", "memory");
+  assert.ok(!(await Memory.sessions("memory")).some((s) => s.session === "node-1"));
+});
+
+test("browser storages are unavailable in Node with a clear code", async () => {
+  await assert.rejects(Memory.open({ session: "x", storage: "indexeddb" }), (e) => e.code === "STORAGE_UNAVAILABLE" && /IndexedDB/.test(e.message));
+  await assert.rejects(Memory.open({ session: "x", storage: "localstorage" }), (e) => e.code === "STORAGE_UNAVAILABLE");
+  await assert.rejects(Memory.open({ session: "x", storage: "disk" }), (e) => e.code === "INVALID_OPTION");
+  await assert.rejects(Memory.open({ storage: "memory" }), (e) => e.code === "INVALID_OPTION" && /session/.test(e.message));
+  await assert.rejects(Memory.open({ session: "", storage: "memory" }), (e) => e.code === "INVALID_OPTION");
+  await assert.rejects(Memory.open({ session: "x", storage: "memory", ttlMs: -1 }), (e) => e.code === "INVALID_OPTION");
+});
+
+test("import refuses to overwrite a session unless asked", async () => {
+  const src = new Memory();
+  src.add("user", "one");
+  const doc = src.export();
+  const a = await Memory.import(doc, { session: "imp", storage: "memory" });
+  assert.equal(a.length, 1);
+  await assert.rejects(Memory.import(doc, { session: "imp", storage: "memory" }), (e) => e.code === "INVALID_OPTION" && /overwrite/.test(e.message));
+  src.add("user", "two");
+  const b = await Memory.import(src.export(), { session: "imp", storage: "memory", overwrite: true });
+  assert.deepEqual(b.entries().map((e) => e.content), ["one", "two"]);
+});
