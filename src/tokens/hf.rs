@@ -1,13 +1,21 @@
-//! A Hugging Face `tokenizer.json` (BPE, WordPiece, Unigram, WordLevel) loaded through the
-//! `tokenizers` crate. Counts exclude special tokens the post-processor would add (BOS/EOS):
-//! the chat overhead accounts for the framing of each message.
+//! A Hugging Face `tokenizer.json` (BPE, WordPiece, Unigram, WordLevel). Byte-level BPE files
+//! whose every step `bpe` reproduces exactly (gpt-4o, llama3, qwen3, ...) take that fast path;
+//! any other file goes through the `tokenizers` crate. Counts exclude special tokens the
+//! post-processor would add (BOS/EOS): the chat overhead accounts for the framing of each
+//! message.
 
+use super::bpe::FastBpe;
 use super::TokenCounter;
 use crate::error::{Error, ErrorCode, Result};
 
 pub struct HfTokenizer {
-    inner: tokenizers::Tokenizer,
+    inner: Engine,
     kind: String,
+}
+
+enum Engine {
+    Fast(Box<FastBpe>),
+    Crate(Box<tokenizers::Tokenizer>),
 }
 
 impl HfTokenizer {
@@ -19,6 +27,17 @@ impl HfTokenizer {
                 "the tokenizer.json is empty: pass the file's text or bytes",
             ));
         }
+        if let Some(fast) = super::bpe::from_json(json) {
+            return Ok(HfTokenizer {
+                inner: Engine::Fast(Box::new(fast)),
+                kind: "BPE".into(),
+            });
+        }
+        Self::from_bytes_with_crate(json)
+    }
+
+    /// Loads through the `tokenizers` crate whatever the file (the reference path).
+    pub fn from_bytes_with_crate(json: &[u8]) -> Result<Self> {
         let inner = tokenizers::Tokenizer::from_bytes(json).map_err(|e| {
             Error::new(
                 ErrorCode::InvalidTokenizer,
@@ -26,15 +45,51 @@ impl HfTokenizer {
             )
         })?;
         let kind = model_kind(&inner);
-        Ok(HfTokenizer { inner, kind })
+        Ok(HfTokenizer {
+            inner: Engine::Crate(Box::new(inner)),
+            kind,
+        })
+    }
+
+    /// Loads the compact form made by `prepared()`.
+    pub fn from_prepared(data: &[u8]) -> Result<Self> {
+        let fast = FastBpe::from_prepared(data).ok_or_else(|| {
+            Error::new(
+                ErrorCode::InvalidTokenizer,
+                "not a prepared tokenizer from this version of llm-memory: load the \
+                 tokenizer.json again and store its new prepared form",
+            )
+        })?;
+        Ok(HfTokenizer {
+            inner: Engine::Fast(Box::new(fast)),
+            kind: "BPE".into(),
+        })
+    }
+
+    /// The compact form for warm loads, when the fast path is in use.
+    pub fn prepared(&self) -> Option<Vec<u8>> {
+        match &self.inner {
+            Engine::Fast(f) => Some(f.to_prepared()),
+            Engine::Crate(_) => None,
+        }
+    }
+
+    /// Whether counting takes the fast byte-level BPE path.
+    pub fn is_fast(&self) -> bool {
+        matches!(self.inner, Engine::Fast(_))
     }
 
     /// Token ids of `text`, without special tokens.
     pub fn encode_ids(&self, text: &str) -> Result<Vec<u32>> {
-        self.inner
-            .encode_fast(text, false)
-            .map(|e| e.get_ids().to_vec())
-            .map_err(|e| Error::new(ErrorCode::InvalidTokenizer, format!("encoding failed: {e}")))
+        match &self.inner {
+            Engine::Fast(f) => Ok(f.encode(text)),
+            Engine::Crate(t) => t
+                .encode_fast(text, false)
+                .map(|e| e.get_ids().to_vec())
+                .map_err(|e| {
+                    Error::new(ErrorCode::InvalidTokenizer, format!("encoding failed: {e}"))
+                }),
+        }
     }
 }
 
@@ -54,11 +109,21 @@ impl TokenCounter for HfTokenizer {
         if text.is_empty() {
             return 0;
         }
-        match self.inner.encode_fast(text, false) {
+        let t = match &self.inner {
+            Engine::Fast(f) => return f.count(text),
+            Engine::Crate(t) => t,
+        };
+        match t.encode_fast(text, false) {
             Ok(enc) => enc.len(),
             // The crate only fails on malformed models it accepted at load; fall back to the
             // estimate rather than abort the turn.
             Err(_) => super::ApproximateCounter::default().count(text),
+        }
+    }
+    fn count_many(&self, texts: &[&str]) -> Vec<usize> {
+        match &self.inner {
+            Engine::Fast(f) => f.count_many(texts),
+            Engine::Crate(_) => texts.iter().map(|t| self.count(t)).collect(),
         }
     }
     fn kind(&self) -> &str {

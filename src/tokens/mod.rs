@@ -2,6 +2,7 @@
 //! approximate fallback, plus the chat format's per-message overhead. Every budget decision is
 //! made in these units.
 
+pub mod bpe;
 pub mod hf;
 
 use crate::context::message::ChatMessage;

@@ -63,3 +63,48 @@ export function corpus(n = 600, seed = 42) {
   out.push("a".repeat(5000), "9".repeat(3000), "ab ".repeat(2000));
   return out;
 }
+
+/** Deterministic pseudo-random bytes as base64, `bytes` long before encoding. */
+export function base64Blob(bytes, seed = 7) {
+  const rand = mulberry32(seed);
+  const buf = Buffer.alloc(bytes);
+  for (let i = 0; i < bytes; i++) buf[i] = Math.floor(rand() * 256);
+  return buf.toString("base64");
+}
+
+/**
+ * The worst cases of a pre-tokenizer and BPE, each one long piece or a long run of short ones:
+ * 50 000 characters without a word break (one letter, mixed case, CJK), 1 MB of base64,
+ * long runs of spaces, newlines, digits, punctuation and emoji.
+ */
+export function worstCases(seed = 9) {
+  const rand = mulberry32(seed);
+  const letters = (n, lo, hi) => {
+    let s = "";
+    for (let i = 0; i < n; i++) s += String.fromCodePoint(lo + Math.floor(rand() * (hi - lo)));
+    return s;
+  };
+  return {
+    "50k same letter": "a".repeat(50_000),
+    "50k random letters": letters(50_000, 0x61, 0x7b),
+    "50k mixed case": letters(25_000, 0x41, 0x5b) + letters(25_000, 0x61, 0x7b),
+    "50k CJK": letters(50_000, 0x4e00, 0x9fff),
+    "1 MB base64": base64Blob(750_000).slice(0, 1_000_000),
+    "spaces": " ".repeat(20_000) + "x" + "\n \t".repeat(5000),
+    "digits": "1234567890".repeat(3000),
+    "punctuation": "!?.,;:-_/\\()[]{}<>".repeat(2000),
+    "emoji": "👨‍👩‍👧‍👦🇫🇷❤️‍🔥".repeat(3000),
+  };
+}
+
+/** A large varied corpus: `corpus(n)` plus longer documents built from it. */
+export function largeCorpus(n = 3000, seed = 11) {
+  const texts = corpus(n, seed);
+  const rand = mulberry32(seed);
+  for (let i = 0; i < 60; i++) {
+    let doc = "";
+    while (doc.length < 20_000) doc += texts[Math.floor(rand() * texts.length)] + (rand() < 0.3 ? "\n\n" : " ");
+    texts.push(doc);
+  }
+  return texts;
+}

@@ -1,0 +1,144 @@
+//! A compact binary form of a loaded `FastBpe` (split pattern, byte ids, merge ranks, added
+//! tokens), for warm loads: parsing it skips the JSON and the string lookups of the merges.
+//! The caller stores it (IndexedDB in the browser) keyed by the tokenizer.json's hash.
+//!
+//! Layout, little-endian: `b"LLMBPE01"`, pattern u8, digits u8, normalizer u8, has_whole u8,
+//! 256 × u32 byte ids, u32 n + n × (left, right, rank, merged) u32, [u32 n + n × (u32 len,
+//! bytes, u32 id) whole entries], u32 n + n × (u32 id, u8 normalized, u32 len, bytes) added.
+
+use super::merge::MergeTable;
+use super::pretok::Pattern;
+use super::{AddedToken, FastBpe, Normalizer};
+use rustc_hash::FxHashMap;
+
+const MAGIC: &[u8; 8] = b"LLMBPE01";
+
+fn put(out: &mut Vec<u8>, v: u32) {
+    out.extend_from_slice(&v.to_le_bytes());
+}
+
+impl FastBpe {
+    /// The prepared form of this tokenizer.
+    pub fn to_prepared(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(16 * self.table.pair_count() + 4096);
+        out.extend_from_slice(MAGIC);
+        let (p, digits) = match self.pattern {
+            Pattern::Cl100k { digits } => (0u8, digits),
+            Pattern::O200k => (1u8, 3),
+        };
+        out.extend_from_slice(&[
+            p,
+            digits,
+            (self.normalizer == Normalizer::Nfc) as u8,
+            self.whole.is_some() as u8,
+        ]);
+        for id in self.table.byte_ids {
+            put(&mut out, id);
+        }
+        let mut merges: Vec<_> = self.table.iter().collect();
+        merges.sort_unstable_by_key(|m| m.2);
+        put(&mut out, merges.len() as u32);
+        for (l, r, rank, m) in merges {
+            for v in [l, r, rank, m] {
+                put(&mut out, v);
+            }
+        }
+        if let Some(whole) = &self.whole {
+            put(&mut out, whole.len() as u32);
+            for (bytes, id) in whole {
+                put(&mut out, bytes.len() as u32);
+                out.extend_from_slice(bytes);
+                put(&mut out, *id);
+            }
+        }
+        put(&mut out, self.added.len() as u32);
+        for a in &self.added {
+            put(&mut out, a.id);
+            out.push(a.normalized as u8);
+            put(&mut out, a.content.len() as u32);
+            out.extend_from_slice(a.content.as_bytes());
+        }
+        out
+    }
+
+    /// Reads a prepared form; `None` when it is not one (or is truncated or from another version).
+    pub fn from_prepared(data: &[u8]) -> Option<FastBpe> {
+        let mut r = Reader { data, at: 0 };
+        if r.bytes(8)? != MAGIC {
+            return None;
+        }
+        let head = r.bytes(4)?;
+        let pattern = match (head[0], head[1]) {
+            (0, d @ (1 | 3)) => Pattern::Cl100k { digits: d },
+            (1, 3) => Pattern::O200k,
+            _ => return None,
+        };
+        let normalizer = match head[2] {
+            0 => Normalizer::None,
+            1 => Normalizer::Nfc,
+            _ => return None,
+        };
+        let mut byte_ids = [0u32; 256];
+        for id in byte_ids.iter_mut() {
+            *id = r.u32()?;
+        }
+        let n = r.u32()? as usize;
+        if n > data.len() / 16 {
+            return None;
+        }
+        let mut table = MergeTable::new(byte_ids, n);
+        for _ in 0..n {
+            let (a, b, rank, m) = (r.u32()?, r.u32()?, r.u32()?, r.u32()?);
+            table.insert(a, b, rank, m);
+        }
+        let whole = if head[3] == 1 {
+            let n = r.u32()? as usize;
+            if n > data.len() / 8 {
+                return None;
+            }
+            let mut whole = FxHashMap::default();
+            whole.reserve(n);
+            for _ in 0..n {
+                let len = r.u32()? as usize;
+                let bytes = r.bytes(len)?.to_vec().into_boxed_slice();
+                whole.insert(bytes, r.u32()?);
+            }
+            Some(whole)
+        } else {
+            None
+        };
+        let n = r.u32()? as usize;
+        let mut added = Vec::with_capacity(n.min(1 << 16));
+        for _ in 0..n {
+            let id = r.u32()?;
+            let normalized = r.bytes(1)?[0] == 1;
+            let len = r.u32()? as usize;
+            let content = String::from_utf8(r.bytes(len)?.to_vec()).ok()?;
+            added.push(AddedToken {
+                id,
+                content,
+                normalized,
+            });
+        }
+        if r.at != data.len() {
+            return None;
+        }
+        Some(FastBpe::new(pattern, normalizer, table, whole, added))
+    }
+}
+
+struct Reader<'a> {
+    data: &'a [u8],
+    at: usize,
+}
+
+impl<'a> Reader<'a> {
+    fn bytes(&mut self, n: usize) -> Option<&'a [u8]> {
+        let s = self.data.get(self.at..self.at.checked_add(n)?)?;
+        self.at += n;
+        Some(s)
+    }
+    fn u32(&mut self) -> Option<u32> {
+        Some(u32::from_le_bytes(self.bytes(4)?.try_into().ok()?))
+    }
+}
