@@ -215,3 +215,72 @@ fn forgetting_and_clearing_follow_the_index() {
     m.clear();
     assert!(m.recall_state().is_empty());
 }
+
+#[test]
+fn facts_and_episodes_survive_a_reload_and_reach_other_tabs() {
+    let mut m = memory(800);
+    m.track_changes();
+    chat(
+        &mut m,
+        &[("Plan the Lisbon offsite", "Booked the venue.")],
+        0,
+    );
+    m.remember("Team offsite is in Lisbon", Default::default(), 1.0)
+        .unwrap();
+    m.remember("Team offsite is in Porto", Default::default(), 2.0)
+        .unwrap();
+    let req = m.begin_episode().unwrap();
+    m.complete_episode(req.request_id, r#"{"summary":"Planned the offsite"}"#, 3.0)
+        .unwrap();
+    let ops = m.take_changes();
+    assert!(ops
+        .iter()
+        .any(|op| matches!(op, llm_memory::store::RecordOp::Put(r) if r.kind == "fact")));
+
+    // A reload: the records come back through persistence.
+    let mut reloaded = memory(800);
+    reloaded.load_records(m.records()).unwrap();
+    reloaded.sync_recall();
+    let active: Vec<&str> = reloaded
+        .facts()
+        .iter()
+        .filter(|f| f.status == llm_memory::recall::facts::FactStatus::Active)
+        .map(|f| f.text.as_str())
+        .collect();
+    assert_eq!(active, vec!["Team offsite is in Porto"]);
+    assert_eq!(reloaded.fact_history("f1").unwrap().len(), 2);
+    assert_eq!(reloaded.episodes().len(), 1);
+    let next = reloaded
+        .remember("Offsite budget: 5000 EUR", Default::default(), 4.0)
+        .unwrap();
+    assert_eq!(next.id, "f3", "ids continue after the stored ones");
+    m.add(
+        Role::User,
+        "where is the offsite?",
+        NewEntry::default(),
+        9.0,
+    )
+    .unwrap();
+    reloaded
+        .add(
+            Role::User,
+            "where is the offsite?",
+            NewEntry::default(),
+            9.0,
+        )
+        .unwrap();
+    let a = m.context(None).unwrap();
+    let b = reloaded.context(None).unwrap();
+    let has =
+        |c: &llm_memory::BuiltContext| c.messages.iter().any(|x| x.content.contains("is in Porto"));
+    assert!(has(&a) && has(&b));
+
+    // Another tab's change arrives as record operations.
+    let mut other = memory(800);
+    other.load_records(m.records()).unwrap();
+    m.track_changes();
+    m.update_fact("f2", "Team offsite is in Faro", 5.0).unwrap();
+    other.apply_remote(m.take_changes()).unwrap();
+    other.sync_recall();
+    assert_eq!(other.facts()[1].text, "Team offsite is in Faro");
+}

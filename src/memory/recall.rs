@@ -56,6 +56,24 @@ pub struct Recalled {
     pub category: Option<String>,
 }
 
+fn record_key(kind: &str, id: &str) -> String {
+    format!("{kind}:{id}")
+}
+
+/// Changes when records are added, removed or replaced (a replaced record moves to the end).
+fn foreign_print(foreign: &[Record]) -> String {
+    match foreign.last() {
+        Some(r) => format!(
+            "{}|{}|{}|{}",
+            foreign.len(),
+            r.kind,
+            r.id,
+            r.data["fact"]["updatedAt"].as_f64().unwrap_or(r.order)
+        ),
+        None => String::new(),
+    }
+}
+
 #[derive(Serialize, Deserialize)]
 struct FactData {
     fact: Fact,
@@ -77,7 +95,11 @@ impl Memory {
         self.recall.enable_vectors(quantize);
     }
 
-    pub fn set_embeddings(&mut self, items: &[u32], vectors: &[Vec<f32>]) -> std::result::Result<(), String> {
+    pub fn set_embeddings(
+        &mut self,
+        items: &[u32],
+        vectors: &[Vec<f32>],
+    ) -> std::result::Result<(), String> {
         self.recall.set_embeddings(items, vectors)
     }
 
@@ -98,7 +120,7 @@ impl Memory {
     }
 
     /// Brings the index and the fact/episode stores in line with what persistence loaded or
-    /// another tab wrote. Cheap when nothing changed; call before searching.
+    /// another tab wrote. O(1) when nothing changed; call before searching.
     pub fn sync_recall(&mut self) {
         if self.recall.entries_seen != self.history.len() {
             self.recall.clear_turns();
@@ -106,19 +128,29 @@ impl Memory {
                 self.recall.add_entry(e);
             }
         }
+        let print = foreign_print(&self.foreign);
+        if print == self.recall.foreign_print {
+            return;
+        }
         let mut facts = Vec::new();
         let mut episodes = Vec::new();
         for r in &self.foreign {
             match r.kind.as_str() {
                 FACT_KIND => {
+                    self.recall.persisted.insert(record_key(FACT_KIND, &r.id));
                     let stored_at = r.data["fact"]["updatedAt"].as_f64();
                     let ours = self.recall.facts.get(&r.id).map(|f| f.updated_at);
                     if ours.is_none() || stored_at > ours {
                         facts.push(r.data.clone());
                     }
                 }
-                EPISODE_KIND if self.recall.episodes.get(&r.id).is_none() => {
-                    episodes.push(r.data.clone());
+                EPISODE_KIND => {
+                    self.recall
+                        .persisted
+                        .insert(record_key(EPISODE_KIND, &r.id));
+                    if self.recall.episodes.get(&r.id).is_none() {
+                        episodes.push(r.data.clone());
+                    }
                 }
                 _ => {}
             }
@@ -137,6 +169,7 @@ impl Memory {
                 self.recall.sync_episode(&id);
             }
         }
+        self.recall.foreign_print = print;
     }
 
     /// Records a fact or episode as changed: kept among the stored records (so an export
@@ -165,8 +198,12 @@ impl Memory {
             order,
             data,
         };
-        self.foreign.retain(|r| !(r.kind == kind && r.id == id));
+        // Only a record stored before needs finding; a new one is appended.
+        if !self.recall.persisted.insert(record_key(kind, id)) {
+            self.foreign.retain(|r| !(r.kind == kind && r.id == id));
+        }
         self.foreign.push(record.clone());
+        self.recall.foreign_print = foreign_print(&self.foreign);
         if let Some(c) = &mut self.changes {
             c.push(RecordOp::Put(record));
         }
@@ -405,7 +442,9 @@ impl Memory {
                 let (source, text, start_time) = match h.kind {
                     ItemKind::Turn => {
                         let i = find_entry_index(entries, &h.id)?;
-                        let e = &entries[i];
+                        // Memories are sent too: their text goes out redacted.
+                        let e = self.sent_entry(&entries[i]);
+                        let e = e.as_ref().unwrap_or(&entries[i]);
                         (
                             RetrievedSource::Entry(i),
                             format!("{}: {}", e.role.as_str(), e.content),
@@ -414,13 +453,14 @@ impl Memory {
                     }
                     ItemKind::Fact => {
                         let f = self.recall.facts.get(&h.id)?;
-                        (RetrievedSource::Fact(h.id.clone()), f.text.clone(), None)
+                        let text = self.sent_text(&f.text).0.into_owned();
+                        (RetrievedSource::Fact(h.id.clone()), text, None)
                     }
                     ItemKind::Episode => {
                         let e = self.recall.episodes.get(&h.id)?;
                         (
                             RetrievedSource::Episode(h.id.clone()),
-                            e.text(),
+                            self.sent_text(&e.text()).0.into_owned(),
                             Some(e.start_time),
                         )
                     }

@@ -8,6 +8,7 @@
 use super::tokenize::{for_each_term, terms};
 use crate::error::{Error, ErrorCode, Result};
 use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -86,6 +87,13 @@ pub struct FactStore {
     facts: Vec<Fact>,
     changes: Vec<FactChange>,
     next_seq: u64,
+    /// Lookups that keep every operation independent of the number of facts.
+    position: HashMap<String, usize>,
+    /// Active facts by their normalized words (duplicates) and by subject (supersession).
+    by_words: HashMap<String, usize>,
+    by_subject: HashMap<String, Vec<usize>>,
+    /// Positions in `changes` per fact.
+    trail: HashMap<String, Vec<usize>>,
 }
 
 /// Where a statement's subject ends and its value starts, with the relation kept as part of
@@ -172,17 +180,51 @@ impl FactStore {
         }
     }
 
+    fn log(&mut self, change: FactChange) {
+        self.trail
+            .entry(change.fact_id.clone())
+            .or_default()
+            .push(self.changes.len());
+        self.changes.push(change);
+    }
+
+    /// Adds fact `i` to the active lookups.
+    fn link(&mut self, i: usize) {
+        let f = &self.facts[i];
+        if f.status != FactStatus::Active {
+            return;
+        }
+        self.by_words.insert(normalized(&f.text), i);
+        if !f.subject.is_empty() {
+            self.by_subject
+                .entry(f.subject.clone())
+                .or_default()
+                .push(i);
+        }
+    }
+
+    /// Removes fact `i` from the active lookups (before it changes or stops being current).
+    fn unlink(&mut self, i: usize) {
+        let f = &self.facts[i];
+        let words = normalized(&f.text);
+        if self.by_words.get(&words) == Some(&i) {
+            self.by_words.remove(&words);
+        }
+        if let Some(list) = self.by_subject.get_mut(&f.subject) {
+            list.retain(|&x| x != i);
+            if list.is_empty() {
+                self.by_subject.remove(&f.subject);
+            }
+        }
+    }
+
     /// Stores a fact; supersedes active facts on the same subject (and category, when both
     /// have one). An active fact with the same words is returned instead of a copy.
     pub fn remember(&mut self, text: &str, opts: NewFact, now: f64) -> Result<Remembered> {
         let text = validate(text)?;
         let importance = check_importance(opts.importance)?;
-        let norm = normalized(&text);
-        if let Some(f) = self
-            .facts
-            .iter_mut()
-            .find(|f| f.status == FactStatus::Active && normalized(&f.text) == norm)
-        {
+        if let Some(&i) = self.by_words.get(&normalized(&text)) {
+            let f = &mut self.facts[i];
             f.importance = f.importance.max(importance);
             return Ok(Remembered {
                 id: f.id.clone(),
@@ -208,7 +250,10 @@ impl FactStore {
             status: FactStatus::Active,
             superseded_by: None,
         });
-        self.changes.push(FactChange {
+        let i = self.facts.len() - 1;
+        self.position.insert(id.clone(), i);
+        self.link(i);
+        self.log(FactChange {
             fact_id: id.clone(),
             op: ChangeOp::Add,
             text,
@@ -230,30 +275,34 @@ impl FactStore {
         by: &str,
         now: f64,
     ) -> Vec<String> {
-        if subject.is_empty() {
+        let Some(same) = self.by_subject.get(subject).cloned() else {
             return Vec::new();
-        }
+        };
         let mut out = Vec::new();
-        for f in &mut self.facts {
+        for i in same {
+            let f = &self.facts[i];
             let same_category = match (category, f.category.as_deref()) {
                 (Some(a), Some(b)) => a == b,
                 _ => true,
             };
-            if f.status == FactStatus::Active && f.id != by && f.subject == subject && same_category
-            {
-                f.status = FactStatus::Superseded;
-                f.superseded_by = Some(by.to_string());
-                f.updated_at = now;
-                self.changes.push(FactChange {
-                    fact_id: f.id.clone(),
-                    op: ChangeOp::Supersede,
-                    text: f.text.clone(),
-                    previous_text: None,
-                    by: Some(by.to_string()),
-                    at: now,
-                });
-                out.push(f.id.clone());
+            if f.id == by || !same_category {
+                continue;
             }
+            self.unlink(i);
+            let f = &mut self.facts[i];
+            f.status = FactStatus::Superseded;
+            f.superseded_by = Some(by.to_string());
+            f.updated_at = now;
+            let change = FactChange {
+                fact_id: f.id.clone(),
+                op: ChangeOp::Supersede,
+                text: f.text.clone(),
+                previous_text: None,
+                by: Some(by.to_string()),
+                at: now,
+            };
+            out.push(f.id.clone());
+            self.log(change);
         }
         out
     }
@@ -264,15 +313,15 @@ impl FactStore {
         let text = validate(text)?;
         let i = self.active_index(id)?;
         let subject = subject_of(&text);
-        let category = self.facts[i].category.clone();
+        self.unlink(i);
         let f = &mut self.facts[i];
         let previous = std::mem::replace(&mut f.text, text.clone());
         f.updated_at = now;
         if !subject.is_empty() {
-            f.subject = subject.clone();
+            f.subject = subject;
         }
-        let subject = f.subject.clone();
-        self.changes.push(FactChange {
+        let (subject, category) = (f.subject.clone(), f.category.clone());
+        self.log(FactChange {
             fact_id: id.to_string(),
             op: ChangeOp::Update,
             text,
@@ -280,29 +329,33 @@ impl FactStore {
             by: None,
             at: now,
         });
-        Ok(self.supersede(&subject, category.as_deref(), id, now))
+        let superseded = self.supersede(&subject, category.as_deref(), id, now);
+        self.link(i);
+        Ok(superseded)
     }
 
     /// Deletes an active fact (it stays in the trail).
     pub fn delete(&mut self, id: &str, now: f64) -> Result<()> {
         let i = self.active_index(id)?;
+        self.unlink(i);
         let f = &mut self.facts[i];
         f.status = FactStatus::Deleted;
         f.updated_at = now;
-        self.changes.push(FactChange {
+        let change = FactChange {
             fact_id: id.to_string(),
             op: ChangeOp::Delete,
             text: f.text.clone(),
             previous_text: None,
             by: None,
             at: now,
-        });
+        };
+        self.log(change);
         Ok(())
     }
 
     fn active_index(&self, id: &str) -> Result<usize> {
-        match self.facts.iter().position(|f| f.id == id) {
-            Some(i) if self.facts[i].status == FactStatus::Active => Ok(i),
+        match self.position.get(id) {
+            Some(&i) if self.facts[i].status == FactStatus::Active => Ok(i),
             Some(_) => Err(Error::new(
                 ErrorCode::NotFound,
                 format!(
@@ -317,11 +370,11 @@ impl FactStore {
     }
 
     pub fn get(&self, id: &str) -> Option<&Fact> {
-        self.facts.iter().find(|f| f.id == id)
+        self.position.get(id).map(|&i| &self.facts[i])
     }
 
     pub fn contains(&self, id: &str) -> bool {
-        self.get(id).is_some()
+        self.position.contains_key(id)
     }
 
     /// Every fact ever stored, current or not, oldest first.
@@ -333,7 +386,7 @@ impl FactStore {
         self.facts.iter().filter(|f| f.status == FactStatus::Active)
     }
 
-    /// The change trail of a fact: its own changes and the facts that superseded it.
+    /// The change trail of a fact, oldest first.
     pub fn history(&self, id: &str) -> Result<Vec<FactChange>> {
         if !self.contains(id) {
             return Err(Error::new(
@@ -342,18 +395,18 @@ impl FactStore {
             ));
         }
         Ok(self
-            .changes
-            .iter()
-            .filter(|c| c.fact_id == id)
-            .cloned()
-            .collect())
+            .trail
+            .get(id)
+            .map(|t| t.iter().map(|&c| self.changes[c].clone()).collect())
+            .unwrap_or_default())
     }
 
     pub fn changes(&self) -> &[FactChange] {
         &self.changes
     }
 
-    /// Puts back a stored fact and its trail (persistence, import).
+    /// Puts back a stored fact and its trail (persistence, import, another tab), replacing a
+    /// fact with the same id.
     pub fn restore(&mut self, fact: Fact, changes: Vec<FactChange>) {
         if let Some(seq) = fact
             .id
@@ -362,9 +415,26 @@ impl FactStore {
         {
             self.next_seq = self.next_seq.max(seq + 1);
         }
-        self.facts.retain(|f| f.id != fact.id);
-        self.facts.push(fact);
-        self.changes.extend(changes);
+        let i = match self.position.get(&fact.id) {
+            Some(&i) => {
+                self.unlink(i);
+                self.facts[i] = fact;
+                i
+            }
+            None => {
+                self.facts.push(fact);
+                let i = self.facts.len() - 1;
+                self.position.insert(self.facts[i].id.clone(), i);
+                i
+            }
+        };
+        self.link(i);
+        let id = self.facts[i].id.clone();
+        // The stored trail replaces ours; positions left behind in `changes` go unused.
+        self.trail.remove(&id);
+        for c in changes {
+            self.log(c);
+        }
     }
 }
 

@@ -113,6 +113,10 @@ pub struct RecallState {
     pub(crate) entries_seen: usize,
     /// The last entry that `extract` has seen.
     pub(crate) extracted_upto: Option<(String, f64)>,
+    /// Fact and episode records already among the engine's stored records, and a fingerprint
+    /// of those records to notice when persistence changed them.
+    pub(crate) persisted: std::collections::HashSet<String>,
+    pub(crate) foreign_print: String,
 }
 
 impl Default for RecallState {
@@ -139,6 +143,8 @@ impl RecallState {
             unembedded: Vec::new(),
             entries_seen: 0,
             extracted_upto: None,
+            persisted: Default::default(),
+            foreign_print: String::new(),
         }
     }
 
@@ -329,7 +335,8 @@ impl RecallState {
             let it = &self.items[n as usize];
             it.alive
                 && (q.kinds.is_empty() || q.kinds.contains(&it.kind))
-                && q.category.map_or(true, |c| it.category.as_deref() == Some(c))
+                && q.category
+                    .map_or(true, |c| it.category.as_deref() == Some(c))
         };
         let pool = (q.k * POOL_FACTOR).max(MIN_POOL);
         let lexical: Vec<u32> = self

@@ -16,6 +16,8 @@ pub struct VectorIndex {
     data: Vec<f32>,
     slots: Vec<u32>,
     alive: Vec<bool>,
+    live: usize,
+    row_of: std::collections::HashMap<u32, usize>,
     /// Optional int8 copy (one scale per row) for the approximate pass.
     quantized: Option<Quantized>,
 }
@@ -39,7 +41,7 @@ impl VectorIndex {
     }
 
     pub fn len(&self) -> usize {
-        self.alive.iter().filter(|a| **a).count()
+        self.live
     }
 
     pub fn is_empty(&self) -> bool {
@@ -80,16 +82,18 @@ impl VectorIndex {
             q.data.extend(row.iter().map(|x| (x * s).round() as i8));
             q.scale.push(1.0 / s);
         }
+        self.remove(slot);
+        self.row_of.insert(slot, self.slots.len());
         self.slots.push(slot);
         self.alive.push(true);
+        self.live += 1;
         Ok(())
     }
 
     pub fn remove(&mut self, slot: u32) {
-        for (s, a) in self.slots.iter().zip(self.alive.iter_mut()) {
-            if *s == slot {
-                *a = false;
-            }
+        if let Some(row) = self.row_of.remove(&slot) {
+            self.alive[row] = false;
+            self.live -= 1;
         }
     }
 
