@@ -90,6 +90,10 @@ impl Memory {
 
     fn apply(&mut self, parsed: ParsedOptions) {
         self.hooks.apply(&self.core, &parsed.recall);
+        if let Some(r) = parsed.redact {
+            self.core.borrow_mut().set_redactor(r);
+            self.changed();
+        }
         if parsed.summarize.is_some() {
             self.summarize = parsed.summarize;
         }
@@ -203,11 +207,13 @@ impl Memory {
                     run_summarizer(core.clone(), f, request, timeout).await;
                 }
             }
+            let built =
+                super::memory_recall::build_context(&core, &hooks, query.as_deref(), tools).await?;
+            // Redacting this context may have added vault values; store them with the rest.
+            core.borrow_mut().save_vault();
             if let Some(store) = &store {
                 store.schedule();
             }
-            let built =
-                super::memory_recall::build_context(&core, &hooks, query.as_deref(), tools).await?;
             let out = js_sys::Object::new();
             js_sys::Reflect::set(&out, &"messages".into(), &to_js(&built.messages)?)?;
             js_sys::Reflect::set(&out, &"report".into(), &to_js(&built.report)?)?;

@@ -25,6 +25,7 @@ pub const KNOWN: &[&str] = &[
     "sectionLimits",
     "maxEntryChars",
     "dedup",
+    "redact",
     "extract",
     "embed",
     "tools",
@@ -39,6 +40,8 @@ pub struct ParsedOptions {
     pub summary_timeout_ms: Option<f64>,
     /// `extract`, `embed`, `tools`, `retrieval` (see `memory_recall`).
     pub recall: super::memory_recall::RecallOptions,
+    /// `redact`: `Some(None)` turns redaction off, `Some(Some(..))` on; `None` leaves it.
+    pub redact: Option<Option<crate::redact::Redactor>>,
 }
 
 /// Applies `value` on top of `base`: absent keys keep the base's values.
@@ -132,5 +135,27 @@ pub fn parse_with(
         summarize: o.function("summarize")?,
         summary_timeout_ms,
         recall: super::memory_recall::parse_options(&o)?,
+        redact: parse_redact(&o)?,
     })
+}
+
+/// `redact: true | false | RedactorOptions`.
+fn parse_redact(o: &Opts) -> Result<Option<Option<crate::redact::Redactor>>, JsValue> {
+    let Some(v) = o.get("redact") else {
+        return Ok(None);
+    };
+    if let Some(on) = v.as_bool() {
+        return Ok(Some(if on {
+            Some(crate::redact::Redactor::new(Default::default())?)
+        } else {
+            None
+        }));
+    }
+    if !v.is_object() {
+        return Err(super::errors::invalid_option(
+            "redact must be true, false, or Redactor options ({ types, allowList, patterns, mode })",
+        ));
+    }
+    let config = super::redactor::config_of(&v)?;
+    Ok(Some(Some(crate::redact::Redactor::new(config)?)))
 }

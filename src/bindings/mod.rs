@@ -6,6 +6,7 @@ mod errors;
 pub mod memory;
 mod memory_store;
 mod memory_options;
+mod memory_privacy;
 mod memory_recall;
 mod options;
 mod storage;

@@ -67,6 +67,20 @@ export interface VaultDocument {
 "#;
 
 /// JSON text of a JS value (`undefined`/`null` → `None`).
+/// The redactor configuration from a JS options object (`Memory`'s `redact` option too).
+pub(crate) fn config_of(value: &JsValue) -> Result<RedactorConfig, JsValue> {
+    match json_of(value, "redact options")? {
+        None => Ok(RedactorConfig::default()),
+        Some(json) => Ok(RedactorConfig::from_json(&json)?),
+    }
+}
+
+impl JsStreamRestorer {
+    pub(crate) fn wrap(inner: StreamRestorer) -> JsStreamRestorer {
+        JsStreamRestorer { inner }
+    }
+}
+
 fn json_of(value: &JsValue, what: &str) -> Result<Option<String>, JsValue> {
     if value.is_undefined() || value.is_null() {
         return Ok(None);

@@ -77,6 +77,10 @@ export interface MemoryOptions {
   maxEntryChars?: number;
   /** Drop a message identical to the next one (default true). */
   dedup?: boolean;
+  /** Redact personal data and secrets from everything sent (turns, tool arguments, system
+   *  prompt, pinned facts, memories, the summarizer's prompt): true, or Redactor options.
+   *  Restore replies with mem.restore() / mem.streamRestorer(). */
+  redact?: boolean | RedactorOptions;
 }
 
 export interface AddExtra {
@@ -122,6 +126,8 @@ export interface EntryReport {
   tokens: number;
   status: EntryStatus;
   reason: EntryReason;
+  /** Values redacted from this entry as sent, by type: { EMAIL: 1 }. */
+  redacted?: Record<string, number>;
 }
 
 export interface SectionReport {
@@ -148,6 +154,8 @@ export interface ContextReport {
   summary?: { id: string; startId: string; endId: string; count: number; tokens: number; included: boolean; stale: boolean };
   tokenizer: { kind: string; exact: boolean };
   notes: string[];
+  /** Values redacted from everything sent, by type (present when redaction is on). */
+  redactions?: Record<string, number>;
 }
 
 export interface ContextResult {

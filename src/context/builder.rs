@@ -339,6 +339,7 @@ pub fn build(mut input: BuildInput<'_>) -> Result<BuiltContext> {
                 status: *status,
                 reason: *reason,
                 score: scores[i],
+                redacted: None,
             })
             .collect(),
         summary: summary_report.0,
@@ -348,6 +349,7 @@ pub fn build(mut input: BuildInput<'_>) -> Result<BuiltContext> {
             exact: counter.is_exact(),
         },
         notes,
+        redactions: Default::default(),
     };
     report.make_headline();
     Ok(BuiltContext { messages, report })

@@ -54,6 +54,9 @@ pub struct EntryReport {
     /// Relevance score, for entries sent as retrieved memories.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub score: Option<f64>,
+    /// Values redacted from this entry as sent, by type (never the values themselves).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub redacted: Option<std::collections::BTreeMap<String, usize>>,
 }
 
 /// The sections of a context, in the order they appear and by priority.
@@ -142,6 +145,9 @@ pub struct ContextReport {
     pub tokenizer: TokenizerReport,
     /// Things the app should know: a summarizer that failed, a fallback taken, ...
     pub notes: Vec<String>,
+    /// Values redacted from everything sent, by type (empty without a redactor).
+    #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub redactions: std::collections::BTreeMap<String, usize>,
 }
 
 impl ContextReport {

@@ -4,6 +4,7 @@
 //! `SummaryRequest` that the caller completes or fails.
 
 pub mod config;
+mod egress;
 mod persist;
 mod recall;
 
@@ -46,6 +47,10 @@ pub struct Memory {
     changes: Option<Vec<crate::store::RecordOp>>,
     /// Stored records of kinds this engine does not own, kept so nothing is lost.
     foreign: Vec<crate::store::Record>,
+    /// The redactor and the outgoing forms of entries (see `egress`).
+    egress: Option<egress::Egress>,
+    /// The system prompt as sent, and what was redacted from it.
+    system_sent: Option<(String, crate::redact::Counts)>,
     /// The lexical/vector index, long-term facts and episodes (see `recall`).
     recall: crate::recall::RecallState,
 }
@@ -71,6 +76,8 @@ impl Memory {
             entry_order: Vec::new(),
             changes: None,
             foreign: Vec::new(),
+            egress: None,
+            system_sent: None,
             recall: crate::recall::RecallState::new(),
         };
         m.count_system_prompt();
@@ -106,11 +113,17 @@ impl Memory {
     }
 
     fn count_system_prompt(&mut self) {
-        self.system_tokens = self.config.system_prompt.as_deref().map_or(0, |s| {
+        let sent = self
+            .config
+            .system_prompt
+            .as_deref()
+            .map(|s| self.sent_text(s));
+        self.system_tokens = sent.as_ref().map_or(0, |(s, _)| {
             self.config
                 .overhead
-                .message_tokens(&*self.counter, &ChatMessage::new(Role::System, s))
+                .message_tokens(&*self.counter, &ChatMessage::new(Role::System, s.as_ref()))
         });
+        self.system_sent = sent.map(|(s, c)| (s.into_owned(), c));
     }
 
     fn recount(&mut self) {
@@ -122,10 +135,13 @@ impl Memory {
             .collect();
     }
 
+    /// What an entry costs as sent (its redacted form when a redactor is set).
     fn message_tokens(&self, e: &Entry) -> usize {
-        self.config
-            .overhead
-            .message_tokens(&*self.counter, &ChatMessage::from_entry(e))
+        let sent = self.sent_entry(e);
+        self.config.overhead.message_tokens(
+            &*self.counter,
+            &ChatMessage::from_entry(sent.as_ref().unwrap_or(e)),
+        )
     }
 
     /// Appends a message; `now` is the caller's clock in ms. Returns the new entry's id.
@@ -145,6 +161,7 @@ impl Memory {
         self.entry_order.push(order);
         self.emit_entry(self.history.len() - 1);
         self.recall_index_last();
+        self.save_vault();
         Ok(id)
     }
 
@@ -174,6 +191,7 @@ impl Memory {
         self.entry_tokens.remove(index);
         self.entry_order.remove(index);
         self.emit_delete(crate::store::records::kind::ENTRY, id);
+        self.drop_sent_entry(id);
         self.recall.remove_entry(id);
         let entries = self.history.entries();
         for s in &mut self.summaries {
@@ -227,6 +245,9 @@ impl Memory {
         self.entry_tokens.clear();
         self.entry_order.clear();
         self.emit_clear();
+        if let Some(e) = &self.egress {
+            e.forget_entries();
+        }
         self.recall.clear_turns();
         self.summaries.clear();
         self.steps.clear();
@@ -314,8 +335,16 @@ impl Memory {
         let end = summary::plan_fold(&self.config.summary, entries, &self.entry_tokens, covered)?;
         let fold = &entries[covered..end];
         let previous_text = previous.map(|s| s.text.clone());
-        let prompt =
-            summary::render_prompt(&self.config.summary.prompt, previous_text.as_deref(), fold);
+        // The summarizer is an LLM call too: it sees the turns as sent, redacted.
+        let sent_fold: Vec<Entry> = fold
+            .iter()
+            .map(|e| self.sent_entry(e).unwrap_or_else(|| e.clone()))
+            .collect();
+        let prompt = summary::render_prompt(
+            &self.config.summary.prompt,
+            previous_text.as_deref(),
+            &sent_fold,
+        );
         let start_id = previous.map_or_else(|| fold[0].id.clone(), |s| s.start_id.clone());
         let count = previous.map_or(0, |s| s.count) + fold.len();
         let request = SummaryRequest {
@@ -409,24 +438,27 @@ impl Memory {
             }
         }
         let (summary, covered) = self.covered();
-        context::build(context::BuildInput {
+        let entries = self.sent_entries();
+        let (pinned, pinned_redactions) = self.sent_pinned();
+        let mut built = context::build(context::BuildInput {
             strategy: self.config.strategy,
             limits: &self.config.limits,
             overhead: self.config.overhead,
             counter: &*self.counter,
             system_prompt: self
-                .config
-                .system_prompt
-                .as_deref()
-                .map(|s| (s, self.system_tokens)),
-            pinned: &self.pinned,
+                .system_sent
+                .as_ref()
+                .map(|(s, _)| (s.as_str(), self.system_tokens)),
+            pinned: &pinned,
             summary: summary.map(|record| SummaryInput { record, covered }),
-            entries: self.history.entries(),
+            entries: &entries,
             entry_tokens: &self.entry_tokens,
             dedup: self.config.dedup,
             notes,
             retrieval: self.retrieval_input(query, extras),
             tools: extras.tools.then(|| self.tool_schema_tokens()),
-        })
+        })?;
+        self.report_redactions(&mut built, &pinned_redactions);
+        Ok(built)
     }
 }

@@ -10,6 +10,7 @@
 //! with one.
 
 pub mod config;
+mod egress;
 pub mod entity;
 pub mod placeholder;
 pub mod recognizers;
@@ -18,6 +19,7 @@ pub mod vault;
 
 pub use config::{CustomPattern, Mode, RedactorConfig, DEFAULT_MIN_SCORE};
 pub use entity::EntityType;
+pub use egress::Counts;
 pub use placeholder::StreamRestorer;
 pub use vault::{Vault, VaultEntry};
 

@@ -188,7 +188,9 @@ fn ipv4(text: &str, s: usize, e: usize) -> Option<Hit> {
     }
     let prev = String::from_utf8_lossy(before(text, s)).to_ascii_lowercase();
     let prev = prev.trim_end();
-    if prev.ends_with("version") || prev.ends_with(" v") || prev.ends_with("ver") {
+    // "version 1.2.3.4", "ver 1.2.3.4", "v 1.2.3.4": a version; but "Server 10.0.0.1" is an IP.
+    let last_word = prev.rsplit(|c: char| !c.is_ascii_alphanumeric()).next().unwrap_or("");
+    if matches!(last_word, "version" | "ver" | "v") {
         return None;
     }
     hit(s, e, 0.9)

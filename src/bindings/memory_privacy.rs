@@ -1,0 +1,47 @@
+//! The privacy face of `Memory`: with `redact` on, every context is redacted at the egress;
+//! these put the real values back into what the model replies.
+
+use super::memory::Memory;
+use super::redactor::JsStreamRestorer;
+use super::errors::js_error;
+use crate::error::ErrorCode;
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen]
+impl Memory {
+    /// Puts the real values back in place of placeholders in a model's reply (tolerating
+    /// `[email_1]`, `EMAIL_1`). Without redaction it returns the text unchanged.
+    ///
+    /// @example
+    /// ```js
+    /// const mem = new Memory({ redact: true });
+    /// mem.add("user", "Mail me at riley@example.com");
+    /// const { messages } = await mem.context(); // "Mail me at [EMAIL_1]"
+    /// mem.add("assistant", mem.restore(reply)); // keep and show the real address
+    /// ```
+    pub fn restore(&self, text: &str) -> String {
+        self.core.borrow().restore_text(text)
+    }
+
+    /// A restorer for a reply streamed in chunks: `push(chunk)` returns what can be shown so
+    /// far (a placeholder split across chunks is held back until complete), `finish()` the rest.
+    #[wasm_bindgen(js_name = streamRestorer)]
+    pub fn stream_restorer(&self) -> Result<JsStreamRestorer, JsValue> {
+        self.core
+            .borrow()
+            .stream_restorer()
+            .map(JsStreamRestorer::wrap)
+            .ok_or_else(|| {
+                js_error(
+                    ErrorCode::InvalidOption,
+                    "this memory does not redact: pass redact: true to new Memory or configure()",
+                )
+            })
+    }
+
+    /// Whether contexts are redacted at the egress.
+    #[wasm_bindgen(getter)]
+    pub fn redacts(&self) -> bool {
+        self.core.borrow().redacts()
+    }
+}

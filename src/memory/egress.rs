@@ -1,0 +1,209 @@
+//! Redaction at the egress: with a redactor, every byte a context sends passes through it:
+//! turns, tool arguments, the system prompt, pinned facts, retrieved memories and the prompt
+//! handed to the summarizer. The history itself keeps the real text on the device. An entry's
+//! outgoing form is computed once, when it is counted, so budgets are measured on what is
+//! actually sent. The vault (placeholder -> value) is stored with the session as a record
+//! that never enters any context.
+
+use super::Memory;
+use crate::history::Entry;
+use crate::redact::{Counts, Redactor, StreamRestorer};
+use crate::store::Record;
+use std::borrow::Cow;
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+pub const VAULT_KIND: &str = "vault";
+
+/// The redactor and the outgoing forms it produced, keyed by entry id.
+pub(super) struct Egress {
+    redactor: RefCell<Redactor>,
+    entries: RefCell<HashMap<String, (Entry, Counts)>>,
+    saved_vault_len: usize,
+}
+
+impl Egress {
+    pub(super) fn forget_entries(&self) {
+        self.entries.borrow_mut().clear();
+    }
+}
+
+impl Memory {
+    /// Sets (or removes) the redactor. A vault stored with the session is taken over, so
+    /// placeholders from earlier turns keep their values.
+    pub fn set_redactor(&mut self, redactor: Option<Redactor>) {
+        self.egress = redactor.map(|mut r| {
+            if let Some(v) = self.foreign.iter().find(|r| r.kind == VAULT_KIND) {
+                if let Ok(vault) = crate::redact::Vault::from_json(&v.data.to_string()) {
+                    r.set_vault(vault);
+                }
+            }
+            let saved_vault_len = r.vault().len();
+            Egress {
+                redactor: RefCell::new(r),
+                entries: RefCell::new(HashMap::new()),
+                saved_vault_len,
+            }
+        });
+        self.count_system_prompt();
+        self.recount();
+        self.save_vault();
+    }
+
+    pub fn redacts(&self) -> bool {
+        self.egress.is_some()
+    }
+
+    /// The outgoing form of an entry (cached), or `None` without a redactor.
+    pub(super) fn sent_entry(&self, e: &Entry) -> Option<Entry> {
+        let egress = self.egress.as_ref()?;
+        if let Some((sent, _)) = egress.entries.borrow().get(&e.id) {
+            return Some(sent.clone());
+        }
+        let mut r = egress.redactor.borrow_mut();
+        let (content, mut counts) = r.redact_outgoing(&e.content);
+        let mut sent = e.clone();
+        sent.content = content;
+        for call in &mut sent.tool_calls {
+            let (args, c) = r.redact_outgoing(&call.function.arguments);
+            call.function.arguments = args;
+            merge(&mut counts, &c);
+        }
+        sent.metadata = None;
+        egress
+            .entries
+            .borrow_mut()
+            .insert(e.id.clone(), (sent.clone(), counts));
+        Some(sent)
+    }
+
+    /// The outgoing form of free text (system prompt, pinned facts, memories).
+    pub(super) fn sent_text<'a>(&self, text: &'a str) -> (Cow<'a, str>, Counts) {
+        match &self.egress {
+            Some(e) => {
+                let (t, c) = e.redactor.borrow_mut().redact_outgoing(text);
+                (Cow::Owned(t), c)
+            }
+            None => (Cow::Borrowed(text), Counts::new()),
+        }
+    }
+
+    /// The entries as sent: redacted copies with a redactor, the history itself without.
+    pub(super) fn sent_entries(&self) -> Cow<'_, [Entry]> {
+        match &self.egress {
+            None => Cow::Borrowed(self.history.entries()),
+            Some(_) => Cow::Owned(
+                self.history
+                    .entries()
+                    .iter()
+                    .map(|e| self.sent_entry(e).unwrap_or_else(|| e.clone()))
+                    .collect(),
+            ),
+        }
+    }
+
+    /// What was redacted in an entry's outgoing form.
+    pub(super) fn entry_redactions(&self, id: &str) -> Option<Counts> {
+        let egress = self.egress.as_ref()?;
+        let entries = egress.entries.borrow();
+        entries.get(id).map(|(_, c)| c.clone()).filter(|c| !c.is_empty())
+    }
+
+    pub(super) fn drop_sent_entry(&self, id: &str) {
+        if let Some(e) = &self.egress {
+            e.entries.borrow_mut().remove(id);
+        }
+    }
+
+    /// Puts placeholders back: the real values, for showing a model's reply to the user.
+    pub fn restore_text(&self, text: &str) -> String {
+        match &self.egress {
+            Some(e) => e.redactor.borrow().restore(text),
+            None => text.to_string(),
+        }
+    }
+
+    pub fn stream_restorer(&self) -> Option<StreamRestorer> {
+        self.egress
+            .as_ref()
+            .map(|e| e.redactor.borrow().stream_restorer())
+    }
+
+    /// Stores the vault when it gained values since it was last stored.
+    pub fn save_vault(&mut self) {
+        let Some(egress) = &mut self.egress else {
+            return;
+        };
+        let vault = egress.redactor.borrow().vault().clone();
+        if vault.len() == egress.saved_vault_len && vault.len() > 0 {
+            return;
+        }
+        egress.saved_vault_len = vault.len();
+        if vault.is_empty() {
+            return;
+        }
+        let data = serde_json::from_str(&vault.to_json()).unwrap_or(serde_json::Value::Null);
+        let record = Record {
+            kind: VAULT_KIND.into(),
+            id: VAULT_KIND.into(),
+            order: 0.0,
+            data,
+        };
+        self.foreign.retain(|r| r.kind != VAULT_KIND);
+        self.foreign.push(record.clone());
+        if let Some(c) = &mut self.changes {
+            c.push(crate::store::RecordOp::Put(record));
+        }
+    }
+}
+
+impl Memory {
+    /// Pinned facts as sent, and what was redacted from them.
+    pub(super) fn sent_pinned(&self) -> (Vec<crate::context::PinnedFact>, Counts) {
+        let mut counts = Counts::new();
+        let pinned = self
+            .pinned
+            .iter()
+            .map(|p| {
+                let (text, c) = self.sent_text(&p.text);
+                merge(&mut counts, &c);
+                crate::context::PinnedFact {
+                    id: p.id.clone(),
+                    text: text.into_owned(),
+                }
+            })
+            .collect();
+        (pinned, counts)
+    }
+
+    /// Adds what was redacted to the report: per entry sent, and totals over everything sent.
+    pub(super) fn report_redactions(&self, built: &mut crate::context::BuiltContext, pinned: &Counts) {
+        if self.egress.is_none() {
+            return;
+        }
+        let mut totals = Counts::new();
+        for e in &mut built.report.entries {
+            if matches!(
+                e.status,
+                crate::context::report::EntryStatus::Included
+                    | crate::context::report::EntryStatus::Retrieved
+            ) {
+                e.redacted = self.entry_redactions(&e.id);
+                if let Some(c) = &e.redacted {
+                    merge(&mut totals, c);
+                }
+            }
+        }
+        if let Some((_, c)) = &self.system_sent {
+            merge(&mut totals, c);
+        }
+        merge(&mut totals, pinned);
+        built.report.redactions = totals;
+    }
+}
+
+pub(super) fn merge(into: &mut Counts, from: &Counts) {
+    for (k, n) in from {
+        *into.entry(k.clone()).or_insert(0) += n;
+    }
+}

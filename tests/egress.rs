@@ -1,0 +1,130 @@
+//! The egress rule: with a redactor, no PII value from the history appears in anything a
+//! context sends (turns, tool arguments, system prompt, pinned facts, memories, the summary
+//! prompt), budgets hold on the redacted text, and replies are restored to the real values.
+#![cfg(not(target_arch = "wasm32"))]
+
+use llm_memory::history::{FunctionCall, ToolCall};
+use llm_memory::redact::{Redactor, RedactorConfig};
+use llm_memory::store::RecordOp;
+use llm_memory::{ApproximateCounter, Memory, MemoryConfig, NewEntry, Role, Strategy};
+use std::sync::Arc;
+
+const VALUES: [&str; 7] = [
+    "riley.jones@example.com",
+    "+1 415 555 0132",
+    "4111 1111 1111 1111",
+    "GB82 WEST 1234 5698 7654 32",
+    "078-05-1120",
+    "sk-proj-4f9Qm2Lk8Zx7Vb3Nc6Hd1Js5Tr0Yw8Pq2Ks7Lm4Nx9Rb3Tc6Vd1Wf5Yh8Za2",
+    "10.23.45.67",
+];
+
+fn memory(strategy: Strategy) -> Memory {
+    let mut c = MemoryConfig {
+        strategy,
+        system_prompt: Some("Escalate to ops@example.org when stuck.".into()),
+        ..Default::default()
+    };
+    c.limits.max_tokens = Some(2000);
+    c.summary.trigger.messages = Some(4);
+    c.summary.keep_recent = 2;
+    let mut m = Memory::new(c, Arc::new(ApproximateCounter::default())).unwrap();
+    m.set_redactor(Some(Redactor::new(RedactorConfig::default()).unwrap()));
+    m
+}
+
+fn fill(m: &mut Memory) {
+    for (i, v) in VALUES.iter().enumerate() {
+        m.add(Role::User, &format!("turn {i}: my detail is {v}, keep it safe"), NewEntry::default(), i as f64)
+            .unwrap();
+        m.add(Role::Assistant, &format!("Noted detail {i}."), NewEntry::default(), i as f64)
+            .unwrap();
+    }
+    let call = ToolCall {
+        id: "c1".into(),
+        kind: "function".into(),
+        function: FunctionCall {
+            name: "send_mail".into(),
+            arguments: format!("{{\"to\":\"{}\"}}", VALUES[0]),
+        },
+    };
+    m.add(Role::Assistant, "", NewEntry { tool_calls: vec![call], ..Default::default() }, 50.0)
+        .unwrap();
+    m.add(Role::Tool, &format!("sent to {}", VALUES[0]), NewEntry { tool_call_id: Some("c1".into()), ..Default::default() }, 51.0)
+        .unwrap();
+    m.pin(&format!("The user's card is {}", VALUES[2])).unwrap();
+    m.add(Role::User, &format!("Email me at {} about it", VALUES[0]), NewEntry::default(), 60.0)
+        .unwrap();
+}
+
+fn assert_clean(text: &str) {
+    for v in VALUES.iter().chain(["ops@example.org"].iter()) {
+        assert!(!text.contains(v), "{v:?} leaked in {text}");
+    }
+}
+
+#[test]
+fn nothing_sent_holds_a_value_under_any_strategy() {
+    for strategy in [Strategy::Full, Strategy::Tokens, Strategy::Summary, Strategy::Window] {
+        let mut m = memory(strategy);
+        fill(&mut m);
+        if let Some(req) = m.begin_summary() {
+            assert_clean(&req.prompt);
+            assert!(req.prompt.contains("[EMAIL_2]"));
+            m.complete_summary(req.request_id, "User shared [EMAIL_1] and a card.", 99.0)
+                .unwrap();
+        }
+        let built = m.context(None).unwrap();
+        let sent = serde_json::to_string(&built.messages).unwrap();
+        assert_clean(&sent);
+        assert!(sent.contains("[EMAIL_2]") && sent.contains("[CREDIT_CARD_1]"), "{sent}");
+        let report = serde_json::to_string(&built.report).unwrap();
+        assert_clean(&report);
+        assert!(built.report.redactions.get("EMAIL").copied().unwrap_or(0) >= 2);
+        // The budget was measured on what is sent.
+        let recount: usize = 3 + built
+            .messages
+            .iter()
+            .map(|msg| m.config().overhead.message_tokens(&ApproximateCounter::default(), msg))
+            .sum::<usize>();
+        assert_eq!(built.report.total_tokens, recount);
+        // The history itself keeps the real text.
+        assert!(m.entries().iter().any(|e| e.content.contains(VALUES[0])));
+    }
+}
+
+#[test]
+fn replies_are_restored_and_the_vault_is_stored_with_the_session() {
+    let mut m = memory(Strategy::Full);
+    m.track_changes();
+    fill(&mut m);
+    // [EMAIL_1] is the system prompt's address; the user's is the second one seen.
+    let reply = "I will write to [EMAIL_2] and charge [credit_card_1].";
+    assert_eq!(
+        m.restore_text(reply),
+        format!("I will write to {} and charge {}.", VALUES[0], VALUES[2])
+    );
+    let ops = m.take_changes();
+    let vault_puts = ops
+        .iter()
+        .filter(|op| matches!(op, RecordOp::Put(r) if r.kind == "vault"))
+        .count();
+    assert!(vault_puts >= 1);
+    // A reloaded session with a fresh redactor restores the old placeholders.
+    let mut reloaded = memory(Strategy::Full);
+    reloaded.set_redactor(None);
+    reloaded.load_records(m.records()).unwrap();
+    reloaded.set_redactor(Some(Redactor::new(RedactorConfig::default()).unwrap()));
+    assert_eq!(reloaded.restore_text("[EMAIL_2]"), VALUES[0]);
+    let built = reloaded.context(None).unwrap();
+    let sent = serde_json::to_string(&built.messages).unwrap();
+    assert_clean(&sent);
+    assert!(!sent.contains("vault"));
+}
+
+#[test]
+fn an_ip_after_a_word_ending_in_ver_is_still_an_ip() {
+    let mut r = Redactor::new(RedactorConfig::default()).unwrap();
+    assert_eq!(r.redact_outgoing("Server 10.0.0.1 is down").0, "Server [IP_ADDRESS_1] is down");
+    assert_eq!(r.redact_outgoing("version 1.2.3.4").0, "version 1.2.3.4");
+}
