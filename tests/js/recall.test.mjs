@@ -277,3 +277,25 @@ test("options and arguments are checked", () => {
   throwsCode(assert, () => mem.context({ tools: "yes" }), "INVALID_OPTION");
   mem.configure({ retrieval: { recentShare: 0.2, maxItems: 3, halfLifeDays: 7 } });
 });
+
+test("the README's Remember and recall example runs", async () => {
+  const { readFileSync } = await import("node:fs");
+  const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
+  const section = readme.slice(readme.indexOf("## Remember and recall"));
+  const code = section.slice(section.indexOf("```js\n") + 6, section.indexOf("```\n", section.indexOf("```js\n") + 6));
+  // A scripted model: one store_memory call, then an answer.
+  const replies = [
+    { role: "assistant", content: null, tool_calls: [{ id: "c1", type: "function", function: { name: "store_memory", arguments: '{"text":"The user lives in Porto"}' } }] },
+    { role: "assistant", content: "Noted, you live in Porto now." },
+  ];
+  const requests = [];
+  const callYourLLM = async (req) => { requests.push(req); return replies.shift(); };
+  const logs = [];
+  const console = { log: (x) => logs.push(x) };
+  const AsyncFunction = (async () => {}).constructor;
+  await new AsyncFunction("Memory", "callYourLLM", "console", code)(Memory, callYourLLM, console);
+  assert.equal(logs[0], "The user is allergic to peanuts");
+  assert.deepEqual(logs[1], ["The user is allergic to peanuts", "The user lives in Porto"]);
+  assert.equal(requests.length, 2);
+  assert.equal(requests[0].tools.length, 4);
+});
