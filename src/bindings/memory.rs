@@ -240,7 +240,8 @@ impl Memory {
         self.core.borrow().entries().len()
     }
 
-    /// Removes an entry everywhere; summaries that covered it are marked stale.
+    /// Removes an entry everywhere (summaries that covered it are marked stale), or, given a
+    /// fact or episode id (`"f3"`, `"ep2"`), forgets that memory (a fact stays in `history`).
     pub fn forget(
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue,
