@@ -10,10 +10,13 @@ use std::sync::{Arc, Weak};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
+/// A `Tokenizer` as the registry knows it: alive only while JS holds the object.
+type WeakCounter = Weak<dyn crate::tokens::TokenCounter>;
+
 thread_local! {
     /// Lets `new Memory({ tokenizer })` find the Rust side of a JS `Tokenizer` without taking
     /// ownership of it (wasm-bindgen cannot borrow a class instance out of an options object).
-    static REGISTRY: RefCell<(u32, HashMap<u32, Weak<dyn crate::tokens::TokenCounter>>)> =
+    static REGISTRY: RefCell<(u32, HashMap<u32, WeakCounter>)> =
         RefCell::new((0, HashMap::new()));
 }
 

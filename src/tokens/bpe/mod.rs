@@ -104,7 +104,13 @@ impl AddedMatcher {
 /// hash and one comparison and the memory stays fixed (16 384 slots, 512 KiB).
 struct PieceCache {
     slots: Vec<(u128, u32)>,
+    /// Pieces of 16 to 64 bytes (emoji sequences, long words, punctuation runs), cleared when
+    /// full.
+    long: FxHashMap<Box<[u8]>, u32>,
 }
+
+const LONG_MAX: usize = 64;
+const LONG_ENTRIES: usize = 1 << 15;
 
 const CACHE_SLOTS: usize = 1 << 14;
 /// Pieces up to 15 bytes are cached, packed with their length into the key.
@@ -152,6 +158,7 @@ impl FastBpe {
             matcher,
             cache: Mutex::new(PieceCache {
                 slots: vec![(u128::MAX, 0); CACHE_SLOTS],
+                long: FxHashMap::default(),
             }),
         }
     }
@@ -209,6 +216,18 @@ impl FastBpe {
                             *slot = (key, buf.len() as u32);
                         }
                         n += slot.1 as usize;
+                    } else if b.len() <= LONG_MAX {
+                        if let Some(&c) = cache.long.get(b) {
+                            n += c as usize;
+                        } else {
+                            buf.clear();
+                            self.piece(b, buf);
+                            if cache.long.len() >= LONG_ENTRIES {
+                                cache.long.clear();
+                            }
+                            cache.long.insert(b.into(), buf.len() as u32);
+                            n += buf.len();
+                        }
                     } else {
                         buf.clear();
                         self.piece(b, buf);

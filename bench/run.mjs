@@ -1,0 +1,72 @@
+// `make bench`: every comparison in its own Node process (so one engine's garbage or JIT state
+// does not tilt another comparison), each writing its section of BENCHMARKS.md. Run after
+// `make build`; a failing comparison is reported and the others still run.
+import { execFileSync } from "node:child_process";
+import { readFileSync, existsSync } from "node:fs";
+import { cpus, totalmem } from "node:os";
+import { fileURLToPath } from "node:url";
+import { gzipSync, brotliCompressSync, constants } from "node:zlib";
+import { writeSection } from "./stats.mjs";
+
+const root = fileURLToPath(new URL("../", import.meta.url));
+const md = root + "BENCHMARKS.md";
+const failed = [];
+// `--only tokens,context,size,others` runs a subset (all by default).
+const only = process.argv.includes("--only") ? process.argv[process.argv.indexOf("--only") + 1].split(",") : null;
+const want = (part) => !only || only.includes(part);
+
+function run(script, args = []) {
+  console.error(`bench: node ${script} ${args.join(" ")}`);
+  try {
+    return execFileSync(process.execPath, [root + script, ...args], {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "inherit"],
+      maxBuffer: 1 << 26,
+    });
+  } catch (e) {
+    failed.push(script);
+    console.error(`bench: ${script} failed: ${e.message}`);
+    return null;
+  }
+}
+
+const version = (p) => JSON.parse(readFileSync(`${root}node_modules/${p}/package.json`, "utf8")).version;
+const peers = ["gpt-tokenizer", "js-tiktoken", "tiktoken", "@huggingface/tokenizers", "@langchain/core"];
+writeSection(
+  md,
+  "Machine",
+  `Figures below come from \`make bench\` on: ${cpus().length} × ${cpus()[0]?.model.trim() ?? "unknown CPU"}, ` +
+    `${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, shared with other work (hence the spreads). ` +
+    `Peers: ${peers.map((p) => `${p} ${version(p)}`).join(", ")}. Ratios compare engines measured in the same process run.`,
+);
+
+const tokens = want("tokens") && run("bench/tokens.mjs", ["--runs", "7"]);
+if (tokens) writeSection(md, "Token counting (Node, gpt-4o vocabulary)", tokens);
+
+const context = want("context") && run("bench/context.mjs", ["--runs", "3"]);
+if (context) writeSection(md, "Context build per turn (Node)", context);
+
+const wasm = readFileSync(root + "pkg/llm_memory_bg.wasm");
+const kib = (n) => `${(n / 1024).toFixed(0)} KiB`;
+const gz = gzipSync(wasm, { level: 9 }).length;
+const br = brotliCompressSync(wasm, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
+writeSection(
+  md,
+  "Wasm size",
+  `| file | raw | gzip -9 | brotli 11 |\n| --- | ---: | ---: | ---: |\n| pkg/llm_memory_bg.wasm | ${kib(wasm.length)} | ${kib(gz)} | ${kib(br)} |\n\n` +
+    `Budget: gzip ≤ 1 024 KiB. \`make build\` prints the same three figures on every build.`,
+);
+
+// The other comparisons, written by their own scripts.
+for (const [script, args] of [["bench/redact.mjs", ["--write"]], ["bench/recall-speed.mjs", ["--write"]]]) {
+  if (want("others") && existsSync(root + script)) {
+    const out = run(script, args);
+    if (out) process.stdout.write(out);
+  }
+}
+
+if (failed.length) {
+  console.error(`bench: ${failed.join(", ")} failed; their sections were left as they were`);
+  process.exit(1);
+}
+console.error("bench: BENCHMARKS.md updated");

@@ -1,0 +1,45 @@
+// Small helpers shared by the benchmark scripts: medians, spreads, number formatting, a seeded
+// random generator, and writing a marked section of BENCHMARKS.md.
+import { readFileSync, writeFileSync, existsSync } from "node:fs";
+
+export const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+
+export const fmt = (x, digits) => {
+  if (digits === undefined) digits = x >= 100 ? 0 : x >= 10 ? 1 : 2;
+  return x.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits });
+};
+
+/** "min–max" of the values. */
+export const spread = (xs, digits) => `${fmt(Math.min(...xs), digits)}–${fmt(Math.max(...xs), digits)}`;
+
+export function mulberry32(seed) {
+  return () => {
+    seed |= 0;
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * Puts `body` under the `## title` heading of BENCHMARKS.md, replacing that section (up to the
+ * next `## `) or appending it; other sections stay as they are.
+ */
+export function writeSection(path, title, body) {
+  const text = existsSync(path) ? readFileSync(path, "utf8") : "# Benchmarks\n";
+  const head = `## ${title}\n`;
+  const at = text.indexOf(head);
+  const section = `${head}\n${body.trim()}\n\n`;
+  let next;
+  if (at < 0) next = text.trimEnd() + "\n\n" + section;
+  else {
+    const end = text.indexOf("\n## ", at + head.length);
+    next = text.slice(0, at) + section + (end < 0 ? "" : text.slice(end + 1));
+  }
+  writeFileSync(path, next.trimEnd() + "\n");
+}
