@@ -284,3 +284,55 @@ fn facts_and_episodes_survive_a_reload_and_reach_other_tabs() {
     other.sync_recall();
     assert_eq!(other.facts()[1].text, "Team offsite is in Faro");
 }
+
+#[test]
+fn embeddings_are_stored_a_thousand_per_record_and_come_back() {
+    let mut m = memory(800);
+    m.enable_vectors(false);
+    m.track_changes();
+    for i in 0..1500 {
+        m.remember(
+            &format!("Fact number {i} is true"),
+            Default::default(),
+            i as f64,
+        )
+        .unwrap();
+    }
+    let pending = m.recall_state().pending_embeddings(m.entries(), 5000);
+    assert_eq!(pending.len(), 1500);
+    let items: Vec<u32> = pending.iter().map(|p| p.0).collect();
+    let texts: Vec<String> = pending.iter().map(|p| p.1.clone()).collect();
+    let vectors: Vec<Vec<f32>> = (0..1500).map(|i| vec![1.0, i as f32]).collect();
+    m.set_embeddings(&items, &texts, &vectors).unwrap();
+    let chunks: Vec<_> = m
+        .take_changes()
+        .into_iter()
+        .filter_map(|op| match op {
+            llm_memory::store::RecordOp::Put(r) if r.kind == "vectors" => Some(r),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        chunks.len(),
+        1,
+        "one full chunk; the open 500 are not stored"
+    );
+    assert_eq!(chunks[0].id, "v1");
+
+    // Reload: the first 1000 vectors come back, the rest wait for embed; a changed fact's
+    // old vector is not reused.
+    let mut records = m.records();
+    for r in &mut records {
+        if r.kind == "fact" && r.id == "f3" {
+            r.data["fact"]["text"] = "Fact number 2 changed".into();
+            r.data["fact"]["updatedAt"] = 99999.0.into();
+        }
+    }
+    let mut back = memory(800);
+    back.enable_vectors(false);
+    back.load_records(records).unwrap();
+    back.sync_recall();
+    let waiting = back.recall_state().pending_embeddings(back.entries(), 5000);
+    assert_eq!(waiting.len(), 501);
+    assert!(waiting.iter().any(|w| w.1 == "Fact number 2 changed"));
+}

@@ -196,7 +196,7 @@ async fn embed_pending(core: &Rc<RefCell<Core>>, f: &Function) -> Result<(), Str
         let texts: Vec<String> = batch.iter().map(|b| b.1.clone()).collect();
         let vectors = embed(f, &texts).await?;
         let items: Vec<u32> = batch.iter().map(|b| b.0).collect();
-        core.borrow_mut().set_embeddings(&items, &vectors)?;
+        core.borrow_mut().set_embeddings(&items, &texts, &vectors)?;
     }
 }
 

@@ -7,6 +7,7 @@ use super::Memory;
 use crate::context::{RetrievalInput, RetrievedItem, RetrievedSource, Strategy};
 use crate::error::{Error, ErrorCode, Result};
 use crate::history::{Entry, Role};
+use crate::recall::chunks::VectorChunk;
 use crate::recall::episodes::{Episode, EpisodeRequest};
 use crate::recall::facts::{Fact, FactChange, NewFact, Remembered};
 use crate::recall::{find_entry, find_entry_index, tools, ItemKind, RecallQuery, RecallState};
@@ -15,6 +16,8 @@ use serde::{Deserialize, Serialize};
 
 pub const FACT_KIND: &str = "fact";
 pub const EPISODE_KIND: &str = "episode";
+/// A thousand embeddings per record (see `recall::chunks`).
+pub const VECTORS_KIND: &str = "vectors";
 
 /// Per-call inputs of `context_with` that are not configuration.
 #[derive(Debug, Clone, Default)]
@@ -95,12 +98,22 @@ impl Memory {
         self.recall.enable_vectors(quantize);
     }
 
+    /// Stores embeddings of items from `pending_embeddings` (`texts`: what was embedded);
+    /// full chunks of vectors become stored records.
     pub fn set_embeddings(
         &mut self,
         items: &[u32],
+        texts: &[String],
         vectors: &[Vec<f32>],
     ) -> std::result::Result<(), String> {
-        self.recall.set_embeddings(items, vectors)
+        for chunk in self.recall.set_embeddings(items, texts, vectors)? {
+            let id = format!("v{}", self.recall.next_chunk);
+            self.recall.next_chunk += 1;
+            if let Ok(data) = serde_json::to_value(&chunk) {
+                self.persist_record(VECTORS_KIND, &id, data);
+            }
+        }
+        Ok(())
     }
 
     /// The newest user message: the default query of strategy "retrieval".
@@ -134,6 +147,7 @@ impl Memory {
         }
         let mut facts = Vec::new();
         let mut episodes = Vec::new();
+        let mut vectors = Vec::new();
         for r in &self.foreign {
             match r.kind.as_str() {
                 FACT_KIND => {
@@ -152,6 +166,22 @@ impl Memory {
                         episodes.push(r.data.clone());
                     }
                 }
+                // Stored vectors wait until the app embeds again (the `embed` option).
+                VECTORS_KIND
+                    if self.recall.vectors_enabled()
+                        && !self
+                            .recall
+                            .persisted
+                            .contains(&record_key(VECTORS_KIND, &r.id)) =>
+                {
+                    self.recall
+                        .persisted
+                        .insert(record_key(VECTORS_KIND, &r.id));
+                    if let Some(n) = r.id.strip_prefix('v').and_then(|n| n.parse::<u64>().ok()) {
+                        self.recall.next_chunk = self.recall.next_chunk.max(n + 1);
+                    }
+                    vectors.push(r.data.clone());
+                }
                 _ => {}
             }
         }
@@ -167,6 +197,11 @@ impl Memory {
                 let id = e.id.clone();
                 self.recall.episodes.restore(e);
                 self.recall.sync_episode(&id);
+            }
+        }
+        for data in vectors {
+            if let Ok(chunk) = serde_json::from_value::<VectorChunk>(data) {
+                self.recall.restore_vectors(&chunk, self.history.entries());
             }
         }
         self.recall.foreign_print = print;
@@ -188,6 +223,11 @@ impl Memory {
         let Some(Ok(data)) = data else {
             return;
         };
+        self.persist_record(kind, id, data);
+    }
+
+    /// Keeps a record among the stored ones (so an export has it) and reports it to the store.
+    fn persist_record(&mut self, kind: &str, id: &str, data: serde_json::Value) {
         let order = id
             .trim_start_matches(|c: char| !c.is_ascii_digit())
             .parse::<f64>()

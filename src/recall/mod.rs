@@ -5,6 +5,7 @@
 //! core: time comes in as arguments, embeddings come in from the app.
 
 pub mod bm25;
+pub mod chunks;
 pub mod episodes;
 pub mod facts;
 pub mod fuse;
@@ -117,6 +118,9 @@ pub struct RecallState {
     /// of those records to notice when persistence changed them.
     pub(crate) persisted: std::collections::HashSet<String>,
     pub(crate) foreign_print: String,
+    /// Embeddings not yet in a stored chunk: (item id, text hash, vector).
+    open_chunk: Vec<(String, String, Vec<f32>)>,
+    pub(crate) next_chunk: u64,
 }
 
 impl Default for RecallState {
@@ -145,6 +149,8 @@ impl RecallState {
             extracted_upto: None,
             persisted: Default::default(),
             foreign_print: String::new(),
+            open_chunk: Vec::new(),
+            next_chunk: 1,
         }
     }
 
@@ -273,6 +279,10 @@ impl RecallState {
             self.vectors_on = true;
             self.config.quantize = quantize;
             self.vectors = VectorIndex::new(quantize);
+            self.open_chunk.clear();
+            // Stored vector chunks are read again on the next sync.
+            self.persisted.retain(|k| !k.starts_with("vectors:"));
+            self.foreign_print.clear();
             self.unembedded = (0..self.items.len() as u32)
                 .filter(|&n| self.items[n as usize].alive)
                 .collect();
@@ -295,34 +305,82 @@ impl RecallState {
             if !it.alive {
                 continue;
             }
-            let text = match it.kind {
-                ItemKind::Turn => find_entry(entries, &it.id).map(|e| e.content.clone()),
-                ItemKind::Fact => self.facts.get(&it.id).map(|f| f.text.clone()),
-                ItemKind::Episode => self.episodes.get(&it.id).map(|e| e.text()),
-            };
-            if let Some(t) = text {
+            if let Some(t) = self.item_text(it.kind, &it.id, entries) {
                 out.push((n, t));
             }
         }
         out
     }
 
-    /// Stores the app's embeddings for items from `pending_embeddings`.
-    pub fn set_embeddings(&mut self, items: &[u32], vectors: &[Vec<f32>]) -> Result<(), String> {
-        if items.len() != vectors.len() {
+    /// Stores the app's embeddings for items from `pending_embeddings` (`texts` are the texts
+    /// embedded). Returns the chunks that filled up, to be stored.
+    pub fn set_embeddings(
+        &mut self,
+        items: &[u32],
+        texts: &[String],
+        vectors: &[Vec<f32>],
+    ) -> Result<Vec<chunks::VectorChunk>, String> {
+        if items.len() != vectors.len() || items.len() != texts.len() {
             return Err(format!(
                 "embed returned {} vectors for {} texts",
                 vectors.len(),
                 items.len()
             ));
         }
-        for (&n, v) in items.iter().zip(vectors) {
-            if self.items.get(n as usize).is_some_and(|it| it.alive) {
-                self.vectors.insert(n, v)?;
+        let mut sealed = Vec::new();
+        for ((&n, v), text) in items.iter().zip(vectors).zip(texts) {
+            let Some(it) = self.items.get(n as usize).filter(|it| it.alive) else {
+                continue;
+            };
+            let id = it.id.clone();
+            self.vectors.insert(n, v)?;
+            self.open_chunk
+                .push((id, chunks::text_hash(text), v.clone()));
+            if self.open_chunk.len() >= chunks::CHUNK {
+                let full = std::mem::take(&mut self.open_chunk);
+                sealed.push(chunks::VectorChunk::new(self.vectors.dim(), &full));
             }
         }
-        self.unembedded.retain(|n| !items.contains(n));
-        Ok(())
+        let done: std::collections::HashSet<u32> = items.iter().copied().collect();
+        self.unembedded.retain(|n| !done.contains(n));
+        Ok(sealed)
+    }
+
+    /// The text an item embeds (turn texts come from `entries`).
+    fn item_text(&self, kind: ItemKind, id: &str, entries: &[Entry]) -> Option<String> {
+        match kind {
+            ItemKind::Turn => find_entry(entries, id).map(|e| e.content.clone()),
+            ItemKind::Fact => self.facts.get(id).map(|f| f.text.clone()),
+            ItemKind::Episode => self.episodes.get(id).map(|e| e.text()),
+        }
+    }
+
+    /// Puts stored vectors back on items whose text is unchanged since they were embedded.
+    /// Returns how many were used.
+    pub fn restore_vectors(&mut self, chunk: &chunks::VectorChunk, entries: &[Entry]) -> usize {
+        let Some(flat) = chunk.vectors() else {
+            return 0;
+        };
+        let mut used = Vec::new();
+        for ((id, hash), v) in chunk
+            .ids
+            .iter()
+            .zip(&chunk.hashes)
+            .zip(flat.chunks_exact(chunk.dim))
+        {
+            let Some(&n) = self.by_id.get(id) else {
+                continue;
+            };
+            let text = self.item_text(self.items[n as usize].kind, id, entries);
+            if text.is_some_and(|t| &chunks::text_hash(&t) == hash)
+                && self.vectors.insert(n, v).is_ok()
+            {
+                used.push(n);
+            }
+        }
+        let done: std::collections::HashSet<u32> = used.iter().copied().collect();
+        self.unembedded.retain(|n| !done.contains(n));
+        used.len()
     }
 
     /// Hybrid search: BM25 and (when given a query vector) cosine, fused by rank, weighted by
@@ -494,7 +552,8 @@ mod tests {
         let pending = r.pending_embeddings(&[], 10);
         assert_eq!(pending.len(), 2);
         let items: Vec<u32> = pending.iter().map(|p| p.0).collect();
-        r.set_embeddings(&items, &[vec![1.0, 0.0], vec![0.0, 1.0]])
+        let texts: Vec<String> = pending.iter().map(|p| p.1.clone()).collect();
+        r.set_embeddings(&items, &texts, &[vec![1.0, 0.0], vec![0.0, 1.0]])
             .unwrap();
         assert!(r.pending_embeddings(&[], 10).is_empty());
         // No shared word, but the vector says "hot drinks" is about the tea fact.
