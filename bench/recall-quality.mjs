@@ -29,16 +29,16 @@ const word = (r) => Array.from({ length: 3 }, () => pick(r, ["ka", "lo", "mi", "
 
 // Each fact: how it is said, how it is corrected, how it is asked about, and its values.
 const FACTS = [
-  { say: (v) => `My favorite color is ${v}.`, fix: (v) => `Actually, my favorite color is ${v} now.`, ask: "What is my favorite color?", values: ["teal", "crimson", "ochre", "lilac", "chartreuse", "magenta", "indigo", "saffron"] },
-  { say: (v) => `My dog's name is ${v}.`, fix: (v) => `Actually, my dog's name is ${v} now, we renamed him.`, ask: "What is my dog's name?", values: ["Biscuit", "Pepper", "Rocket", "Noodle", "Waffles", "Ziggy", "Mango", "Pickles"] },
-  { say: (v) => `I work at ${v} as an engineer.`, fix: (v) => `Update: I work at ${v} now.`, ask: "Where do I work these days?", values: ["Zentrix", "Orbitly", "Quantafy", "Bluepine", "Nimbusco", "Vantrel", "Cobaltix", "Meridio"] },
-  { say: (v) => `My sister lives in ${v}.`, fix: (v) => `Actually, my sister lives in ${v} now.`, ask: "Where does my sister live?", values: ["Reykjavik", "Valparaiso", "Tbilisi", "Ljubljana", "Montevideo", "Windhoek", "Tallinn", "Hobart"] },
-  { say: (v) => `The wifi password is ${v}.`, fix: (v) => `Actually, the wifi password is ${v} now.`, ask: "What's the wifi password again?", values: null },
-  { say: (v) => `My locker number is ${v}.`, fix: (v) => `Actually, my locker number is ${v} now.`, ask: "What is my locker number?", values: "number" },
-  { say: (v) => `My doctor's name is Dr. ${v}.`, fix: (v) => `Actually, my doctor's name is Dr. ${v} now.`, ask: "What is my doctor's name?", values: ["Okonkwo", "Lindqvist", "Yamamoto", "Castellanos", "Brennan", "Abernathy", "Petrov", "Haddad"] },
-  { say: (v) => `My car is a ${v}.`, fix: (v) => `Actually, my car is a ${v} now, I traded in the old one.`, ask: "What car do I have?", values: ["Volvo XC40", "Mazda MX-5", "Kia EV6", "Subaru Outback", "Skoda Octavia", "Fiat Panda", "Tesla Model 3", "Honda Civic"] },
-  { say: (v) => `My favorite food is ${v}.`, fix: (v) => `Actually, my favorite food is ${v} now.`, ask: "What is my favorite food?", values: ["ramen", "paella", "pierogi", "falafel", "bibimbap", "moussaka", "ceviche", "goulash"] },
-  { say: (v) => `My gym class is on ${v}.`, fix: (v) => `Actually, my gym class is on ${v} now.`, ask: "When is my gym class?", values: ["Mondays", "Tuesdays", "Wednesdays", "Thursdays", "Fridays", "Saturdays", "Sundays"] },
+  { say: (v) => `My favorite color is ${v}.`, fix: (v) => `Actually, my favorite color is ${v} now.`, ask: "What is my favorite color?", para: "Which hue do I like best?", values: ["teal", "crimson", "ochre", "lilac", "chartreuse", "magenta", "indigo", "saffron"] },
+  { say: (v) => `My dog's name is ${v}.`, fix: (v) => `Actually, my dog's name is ${v} now, we renamed him.`, ask: "What is my dog's name?", para: "What do I call my puppy?", values: ["Biscuit", "Pepper", "Rocket", "Noodle", "Waffles", "Ziggy", "Mango", "Pickles"] },
+  { say: (v) => `I work at ${v} as an engineer.`, fix: (v) => `Update: I work at ${v} now.`, ask: "Where do I work these days?", para: "Which company employs me?", values: ["Zentrix", "Orbitly", "Quantafy", "Bluepine", "Nimbusco", "Vantrel", "Cobaltix", "Meridio"] },
+  { say: (v) => `My sister lives in ${v}.`, fix: (v) => `Actually, my sister lives in ${v} now.`, ask: "Where does my sister live?", para: "In which city is my sibling based?", values: ["Reykjavik", "Valparaiso", "Tbilisi", "Ljubljana", "Montevideo", "Windhoek", "Tallinn", "Hobart"] },
+  { say: (v) => `The wifi password is ${v}.`, fix: (v) => `Actually, the wifi password is ${v} now.`, ask: "What's the wifi password again?", para: "What's the network key for the internet here?", values: null },
+  { say: (v) => `My locker number is ${v}.`, fix: (v) => `Actually, my locker number is ${v} now.`, ask: "What is my locker number?", para: "Which cubby is mine at the pool?", values: "number" },
+  { say: (v) => `My doctor's name is Dr. ${v}.`, fix: (v) => `Actually, my doctor's name is Dr. ${v} now.`, ask: "What is my doctor's name?", para: "Who is my physician?", values: ["Okonkwo", "Lindqvist", "Yamamoto", "Castellanos", "Brennan", "Abernathy", "Petrov", "Haddad"] },
+  { say: (v) => `My car is a ${v}.`, fix: (v) => `Actually, my car is a ${v} now, I traded in the old one.`, ask: "What car do I have?", para: "What vehicle do I drive?", values: ["Volvo XC40", "Mazda MX-5", "Kia EV6", "Subaru Outback", "Skoda Octavia", "Fiat Panda", "Tesla Model 3", "Honda Civic"] },
+  { say: (v) => `My favorite food is ${v}.`, fix: (v) => `Actually, my favorite food is ${v} now.`, ask: "What is my favorite food?", para: "Which dish do I love most?", values: ["ramen", "paella", "pierogi", "falafel", "bibimbap", "moussaka", "ceviche", "goulash"] },
+  { say: (v) => `My gym class is on ${v}.`, fix: (v) => `Actually, my gym class is on ${v} now.`, ask: "When is my gym class?", para: "What day do I exercise?", values: ["Mondays", "Tuesdays", "Wednesdays", "Thursdays", "Fridays", "Saturdays", "Sundays"] },
 ];
 
 // Distractors: small talk that reuses the facts' words without their values.
@@ -130,6 +130,7 @@ const STRATEGIES = [
 ];
 
 const rows = [];
+const paraRows = [];
 for (const size of SIZES) {
   const chats = Array.from({ length: SEEDS }, (_, s) => makeChat(size, 1000 * size + s));
   // Reference: what sending the whole history costs.
@@ -171,6 +172,24 @@ for (const size of SIZES) {
       rows.push({ size, strategy: s.name, budget, current: current / probes, staleOnly: staleOnly / probes, tokens: tokens / probes, full: fullTokens / probes, probes, corrected });
     }
   }
+  // The same probes reworded to share no word with the fact: lexical search alone cannot
+  // find these (an \`embed\` callback is what bridges them).
+  for (const budget of BUDGETS) {
+    let current = 0;
+    for (const chat of chats) {
+      const mem = new Memory({ strategy: "retrieval", maxTokens: budget, systemPrompt: SYSTEM, tokenizer });
+      fill(mem, chat, false);
+      for (const f of chat.facts) {
+        const id = mem.add("user", f.para, { timestamp: chat.messages.at(-1).timestamp + 60_000 });
+        const { messages } = await mem.context();
+        mem.forget(id);
+        const text = messages.map((m) => m.content ?? "").join("\n").toLowerCase();
+        current += text.includes((f.corrected ? f.second : f.first).toLowerCase());
+      }
+      mem.free();
+    }
+    paraRows.push({ size, budget, current: current / probes });
+  }
   console.error(`size ${size} done`);
 }
 
@@ -180,9 +199,18 @@ const table = [
   "| ---: | --- | ---: | ---: | ---: | ---: | ---: |",
   ...rows.map((r) => `| ${r.size} | ${r.strategy} | ${r.budget} | ${pct(r.current)} | ${pct(r.staleOnly)} | ${Math.round(r.tokens)} | ${pct(1 - r.tokens / r.full)} |`),
 ].join("\n");
+const paraTable = [
+  "| messages | budget | current value in context, retrieval (BM25 only), reworded probes |",
+  "| ---: | ---: | ---: |",
+  ...paraRows.map((r) => `| ${r.size} | ${r.budget} | ${pct(r.current)} |`),
+].join("\n");
 const probesPer = rows.filter((r) => r.strategy === "full (no budget)").map((r) => `${r.size}: ${r.probes}`).join(", ");
 const text = `Measured by \`node bench/recall-quality.mjs\` after \`make build\` (llama3 tokenizer, ${SEEDS} chats per size, system prompt included in every count). Each chat plants 6 (60 messages) or 10 facts in the first 80 %, corrects about 40 % of them later ("Actually, my locker number is 5821 now."), and ends with one probe per fact; every probe shares a word with its fact, and small-talk distractors reuse those words. Probes per size: ${probesPer}. "retrieval + facts" also stores each planted statement with \`mem.remember\` (what a perfect \`extract\` hook would do), so corrections supersede. "Stale value only" counts probes where the context holds the corrected-away value but not the current one.
 
-${table}`;
+${table}
+
+The same probes reworded to share no word with their fact ("Which hue do I like best?"): words alone do not find them, so retrieval falls back to what the recent turns hold. This is what the optional \`embed\` callback is for (not measured here: it needs an embedding model).
+
+${paraTable}`;
 console.log(text);
 if (args.includes("--write")) writeSection(root + "BENCHMARKS.md", "recall-quality", text);

@@ -121,23 +121,27 @@ impl VectorIndex {
                         .fold(0f32, |m, x| m.max(x.abs()))
                         .max(f32::MIN_POSITIVE);
                 let qi: Vec<i8> = q.iter().map(|x| (x * scale).round() as i8).collect();
-                let mut approx: Vec<(u32, f32)> = (0..rows)
-                    .filter(|&i| want(i))
-                    .map(|i| {
+                let mut best = Best::new((k * RESCORE_FACTOR).max(MIN_RESCORE));
+                for i in 0..rows {
+                    if want(i) {
                         let row = &quant.data[i * self.dim..(i + 1) * self.dim];
-                        (i as u32, dot_i8(row, &qi) as f32 * quant.scale[i])
-                    })
-                    .collect();
-                top_k(&mut approx, (k * RESCORE_FACTOR).max(MIN_RESCORE));
-                approx
+                        best.offer(i as u32, dot_i8(row, &qi) as f32 * quant.scale[i]);
+                    }
+                }
+                best.into_vec()
                     .into_iter()
                     .map(|(i, _)| (i, dot(self.row(i as usize), &q)))
                     .collect()
             }
-            _ => (0..rows)
-                .filter(|&i| want(i))
-                .map(|i| (i as u32, dot(self.row(i), &q)))
-                .collect(),
+            _ => {
+                let mut best = Best::new(k);
+                for i in 0..rows {
+                    if want(i) {
+                        best.offer(i as u32, dot(self.row(i), &q));
+                    }
+                }
+                best.into_vec()
+            }
         };
         top_k(&mut hits, k);
         for h in &mut hits {
@@ -148,6 +152,41 @@ impl VectorIndex {
 
     fn row(&self, i: usize) -> &[f32] {
         &self.data[i * self.dim..(i + 1) * self.dim]
+    }
+}
+
+/// Keeps the `k` best scores seen without holding every score: a buffer of 2k that is cut
+/// back to k (with a rising threshold) when full.
+struct Best {
+    k: usize,
+    buf: Vec<(u32, f32)>,
+    floor: f32,
+}
+
+impl Best {
+    fn new(k: usize) -> Best {
+        Best {
+            k,
+            buf: Vec::with_capacity(2 * k),
+            floor: f32::NEG_INFINITY,
+        }
+    }
+
+    #[inline]
+    fn offer(&mut self, i: u32, s: f32) {
+        if s < self.floor {
+            return;
+        }
+        self.buf.push((i, s));
+        if self.buf.len() == 2 * self.k {
+            top_k(&mut self.buf, self.k);
+            self.floor = self.buf.last().map_or(f32::NEG_INFINITY, |h| h.1);
+        }
+    }
+
+    fn into_vec(mut self) -> Vec<(u32, f32)> {
+        top_k(&mut self.buf, self.k);
+        self.buf
     }
 }
 
