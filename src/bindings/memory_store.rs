@@ -127,7 +127,7 @@ impl Memory {
         let (meta, read_only) = match backend.load(&session).await? {
             Some(loaded) => {
                 let read_only = loaded.meta.schema_version > SCHEMA_VERSION;
-                core.load_records(loaded.records)?;
+                core.load_stored(loaded.records)?;
                 let mut meta = loaded.meta;
                 if open.ttl_ms.is_some() && !read_only {
                     meta.ttl_ms = open.ttl_ms;

@@ -8,6 +8,7 @@ use crate::error::{Error, ErrorCode, Result};
 use crate::history::steps::StepRecord;
 use crate::history::Entry;
 use crate::store::records::kind;
+use crate::store::records::Stored;
 use crate::store::{Record, RecordOp};
 use crate::summary::SummaryRecord;
 use serde::Serialize;
@@ -159,24 +160,45 @@ impl Memory {
 
     /// Loads stored records into this (empty) memory, in storage order. Records of kinds it
     /// does not know are kept as they are and written back on export.
-    pub fn load_records(&mut self, mut records: Vec<Record>) -> Result<()> {
-        records.sort_by(|a, b| a.order.total_cmp(&b.order).then_with(|| a.id.cmp(&b.id)));
+    pub fn load_records(&mut self, records: Vec<Record>) -> Result<()> {
+        self.load_stored(records.into_iter().map(Stored::Other).collect())
+    }
+
+    /// `load_records` for records as a backend reads them (entries already typed).
+    pub fn load_stored(&mut self, mut records: Vec<Stored>) -> Result<()> {
+        records.sort_by(|a, b| {
+            a.order()
+                .total_cmp(&b.order())
+                .then_with(|| a.id().cmp(b.id()))
+        });
         let tracking = self.changes.take();
         let result = self.load_sorted(records);
         self.changes = tracking;
         result
     }
 
-    fn load_sorted(&mut self, records: Vec<Record>) -> Result<()> {
-        for r in records {
+    fn restore_loaded(&mut self, e: Entry, order: f64) -> Result<()> {
+        let tokens = self.message_tokens(&e);
+        self.history.restore(e)?;
+        self.entry_tokens.push(tokens);
+        self.entry_order.push(order);
+        Ok(())
+    }
+
+    fn load_sorted(&mut self, records: Vec<Stored>) -> Result<()> {
+        for stored in records {
+            let r = match stored {
+                Stored::Entry { entry, order, .. } => {
+                    self.restore_loaded(entry, order)?;
+                    continue;
+                }
+                Stored::Other(r) => r,
+            };
             match r.kind.as_str() {
                 kind::ENTRY => {
                     let e: Entry =
                         serde_json::from_value(r.data.clone()).map_err(|e| corrupt(&r, e))?;
-                    let tokens = self.message_tokens(&e);
-                    self.history.restore(e)?;
-                    self.entry_tokens.push(tokens);
-                    self.entry_order.push(r.order);
+                    self.restore_loaded(e, r.order)?;
                 }
                 kind::SUMMARY => {
                     let s: SummaryRecord =
@@ -238,7 +260,7 @@ impl Memory {
                 self.entry_order.insert(at, r.order);
                 Ok(())
             }
-            RecordOp::Put(r) => self.load_sorted(vec![r]),
+            RecordOp::Put(r) => self.load_sorted(vec![Stored::Other(r)]),
             RecordOp::Delete { kind: k, id } => {
                 match k.as_str() {
                     kind::ENTRY => {

@@ -89,3 +89,58 @@ pub fn validate_session_name(name: &str) -> crate::error::Result<()> {
     }
     Ok(())
 }
+
+/// A record read back from storage. Entries, the bulk of a session, are parsed straight into
+/// their type (no intermediate JSON tree), which is most of what reopening a long chat costs.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Stored {
+    Entry {
+        id: String,
+        order: f64,
+        entry: crate::history::Entry,
+    },
+    Other(Record),
+}
+
+impl Stored {
+    pub fn order(&self) -> f64 {
+        match self {
+            Stored::Entry { order, .. } => *order,
+            Stored::Other(r) => r.order,
+        }
+    }
+
+    pub fn id(&self) -> &str {
+        match self {
+            Stored::Entry { id, .. } => id,
+            Stored::Other(r) => &r.id,
+        }
+    }
+}
+
+/// Parses one stored record's JSON text.
+pub fn parse_stored(text: &str) -> serde_json::Result<Stored> {
+    #[derive(Deserialize)]
+    struct Head<'a> {
+        kind: String,
+        id: String,
+        order: f64,
+        #[serde(borrow)]
+        data: &'a serde_json::value::RawValue,
+    }
+    let head: Head<'_> = serde_json::from_str(text)?;
+    if head.kind == kind::ENTRY {
+        let entry = serde_json::from_str(head.data.get())?;
+        return Ok(Stored::Entry {
+            id: head.id,
+            order: head.order,
+            entry,
+        });
+    }
+    Ok(Stored::Other(Record {
+        kind: head.kind,
+        id: head.id,
+        order: head.order,
+        data: serde_json::from_str(head.data.get())?,
+    }))
+}

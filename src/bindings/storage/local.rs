@@ -33,11 +33,12 @@ fn meta_key(session: &str) -> String {
     format!("{}meta", session_prefix(session))
 }
 
-/// Every key in localStorage, read once (the Storage API has no prefix query).
+/// Every key in localStorage, read in one call (the Storage API has no prefix query).
 fn all_keys() -> Vec<String> {
-    let raw = LocalStorage::raw();
-    let n = raw.length().unwrap_or(0);
-    (0..n).filter_map(|i| raw.key(i).ok().flatten()).collect()
+    js_sys::Object::keys(&LocalStorage::raw())
+        .iter()
+        .filter_map(|k| k.as_string())
+        .collect()
 }
 
 fn read_raw(key: &str) -> Option<String> {
@@ -95,10 +96,14 @@ impl LocalBackend {
         let meta = parse_meta(session, &meta_text)?;
         let prefix = format!("{}r/", session_prefix(session));
         let mut records = Vec::new();
-        for key in all_keys().into_iter().filter(|k| k.starts_with(&prefix)) {
-            if let Some(text) = read_raw(&key) {
-                records.push(parse_record(session, &key, &text)?);
-            }
+        // One call for every key and value: per-key getItem calls dominate a long reopen.
+        for pair in js_sys::Object::entries(&LocalStorage::raw()).iter() {
+            let pair = js_sys::Array::from(&pair);
+            let Some(key) = pair.get(0).as_string().filter(|k| k.starts_with(&prefix)) else {
+                continue;
+            };
+            let text = pair.get(1).as_string().unwrap_or_default();
+            records.push(parse_record(session, &key, &text)?);
         }
         Ok(Some(Loaded { meta, records }))
     }

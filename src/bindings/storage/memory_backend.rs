@@ -3,6 +3,7 @@
 
 use super::{Loaded, RecordOp};
 use crate::error::Result;
+use crate::store::records::Stored;
 use crate::store::{Record, SessionMeta};
 use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
@@ -20,7 +21,7 @@ impl MemoryBackend {
         Ok(SESSIONS.with(|s| {
             s.borrow().get(session).map(|(meta, records)| Loaded {
                 meta: meta.clone(),
-                records: records.values().cloned().collect(),
+                records: records.values().cloned().map(Stored::Other).collect(),
             })
         }))
     }

@@ -8,7 +8,8 @@ mod memory_backend;
 pub mod writer;
 
 use crate::error::{Error, ErrorCode, Result};
-use crate::store::{Record, RecordOp, SessionMeta};
+use crate::store::records::Stored;
+use crate::store::{RecordOp, SessionMeta};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum StorageKind {
@@ -50,7 +51,7 @@ impl StorageKind {
 /// A session as loaded: its meta and every record.
 pub struct Loaded {
     pub meta: SessionMeta,
-    pub records: Vec<Record>,
+    pub records: Vec<Stored>,
 }
 
 pub enum Backend {
@@ -112,8 +113,8 @@ fn parse_meta(session: &str, text: &str) -> Result<SessionMeta> {
     })
 }
 
-fn parse_record(session: &str, key: &str, text: &str) -> Result<Record> {
-    serde_json::from_str(text).map_err(|e| {
+fn parse_record(session: &str, key: &str, text: &str) -> Result<Stored> {
+    crate::store::records::parse_stored(text).map_err(|e| {
         Error::new(
             ErrorCode::CorruptStorage,
             format!("stored record {key:?} of session {session:?} cannot be read ({e}); nothing was changed"),
