@@ -2,21 +2,24 @@
 // on the same text — the labeled corpus cut into 2 kB chat turns. Prints a markdown table of
 // throughput (MB/s) and per-turn latency, each as a median with its spread over runs/turns.
 //
-//   make build && node bench/redact.mjs [--runs 7] [--write]
+//   make build && node bench/redact.mjs [--runs 7] [--pkg DIR] [--write]
 //
 // --write puts the table into the "## Redaction speed (Node)" section of BENCHMARKS.md.
 import { readFileSync, writeFileSync, existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { createRequire } from "node:module";
-import * as lib from "../pkg/llm_memory.js";
+import { pathToFileURL } from "node:url";
 
 const root = fileURLToPath(new URL("../", import.meta.url));
-lib.initSync({ module: readFileSync(root + "pkg/llm_memory_bg.wasm") });
+const args = process.argv.slice(2);
+// --pkg DIR measures another wasm-bindgen build (same layout as pkg/), e.g. a private copy.
+const pkg = args.includes("--pkg") ? args[args.indexOf("--pkg") + 1].replace(/\/?$/, "/") : root + "pkg/";
+const lib = await import(pathToFileURL(pkg + "llm_memory.js").href);
+lib.initSync({ module: readFileSync(pkg + "llm_memory_bg.wasm") });
 const require = createRequire(import.meta.url);
 const { Redactor: RedactPiiNode } = await import("@redactpii/node");
 const { SyncRedactor } = require("redact-pii");
 
-const args = process.argv.slice(2);
 const RUNS = Number(args[args.indexOf("--runs") + 1]) || 7;
 const TURN = 2048;
 

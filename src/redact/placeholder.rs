@@ -26,6 +26,8 @@ pub(crate) fn is_word(c: char) -> bool {
 pub(crate) struct Grammar {
     /// Upper-case stems, longest first.
     stems: Vec<String>,
+    /// Which bytes start a stem, in either case: most words need no parse at all.
+    first: Vec<bool>,
 }
 
 /// A parsed placeholder core in some text (byte offsets).
@@ -47,7 +49,12 @@ enum Parse {
 
 impl Grammar {
     pub fn new(stems: Vec<String>) -> Grammar {
-        Grammar { stems }
+        let mut first = vec![false; 256];
+        for b in stems.iter().filter_map(|s| s.bytes().next()) {
+            first[b.to_ascii_uppercase() as usize] = true;
+            first[b.to_ascii_lowercase() as usize] = true;
+        }
+        Grammar { stems, first }
     }
 
     /// Parses a core starting at byte `i`, which the caller guarantees follows a non-word
@@ -123,6 +130,12 @@ impl Grammar {
     /// treated as standing alone (start and end are boundaries): in the redacted output it sits
     /// between `]` and `[`, which are boundaries too, so restore sees the same cores.
     pub fn escape_into(&self, text: &str, out: &mut String) {
+        // Every core holds `_` and a digit: most text has none and is copied as is.
+        let b = text.as_bytes();
+        if !memchr::memchr_iter(b'_', b).any(|i| b.get(i + 1).is_some_and(u8::is_ascii_digit)) {
+            out.push_str(text);
+            return;
+        }
         let mut prev_word = false;
         let mut copied = 0;
         let mut i = 0;
@@ -130,7 +143,7 @@ impl Grammar {
             let Some(c) = text[i..].chars().next() else {
                 break;
             };
-            if !prev_word && c.is_ascii_alphabetic() {
+            if !prev_word && c.is_ascii_alphabetic() && self.first[c as usize] {
                 if let Parse::Match(core) = self.parse(text, i, true) {
                     out.push_str(&text[copied..core.stem_end]);
                     out.push(WJ);

@@ -8,6 +8,7 @@
 
 use super::super::entity::EntityType;
 use super::super::validate as v;
+use super::gate::{ByteSet, Gate};
 use super::{Hit, Spec};
 
 /// A candidate's surroundings, for checks that must see what is next to the match.
@@ -189,7 +190,10 @@ fn ipv4(text: &str, s: usize, e: usize) -> Option<Hit> {
     let prev = String::from_utf8_lossy(before(text, s)).to_ascii_lowercase();
     let prev = prev.trim_end();
     // "version 1.2.3.4", "ver 1.2.3.4", "v 1.2.3.4": a version; but "Server 10.0.0.1" is an IP.
-    let last_word = prev.rsplit(|c: char| !c.is_ascii_alphanumeric()).next().unwrap_or("");
+    let last_word = prev
+        .rsplit(|c: char| !c.is_ascii_alphanumeric())
+        .next()
+        .unwrap_or("");
     if matches!(last_word, "version" | "ver" | "v") {
         return None;
     }
@@ -433,48 +437,78 @@ pub(super) fn built_in() -> Vec<Spec> {
         r"\b(?:\d{{4}}-\d{{1,2}}-\d{{1,2}}|\d{{1,2}}[/.-]\d{{1,2}}[/.-]\d{{2,4}}|\d{{1,2}}(?:st|nd|rd|th)?(?: of)? {MONTH_NAMES}\.?,? \d{{4}}|{MONTH_NAMES}\.? \d{{1,2}}(?:st|nd|rd|th)?,? \d{{4}})\b"
     );
     vec![
-        Spec::new(Email, r"\b[A-Za-z0-9][A-Za-z0-9._%+-]{0,63}@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,24}\b", email),
+        Spec::new(Email, r"\b[A-Za-z0-9][A-Za-z0-9._%+-]{0,63}@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,24}\b", email)
+            .gate(Gate::runs(&["A-Z", "a-z", "0-9", "._%+-@"], &["@"], 1, 3)),
         Spec::new(Phone, r"(?:\+|\b00)[0-9][0-9]{0,3}(?:[ .\-/]?(?:\([0-9]{1,4}\)|[0-9]{1,6})){1,7}(?:\s*(?:x|ext\.?|extension|#)\s*[0-9]{1,6}\b)?", phone)
             .context(PHONE_CONTEXT)
             .context_before_only(40),
         Spec::new(Phone, r"(?:\(\d{2,5}\)[ .\-]?|\b\d{1,5}[ .\-/]?)(?:\d{1,5}[ .\-/]?){1,4}\d{2,5}\b(?:\s*(?:x|ext\.?|extension)\s*\d{1,6}\b)?", phone)
+            .gate(Gate::runs(&["0-9", " .-/()+#", "space", "xetnsio", "non-ascii"], &["0-9"], 7, 7))
+            .gate(Gate::runs(&["0-9", " .-/()+#", "space", "xetnsio", "non-ascii"], &["0-9"], 7, 7))
             .context(PHONE_CONTEXT)
             .context_before_only(40),
-        Spec::new(CreditCard, r"\b(?:\d[ -]?){12,18}\d\b", credit_card),
-        Spec::new(Iban, r"\b[A-Z]{2}[0-9]{2}(?: ?[A-Z0-9]{1,4}){3,9}\b", iban),
+        Spec::new(CreditCard, r"\b(?:\d[ -]?){12,18}\d\b", credit_card)
+            .gate(Gate::runs(&["0-9", " -"], &["0-9"], 13, 13)),
+        Spec::new(Iban, r"\b[A-Z]{2}[0-9]{2}(?: ?[A-Z0-9]{1,4}){3,9}\b", iban)
+            .gate(Gate::runs(&["A-Z", "0-9", " "], &["0-9"], 2, 7)),
         Spec::new(UsSsn, r"\b(?:\d{3}-\d{2}-\d{4}|\d{3} \d{2} \d{4}|\d{9})\b", us_ssn)
+            .gate(Gate::runs(&["0-9", " -"], &["0-9"], 9, 9))
             .context(&["ssn", "social security", "social-security", "ss#", "ss #", "taxpayer", "tin"])
             .boost(0.5),
-        Spec::new(IpAddress, r"\b(?:[0-9]{1,3}\.){3}[0-9]{1,3}\b", ipv4),
-        Spec::new(IpAddress, r"(?:\b[0-9A-Fa-f]{1,4}|::)(?::{1,2}[0-9A-Fa-f]{1,4}){1,7}(?:::)?(?:(?:\.[0-9]{1,3}){3})?", ipv6),
-        Spec::new(MacAddress, r"\b(?:[0-9A-Fa-f]{2}[:-]){5}[0-9A-Fa-f]{2}\b|\b[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4}\b", mac),
-        Spec::new(Url, r"\b[A-Za-z][A-Za-z0-9+.-]{1,15}://[^\s/?#@:]+:[^\s/?#@]+@[^\s<>]+", url),
-        Spec::new(Url, r"(?i)\bhttps?://[^\s<>]*?[?&#](?:access_token|token|api_key|apikey|key|secret|password|pwd|passwd|sig|signature|auth|session|sessionid|sid|code|client_secret|x-amz-signature|x-amz-credential)=[^\s&#<>]{6,}[^\s<>]*", url),
-        Spec::new(Crypto, r"\b[13][1-9A-HJ-NP-Za-km-z]{25,34}\b", bitcoin_base58),
-        Spec::new(Crypto, r"\b(?:bc|tb)1[02-9ac-hj-np-z]{11,71}\b", bitcoin_bech32),
+        Spec::new(IpAddress, r"\b(?:[0-9]{1,3}\.){3}[0-9]{1,3}\b", ipv4)
+            .gate(Gate::runs(&["0-9", "."], &["0-9"], 4, 7)),
+        Spec::new(IpAddress, r"(?:\b[0-9A-Fa-f]{1,4}|::)(?::{1,2}[0-9A-Fa-f]{1,4}){1,7}(?:::)?(?:(?:\.[0-9]{1,3}){3})?", ipv6)
+            .gate(Gate::runs(&["0-9", "a-f", "A-F", ":."], &[":"], 2, 5)),
+        Spec::new(MacAddress, r"\b(?:[0-9A-Fa-f]{2}[:-]){5}[0-9A-Fa-f]{2}\b|\b[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4}\b", mac)
+            .gate(Gate::runs(&["0-9", "a-f", "A-F", ":.-"], &[":.-"], 2, 14)),
+        Spec::new(Url, r"\b[A-Za-z][A-Za-z0-9+.-]{1,15}://[^\s/?#@:]+:[^\s/?#@]+@[^\s<>]+", url)
+            .gate(Gate::runs_in(ByteSet::all_but(b" \t\n\r\x0b\x0c<>"), &["@"], 1, 8, Some("://"))),
+        Spec::new(Url, r"(?i)\bhttps?://[^\s<>]*?[?&#](?:access_token|token|api_key|apikey|key|secret|password|pwd|passwd|sig|signature|auth|session|sessionid|sid|code|client_secret|x-amz-signature|x-amz-credential)=[^\s&#<>]{6,}[^\s<>]*", url)
+            .gate(Gate::runs_in(ByteSet::all_but(b" \t\n\r\x0b\x0c<>"), &["="], 1, 12, Some("://"))),
+        Spec::new(Crypto, r"\b[13][1-9A-HJ-NP-Za-km-z]{25,34}\b", bitcoin_base58)
+            .gate(Gate::runs(&["A-Z", "a-z", "0-9"], &["0-9"], 1, 26)),
+        Spec::new(Crypto, r"\b(?:bc|tb)1[02-9ac-hj-np-z]{11,71}\b", bitcoin_bech32)
+            .gate(Gate::runs(&["A-Z", "a-z", "0-9"], &["0-9"], 1, 14)),
         Spec::new(Crypto, r"\b0x[0-9a-fA-F]{40}\b", |_, s, e| hit(s, e, 0.4))
+            .gate(Gate::runs(&["A-Z", "a-z", "0-9"], &["0-9"], 1, 42))
             .context(&["wallet", "eth", "ether", "ethereum", "send", "address", "usdt", "metamask", "crypto"]),
-        Spec::new(ApiKey, r"\b(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|ANPA)[A-Z2-7]{16}\b", strong),
+        Spec::new(ApiKey, r"\b(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|ANPA)[A-Z2-7]{16}\b", strong)
+            .gate(Gate::runs(&["A-Z", "0-9"], &["A"], 1, 20)),
         Spec::new(ApiKey, r"\bgh[pousr]_[A-Za-z0-9]{36}\b", github)
+            .gate(Gate::runs(&["A-Z", "a-z", "0-9", "_"], &["_"], 1, 40))
             .context(&["token", "github", "pat", "auth"]),
-        Spec::new(ApiKey, r"\bgithub_pat_[A-Za-z0-9]{22}_[A-Za-z0-9]{59}\b", strong),
-        Spec::new(ApiKey, r"\bsk-ant-(?:api|admin)[0-9]{2}-[A-Za-z0-9_-]{80,120}", strong),
-        Spec::new(ApiKey, r"\bsk-(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_-]{20,200}T3BlbkFJ[A-Za-z0-9_-]{20,200}|\bsk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{40,200}|\bsk-[A-Za-z0-9]{48}\b", strong),
-        Spec::new(ApiKey, r"\bAIza[0-9A-Za-z_-]{35}", strong),
-        Spec::new(ApiKey, r"\bhf_[A-Za-z0-9]{30,40}\b", strong),
-        Spec::new(ApiKey, r"\bxox[abposr]-[0-9A-Za-z-]{10,100}|\bxapp-[0-9]-[A-Z0-9]+-[0-9]+-[a-z0-9]{20,}|https://hooks\.slack\.com/services/T[A-Z0-9]{6,}/B[A-Z0-9]{6,}/[A-Za-z0-9]{20,}", strong),
-        Spec::new(ApiKey, r"\b(?:sk|rk)_(?:live|test)_[0-9A-Za-z]{20,99}\b|\bwhsec_[0-9A-Za-z+/=]{24,}", strong),
-        Spec::new(Jwt, r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}", jwt),
-        Spec::new(PrivateKey, r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----(?s:.*?)-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----(?:\s*[A-Za-z0-9+/=:-]+)*", |_, s, e| hit(s, e, 1.0)),
+        Spec::new(ApiKey, r"\bgithub_pat_[A-Za-z0-9]{22}_[A-Za-z0-9]{59}\b", strong)
+            .gate(Gate::runs(&["A-Z", "a-z", "0-9", "_"], &["_"], 3, 93)),
+        Spec::new(ApiKey, r"\bsk-ant-(?:api|admin)[0-9]{2}-[A-Za-z0-9_-]{80,120}", strong)
+            .gate(Gate::runs(&["A-Z", "a-z", "0-9", "_-"], &["-"], 3, 90)),
+        Spec::new(ApiKey, r"\bsk-(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_-]{20,200}T3BlbkFJ[A-Za-z0-9_-]{20,200}|\bsk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{40,200}|\bsk-[A-Za-z0-9]{48}\b", strong)
+            .gate(Gate::runs(&["A-Z", "a-z", "0-9", "_-"], &["-"], 1, 45)),
+        Spec::new(ApiKey, r"\bAIza[0-9A-Za-z_-]{35}", strong)
+            .gate(Gate::runs(&["A-Z", "a-z", "0-9", "_-"], &["A"], 1, 39)),
+        Spec::new(ApiKey, r"\bhf_[A-Za-z0-9]{30,40}\b", strong)
+            .gate(Gate::runs(&["A-Z", "a-z", "0-9", "_"], &["_"], 1, 33)),
+        Spec::new(ApiKey, r"\bxox[abposr]-[0-9A-Za-z-]{10,100}|\bxapp-[0-9]-[A-Z0-9]+-[0-9]+-[a-z0-9]{20,}|https://hooks\.slack\.com/services/T[A-Z0-9]{6,}/B[A-Z0-9]{6,}/[A-Za-z0-9]{20,}", strong)
+            .gate(Gate::runs(&["A-Z", "a-z", "0-9", "-:/."], &["-/"], 1, 15)),
+        Spec::new(ApiKey, r"\b(?:sk|rk)_(?:live|test)_[0-9A-Za-z]{20,99}\b|\bwhsec_[0-9A-Za-z+/=]{24,}", strong)
+            .gate(Gate::runs(&["A-Z", "a-z", "0-9", "_+/="], &["_"], 1, 28)),
+        Spec::new(Jwt, r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}", jwt)
+            .gate(Gate::runs_in(ByteSet::of(&["A-Z", "a-z", "0-9", "_.-"]), &["."], 2, 30, Some("eyJ"))),
+        Spec::new(PrivateKey, r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----(?s:.*?)-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----(?:\s*[A-Za-z0-9+/=:-]+)*", |_, s, e| hit(s, e, 1.0))
+            .gate(Gate::Mentions(&["-----begin "])),
         // `PASSWORD=…`, `"api_key": "…"`, `token: …`, `password is …`: the value (group 1).
         Spec::new(Password, r#"(?i)(?:password|passwd|passphrase|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|client[_-]?secret|auth|credentials?)["']?\s*(?:[:=]|:=|=>)\s*(?:"([^"\n]{4,200})"|'([^'\n]{4,200})'|`([^`\n]{4,200})`|([^\s"'`,;]{4,200}))"#, assignment)
-            .group(1),
-        Spec::new(Password, r"(?i)\bbearer\s+([A-Za-z0-9._~+/=-]{16,})", assignment).group(1),
+            .group(1)
+            .gate(Gate::Mentions(&["pass", "pwd", "secret", "token", "api", "access", "private", "client", "auth", "credential"])),
+        Spec::new(Password, r"(?i)\bbearer\s+([A-Za-z0-9._~+/=-]{16,})", assignment)
+            .group(1)
+            .gate(Gate::Mentions(&["bearer"])),
         Spec::new(Password, r"(?i)\b(?:my|the|our|your)\s+(?:password|passcode|passphrase|pin|wifi password|wi-fi password)\s+(?:is|was|=|:)\s+([^\s,;]{4,100})", assignment)
-            .group(1),
+            .group(1)
+            .gate(Gate::Mentions(&["pass", "pin"])),
         Spec::new(DateOfBirth, &dob_date, birth_date)
             .context(&["born", "birth", "birthday", "dob", "d.o.b", "geboren", "né le", "née le", "nacido", "nacida", "nato il", "nata il", "age"])
             .boost(0.65)
-            .context_before_only(28),
+            .context_before_only(28)
+            .gate(Gate::runs(&["0-9", "A-Z", "a-z", " ,./-", "non-ascii"], &["0-9"], 4, 6)),
     ]
 }

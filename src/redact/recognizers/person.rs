@@ -128,7 +128,7 @@ pub fn scan(text: &str, out: &mut Vec<Candidate>) {
         cue.iter().enumerate().all(|(n, w)| {
             let k = i - cue.len() + n;
             let sep = gap(k + 1);
-            word(k).to_lowercase() == *w
+            lower_eq(word(k), w)
                 && (sep == " "
                     || (n + 1 == cue.len() && sep.trim() == ",")
                     || (n + 1 == cue.len() && sep.trim() == ":"))
@@ -137,8 +137,13 @@ pub fn scan(text: &str, out: &mut Vec<Candidate>) {
     let mut i = 0;
     while i < toks.len() {
         let w = word(i);
+        // Most words are not capitalized: test that before lower-casing (which allocates).
+        if !is_capitalized(w) {
+            i += 1;
+            continue;
+        }
         let lower = w.to_lowercase();
-        if !is_capitalized(w) || is_not_name(&lower) || is_honorific(&lower) {
+        if is_not_name(&lower) || is_honorific(&lower) {
             i += 1;
             continue;
         }
@@ -164,8 +169,10 @@ pub fn scan(text: &str, out: &mut Vec<Candidate>) {
         let mut j = i;
         while j + 1 < toks.len() && j - i < 4 && gap(j + 1) == " " {
             let next = word(j + 1);
-            let next_lower = next.to_lowercase();
-            if is_capitalized(next) && !is_not_name(&next_lower) && !is_honorific(&next_lower) {
+            if is_capitalized(next) && {
+                let next_lower = next.to_lowercase();
+                !is_not_name(&next_lower) && !is_honorific(&next_lower)
+            } {
                 j += 1;
             } else if is_particle(next) {
                 // One or two particles ("da", "van der") must lead to a capitalized word.
@@ -218,6 +225,11 @@ pub fn scan(text: &str, out: &mut Vec<Candidate>) {
             i += 1;
         }
     }
+}
+
+/// `word.to_lowercase() == lower` without allocating (`lower` has no final sigma).
+fn lower_eq(word: &str, lower: &str) -> bool {
+    word.chars().flat_map(char::to_lowercase).eq(lower.chars())
 }
 
 /// A lone given name opening a sentence is as likely a capitalized word ("Maxime" in Latin
