@@ -11,7 +11,16 @@ import { writeSection, fmt } from "./recall-common.mjs";
 const root = fileURLToPath(new URL("../", import.meta.url));
 const page = `<!doctype html><script type="module">
 import init, { Memory } from "/pkg/llm_memory.js";
-import { rng } from "/bench/recall-common.mjs";
+function rng(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
 await init();
 const DIM = 384;
 function vectors(n, seed) {
@@ -77,6 +86,7 @@ window.ready = true;
 const server = await startServer({ "/bench": (_req, res) => res.writeHead(200, { "content-type": "text/html" }).end(page) });
 const browser = await launch();
 const tab = await browser.newPage();
+tab.on("pageerror", (e) => console.error("page error:", e.message));
 await tab.goto(server.url + "/bench");
 await tab.waitForFunction(() => window.ready === true, null, { timeout: 60_000 });
 const version = browser.version();
