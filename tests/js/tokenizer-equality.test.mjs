@@ -34,21 +34,13 @@ for (const name of ["gpt4o", "llama3", "qwen3"]) {
     assert.equal(ours.count(special), want(special).length);
   });
 
-  test(`${name}: worst cases equal the reference and stay linear`, () => {
+  test(`${name}: worst cases (no word break, 1 MB of base64) equal the reference`, () => {
     const ours = Tokenizer.fromJson(json);
     for (const [label, t] of Object.entries(worst)) {
       assert.equal(ours.count(t), want(t).length, label);
     }
-    // Doubling a piece without a word break must not quadruple the time.
-    const time = (s) => {
-      const t0 = performance.now();
-      for (let i = 0; i < 3; i++) ours.count(s);
-      return performance.now() - t0;
-    };
-    const half = worst["50k random letters"];
-    time(half);
-    const ratio = time(half + half) / time(half);
-    assert.ok(ratio < 3.2, `100k/50k characters took ${ratio.toFixed(2)}× as long`);
+    // How their time grows is measured by `make bench`, not asserted here: timings on a
+    // shared machine make flaky tests.
   });
 
   test(`${name}: the prepared form loads to the same counts`, () => {
