@@ -1,14 +1,32 @@
 //! `Tokenizer`: a Hugging Face tokenizer.json or the approximate counter, shared by any number
 //! of `Memory` instances.
 
+#[cfg(feature = "chat-template")]
+use super::entry_input::parse_message;
 use super::errors::{invalid_option, js_error};
+#[cfg(feature = "chat-template")]
+use super::options::Opts;
+#[cfg(feature = "chat-template")]
+use crate::context::message::ChatMessage;
 use crate::error::ErrorCode;
+#[cfg(feature = "chat-template")]
+use crate::tokens::chat_template::{ChatTemplate, RenderOptions};
 use crate::tokens::{ApproximateCounter, HfTokenizer, SharedCounter};
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::sync::{Arc, Weak};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
+
+#[cfg(feature = "chat-template")]
+#[wasm_bindgen(typescript_custom_section)]
+const CHAT_TYPES: &'static str = r#"
+/** Options of `Tokenizer.countChat` and `Tokenizer.renderChat`. */
+export interface ChatTemplateOptions {
+  /** Append the header that opens the assistant's reply, as sent for a completion (default true). */
+  addGenerationPrompt?: boolean;
+}
+"#;
 
 /// A `Tokenizer` as the registry knows it: alive only while JS holds the object.
 type WeakCounter = Weak<dyn crate::tokens::TokenCounter>;
@@ -35,6 +53,10 @@ pub struct Tokenizer {
     counter: SharedCounter,
     hf: Option<Arc<HfTokenizer>>,
     handle: u32,
+    #[cfg(feature = "chat-template")]
+    /// The last chat template compiled, keyed by its config text: apps pass the same config
+    /// every turn, and compiling costs far more than comparing.
+    chat: RefCell<Option<(String, Arc<ChatTemplate>)>>,
 }
 
 impl Tokenizer {
@@ -51,6 +73,8 @@ impl Tokenizer {
             counter,
             hf,
             handle,
+            #[cfg(feature = "chat-template")]
+            chat: RefCell::new(None),
         }
     }
 
@@ -202,6 +226,117 @@ impl Tokenizer {
     pub fn handle(&self) -> u32 {
         self.handle
     }
+}
+
+#[cfg(feature = "chat-template")]
+#[wasm_bindgen]
+impl Tokenizer {
+    /// Tokens of the prompt a chat model sees for `messages`: the conversation rendered with
+    /// the model's chat template (from its `tokenizer_config.json`, as text or parsed object)
+    /// and counted with this tokenizer, framing and special tokens included, BOS only if the
+    /// template emits it (as `apply_chat_template` in `transformers`). The reply header is
+    /// included unless `addGenerationPrompt: false`. Throws `INVALID_TOKENIZER` for a config
+    /// without a usable template or a template that rejects the messages, `INVALID_ENTRY` for a
+    /// malformed message.
+    ///
+    /// @example
+    /// ```js
+    /// const config = await (await fetch("/tokenizer_config.json")).text();
+    /// tok.countChat([{ role: "user", content: "Hi!" }], config); // 12 with llama3
+    /// tok.renderChat([{ role: "user", content: "Hi!" }], config);
+    /// // "<|begin_of_text|><|start_header_id|>user<|end_header_id|>\n\nHi!<|eot_id|>..."
+    /// ```
+    #[wasm_bindgen(js_name = countChat)]
+    pub fn count_chat(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "ChatMessage[]")] messages: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string | object")] config: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "ChatTemplateOptions | undefined")] options: Option<
+            JsValue,
+        >,
+    ) -> Result<u32, JsValue> {
+        let text = self.render_chat(messages, config, options)?;
+        Ok(self.counter.count(&text) as u32)
+    }
+
+    /// The prompt text `countChat` counts: `messages` rendered with the chat template of a
+    /// `tokenizer_config.json` (text or parsed object).
+    #[wasm_bindgen(js_name = renderChat)]
+    pub fn render_chat(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "ChatMessage[]")] messages: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string | object")] config: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "ChatTemplateOptions | undefined")] options: Option<
+            JsValue,
+        >,
+    ) -> Result<String, JsValue> {
+        let messages = chat_messages(&messages)?;
+        let template = self.chat_template(&config)?;
+        let o = Opts::new(
+            &options.unwrap_or(JsValue::UNDEFINED),
+            "chat template options",
+        )?;
+        o.check_keys(&["addGenerationPrompt"])?;
+        let opts = RenderOptions {
+            add_generation_prompt: o.boolean("addGenerationPrompt")?.unwrap_or(true),
+            now_ms: Some(js_sys::Date::now()),
+        };
+        Ok(template.render(&messages, &opts)?)
+    }
+}
+
+#[cfg(feature = "chat-template")]
+impl Tokenizer {
+    fn chat_template(&self, config: &JsValue) -> Result<Arc<ChatTemplate>, JsValue> {
+        let text = if let Some(s) = config.as_string() {
+            s
+        } else if config.is_object() {
+            js_sys::JSON::stringify(config)
+                .ok()
+                .and_then(|s| s.as_string())
+                .ok_or_else(|| {
+                    js_error(
+                        ErrorCode::InvalidTokenizer,
+                        "the tokenizer_config object could not be turned into JSON",
+                    )
+                })?
+        } else {
+            return Err(js_error(
+                ErrorCode::InvalidTokenizer,
+                "pass the model's tokenizer_config.json as its text or the parsed object",
+            ));
+        };
+        if let Some((key, t)) = self.chat.borrow().as_ref() {
+            if *key == text {
+                return Ok(t.clone());
+            }
+        }
+        let t = Arc::new(ChatTemplate::from_config_json(&text)?);
+        *self.chat.borrow_mut() = Some((text, t.clone()));
+        Ok(t)
+    }
+}
+
+#[cfg(feature = "chat-template")]
+fn chat_messages(value: &JsValue) -> Result<Vec<ChatMessage>, JsValue> {
+    if !js_sys::Array::is_array(value) {
+        return Err(js_error(
+            ErrorCode::InvalidEntry,
+            "messages must be an array of chat messages ({ role, content, ... })",
+        ));
+    }
+    let mut out = Vec::new();
+    for m in js_sys::Array::from(value).iter() {
+        let (role, content, extra) = parse_message(&m)?;
+        out.push(ChatMessage {
+            role,
+            content,
+            name: extra.name,
+            tool_calls: extra.tool_calls,
+            tool_call_id: extra.tool_call_id,
+        });
+    }
+    Ok(out)
 }
 
 /// Cuts `joined` into texts of the given UTF-16 lengths; `None` when a cut falls inside a

@@ -3,6 +3,8 @@
 //! made in these units.
 
 pub mod bpe;
+#[cfg(feature = "chat-template")]
+pub mod chat_template;
 pub mod hf;
 
 use crate::context::message::ChatMessage;
