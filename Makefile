@@ -10,17 +10,30 @@ WASM := target/wasm32-unknown-unknown/release/llm_memory.wasm
 CHROMEDRIVER ?= /usr/bin/chromedriver
 PORT ?= 8080
 
-.PHONY: build test demo bench deps tools node-deps browser test-native test-wasm test-node test-browser test-types clean size test-demo test-bundler
+.PHONY: build build-chat test-chat test demo bench deps tools node-deps browser test-native test-wasm test-node test-browser test-types clean size test-demo test-bundler
 
 ## Build pkg/: the npm package (ES module + wasm + .d.ts).
 build: tools
 	cargo build --release --target wasm32-unknown-unknown --lib
 	wasm-bindgen $(WASM) --target web --out-dir pkg --out-name llm_memory
-	node scripts/finish-pkg.mjs
-	node scripts/size.mjs
+	node scripts/finish-pkg.mjs pkg
+	node scripts/size.mjs pkg
+
+## pkg-chat/: the same package with Tokenizer.countChat / renderChat (cargo feature chat-template).
+build-chat: tools
+	cargo build --release --target wasm32-unknown-unknown --lib --features chat-template \
+	  --target-dir target/chat
+	wasm-bindgen target/chat/wasm32-unknown-unknown/release/llm_memory.wasm --target web \
+	  --out-dir pkg-chat --out-name llm_memory
+	node scripts/finish-pkg.mjs pkg-chat
+	node scripts/size.mjs pkg-chat
+
+test-chat: build-chat
+	cargo test --features chat-template --lib chat_template
+	node --test tests/chat/
 
 ## Every test: native core, wasm in headless Chromium, Node against the built pkg/, types.
-test: deps build test-native test-wasm test-node test-browser test-types test-bundler
+test: deps build test-native test-wasm test-node test-browser test-types test-bundler test-chat
 
 test-native:
 	cargo test --all-targets

@@ -4,7 +4,8 @@ import { readFileSync, writeFileSync, copyFileSync } from "node:fs";
 
 // wasm-bindgen types an `Option<JsValue>` parameter given an explicit type as required; the
 // bindings spell optional ones `T | undefined`, which become `name?: T` here.
-const dts = "pkg/llm_memory.d.ts";
+const dir = process.argv[2] ?? "pkg";
+const dts = `${dir}/llm_memory.d.ts`;
 writeFileSync(
   dts,
   readFileSync(dts, "utf8").replace(/(\w+): ([\w<>\[\]]+) \| undefined(?=[,)])/g, "$1?: $2"),
@@ -14,7 +15,7 @@ const cargo = readFileSync("Cargo.toml", "utf8");
 const field = (k) => cargo.match(new RegExp(`^${k} = "(.*)"`, "m"))[1];
 
 const pkg = {
-  name: "llm-memory",
+  name: dir === "pkg" ? "llm-memory" : "llm-memory-chat",
   version: field("version"),
   description: field("description"),
   license: field("license"),
@@ -30,5 +31,5 @@ const pkg = {
   sideEffects: false,
   keywords: ["llm", "memory", "context", "tokenizer", "wasm", "chat", "pii"],
 };
-writeFileSync("pkg/package.json", JSON.stringify(pkg, null, 2) + "\n");
-copyFileSync("README.md", "pkg/README.md");
+writeFileSync(`${dir}/package.json`, JSON.stringify(pkg, null, 2) + "\n");
+copyFileSync("README.md", `${dir}/README.md`);

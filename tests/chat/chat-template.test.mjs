@@ -1,17 +1,24 @@
 // Chat-template counts: renderChat against the reference renderer transformers.js uses
 // (@huggingface/jinja) with the models' own tokenizer_config.json, and countChat against the
 // reference tokenizer's count of the reference rendering (special tokens matched, no BOS added
-// beyond the template's own), for llama3 and qwen3. Skipped for a pkg/ built without the
-// `chat-template` cargo feature.
+// beyond the template's own), for llama3 and qwen3, on pkg-chat/ (the `chat-template` build).
 import { test as nodeTest } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { Template } from "@huggingface/jinja";
 import { Tokenizer as Reference } from "@huggingface/tokenizers";
-import { Tokenizer, loadTokenizer, tokenizerJson, tokenizerPath, throwsCode } from "./helpers.mjs";
+import { tokenizerJson, tokenizerPath, throwsCode } from "../js/helpers.mjs";
+import * as chatBuild from "../../pkg-chat/llm_memory.js";
 
-const built = typeof Tokenizer.prototype.renderChat === "function";
-const test = (name, fn) => nodeTest(name, { skip: !built && "pkg/ built without the chat-template feature" }, fn);
+// pkg-chat/ is pkg/ built with the `chat-template` feature (`make build-chat`).
+chatBuild.initSync({ module: readFileSync(new URL("../../pkg-chat/llm_memory_bg.wasm", import.meta.url)) });
+const { Tokenizer } = chatBuild;
+const tokenizers = new Map();
+const loadTokenizer = (name) => {
+  if (!tokenizers.has(name)) tokenizers.set(name, Tokenizer.fromJson(tokenizerJson(name)));
+  return tokenizers.get(name);
+};
+const test = nodeTest;
 
 const configText = (name) =>
   readFileSync(tokenizerPath(name).replace("tokenizer.json", "tokenizer_config.json"), "utf8");
