@@ -35,10 +35,20 @@ fn memory(strategy: Strategy) -> Memory {
 
 fn fill(m: &mut Memory) {
     for (i, v) in VALUES.iter().enumerate() {
-        m.add(Role::User, &format!("turn {i}: my detail is {v}, keep it safe"), NewEntry::default(), i as f64)
-            .unwrap();
-        m.add(Role::Assistant, &format!("Noted detail {i}."), NewEntry::default(), i as f64)
-            .unwrap();
+        m.add(
+            Role::User,
+            &format!("turn {i}: my detail is {v}, keep it safe"),
+            NewEntry::default(),
+            i as f64,
+        )
+        .unwrap();
+        m.add(
+            Role::Assistant,
+            &format!("Noted detail {i}."),
+            NewEntry::default(),
+            i as f64,
+        )
+        .unwrap();
     }
     let call = ToolCall {
         id: "c1".into(),
@@ -48,13 +58,34 @@ fn fill(m: &mut Memory) {
             arguments: format!("{{\"to\":\"{}\"}}", VALUES[0]),
         },
     };
-    m.add(Role::Assistant, "", NewEntry { tool_calls: vec![call], ..Default::default() }, 50.0)
-        .unwrap();
-    m.add(Role::Tool, &format!("sent to {}", VALUES[0]), NewEntry { tool_call_id: Some("c1".into()), ..Default::default() }, 51.0)
-        .unwrap();
+    m.add(
+        Role::Assistant,
+        "",
+        NewEntry {
+            tool_calls: vec![call],
+            ..Default::default()
+        },
+        50.0,
+    )
+    .unwrap();
+    m.add(
+        Role::Tool,
+        &format!("sent to {}", VALUES[0]),
+        NewEntry {
+            tool_call_id: Some("c1".into()),
+            ..Default::default()
+        },
+        51.0,
+    )
+    .unwrap();
     m.pin(&format!("The user's card is {}", VALUES[2])).unwrap();
-    m.add(Role::User, &format!("Email me at {} about it", VALUES[0]), NewEntry::default(), 60.0)
-        .unwrap();
+    m.add(
+        Role::User,
+        &format!("Email me at {} about it", VALUES[0]),
+        NewEntry::default(),
+        60.0,
+    )
+    .unwrap();
 }
 
 fn assert_clean(text: &str) {
@@ -65,7 +96,12 @@ fn assert_clean(text: &str) {
 
 #[test]
 fn nothing_sent_holds_a_value_under_any_strategy() {
-    for strategy in [Strategy::Full, Strategy::Tokens, Strategy::Summary, Strategy::Window] {
+    for strategy in [
+        Strategy::Full,
+        Strategy::Tokens,
+        Strategy::Summary,
+        Strategy::Window,
+    ] {
         let mut m = memory(strategy);
         fill(&mut m);
         if let Some(req) = m.begin_summary() {
@@ -77,7 +113,10 @@ fn nothing_sent_holds_a_value_under_any_strategy() {
         let built = m.context(None).unwrap();
         let sent = serde_json::to_string(&built.messages).unwrap();
         assert_clean(&sent);
-        assert!(sent.contains("[EMAIL_2]") && sent.contains("[CREDIT_CARD_1]"), "{sent}");
+        assert!(
+            sent.contains("[EMAIL_2]") && sent.contains("[CREDIT_CARD_1]"),
+            "{sent}"
+        );
         let report = serde_json::to_string(&built.report).unwrap();
         assert_clean(&report);
         assert!(built.report.redactions.get("EMAIL").copied().unwrap_or(0) >= 2);
@@ -85,7 +124,11 @@ fn nothing_sent_holds_a_value_under_any_strategy() {
         let recount: usize = 3 + built
             .messages
             .iter()
-            .map(|msg| m.config().overhead.message_tokens(&ApproximateCounter::default(), msg))
+            .map(|msg| {
+                m.config()
+                    .overhead
+                    .message_tokens(&ApproximateCounter::default(), msg)
+            })
             .sum::<usize>();
         assert_eq!(built.report.total_tokens, recount);
         // The history itself keeps the real text.
@@ -125,6 +168,9 @@ fn replies_are_restored_and_the_vault_is_stored_with_the_session() {
 #[test]
 fn an_ip_after_a_word_ending_in_ver_is_still_an_ip() {
     let mut r = Redactor::new(RedactorConfig::default()).unwrap();
-    assert_eq!(r.redact_outgoing("Server 10.0.0.1 is down").0, "Server [IP_ADDRESS_1] is down");
+    assert_eq!(
+        r.redact_outgoing("Server 10.0.0.1 is down").0,
+        "Server [IP_ADDRESS_1] is down"
+    );
     assert_eq!(r.redact_outgoing("version 1.2.3.4").0, "version 1.2.3.4");
 }

@@ -72,7 +72,7 @@ impl Memory {
     }
 
     /// Refuses changes to a read-only session before anything is changed.
-    fn writable(&self) -> Result<(), JsValue> {
+    pub(super) fn writable(&self) -> Result<(), JsValue> {
         match (&self.store, self.read_only) {
             (Some(store), true) => Err(super::storage::writer::read_only_error(
                 &store.meta.borrow().session,
@@ -82,7 +82,7 @@ impl Memory {
     }
 
     /// Queues a background write of what just changed.
-    fn changed(&self) {
+    pub(super) fn changed(&self) {
         if let Some(store) = &self.store {
             store.schedule();
         }

@@ -1,9 +1,9 @@
 //! The privacy face of `Memory`: with `redact` on, every context is redacted at the egress;
 //! these put the real values back into what the model replies.
 
+use super::errors::js_error;
 use super::memory::Memory;
 use super::redactor::JsStreamRestorer;
-use super::errors::js_error;
 use crate::error::ErrorCode;
 use wasm_bindgen::prelude::*;
 

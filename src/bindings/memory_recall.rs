@@ -306,23 +306,6 @@ pub fn forget_any(core: &RefCell<Core>, id: &str) -> Result<(), JsValue> {
     }
 }
 
-impl Memory {
-    fn recall_writable(&self) -> Result<(), JsValue> {
-        match (&self.store, self.read_only) {
-            (Some(store), true) => Err(super::storage::writer::read_only_error(
-                &store.meta.borrow().session,
-            )),
-            _ => Ok(()),
-        }
-    }
-
-    fn recall_changed(&self) {
-        if let Some(store) = &self.store {
-            store.schedule();
-        }
-    }
-}
-
 #[wasm_bindgen]
 impl Memory {
     /// Stores a long-term fact and returns its id (`"f1"`, ...). A fact on the same subject as
@@ -351,9 +334,9 @@ impl Memory {
             importance: unit(&o, "importance")?.map(f64::from),
             subject: o.string("subject")?,
         };
-        self.recall_writable()?;
+        self.writable()?;
         let r = self.core.borrow_mut().remember(&text, opts, now())?;
-        self.recall_changed();
+        self.changed();
         Ok(r.id)
     }
 
@@ -403,9 +386,9 @@ impl Memory {
     ) -> Result<(), JsValue> {
         let id = string_arg(&id, "id")?;
         let text = string_arg(&text, "text")?;
-        self.recall_writable()?;
+        self.writable()?;
         self.core.borrow_mut().update_fact(&id, &text, now())?;
-        self.recall_changed();
+        self.changed();
         Ok(())
     }
 
@@ -452,7 +435,7 @@ impl Memory {
                 "extractFacts needs the extract option: extract: async (turns) => [{ op, text, id? }]",
             ));
         };
-        self.recall_writable()?;
+        self.writable()?;
         let core = self.core.clone();
         let store = self.store.clone();
         Ok(wasm_bindgen_futures::future_to_promise(async move {
@@ -476,7 +459,7 @@ impl Memory {
                 "recordEpisode needs the summarize option: it writes the episode",
             ));
         };
-        self.recall_writable()?;
+        self.writable()?;
         let core = self.core.clone();
         let store = self.store.clone();
         Ok(wasm_bindgen_futures::future_to_promise(async move {
@@ -611,7 +594,7 @@ impl Memory {
         let result = match (name, args) {
             (None, _) => error_result("the tool name must be a string"),
             (_, None) => error_result("arguments must be a JSON string or an object"),
-            (Some(_), Some(_)) if self.recall_writable().is_err() => {
+            (Some(_), Some(_)) if self.writable().is_err() => {
                 error_result("memory is read-only in this tab; nothing was changed")
             }
             (Some(name), Some(args)) => match self.core.try_borrow_mut() {
@@ -619,7 +602,7 @@ impl Memory {
                     core.sync_recall();
                     let out = core.call_tool(&name, &args, now());
                     drop(core);
-                    self.recall_changed();
+                    self.changed();
                     out
                 }
                 Err(_) => error_result("memory is busy; try the call again"),

@@ -20,7 +20,13 @@ use wasm_bindgen::prelude::*;
 
 const OPEN_KEYS: &[&str] = &["session", "storage", "ttlMs", "onError", "onChange"];
 const IMPORT_KEYS: &[&str] = &[
-    "session", "storage", "ttlMs", "onError", "onChange", "overwrite", "maxBytes",
+    "session",
+    "storage",
+    "ttlMs",
+    "onError",
+    "onChange",
+    "overwrite",
+    "maxBytes",
 ];
 
 struct OpenOptions {
@@ -42,7 +48,9 @@ fn open_options(o: &Opts) -> Result<OpenOptions, JsValue> {
     };
     let ttl_ms = o.number("ttlMs")?;
     if ttl_ms.is_some_and(|t| t <= 0.0) {
-        return Err(invalid_option("ttlMs must be a positive number of milliseconds"));
+        return Err(invalid_option(
+            "ttlMs must be a positive number of milliseconds",
+        ));
     }
     Ok(OpenOptions {
         session,

@@ -4,13 +4,13 @@
 mod entry_input;
 mod errors;
 pub mod memory;
-mod memory_store;
 mod memory_options;
 mod memory_privacy;
 mod memory_recall;
+mod memory_store;
 mod options;
-mod storage;
 mod redactor;
+mod storage;
 mod summarizer;
 pub mod tokenizer;
 mod types;

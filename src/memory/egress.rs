@@ -106,7 +106,10 @@ impl Memory {
     pub(super) fn entry_redactions(&self, id: &str) -> Option<Counts> {
         let egress = self.egress.as_ref()?;
         let entries = egress.entries.borrow();
-        entries.get(id).map(|(_, c)| c.clone()).filter(|c| !c.is_empty())
+        entries
+            .get(id)
+            .map(|(_, c)| c.clone())
+            .filter(|c| !c.is_empty())
     }
 
     pub(super) fn drop_sent_entry(&self, id: &str) {
@@ -177,7 +180,11 @@ impl Memory {
     }
 
     /// Adds what was redacted to the report: per entry sent, and totals over everything sent.
-    pub(super) fn report_redactions(&self, built: &mut crate::context::BuiltContext, pinned: &Counts) {
+    pub(super) fn report_redactions(
+        &self,
+        built: &mut crate::context::BuiltContext,
+        pinned: &Counts,
+    ) {
         if self.egress.is_none() {
             return;
         }

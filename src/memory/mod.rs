@@ -421,7 +421,11 @@ impl Memory {
     }
 
     /// `context` with a query embedding and the memory tools' schemas in the budget.
-    pub fn context_with(&self, query: Option<&str>, extras: &ContextExtras) -> Result<BuiltContext> {
+    pub fn context_with(
+        &self,
+        query: Option<&str>,
+        extras: &ContextExtras,
+    ) -> Result<BuiltContext> {
         let mut notes = Vec::new();
         if self.config.strategy == Strategy::Summary {
             if self.pending.is_some() {

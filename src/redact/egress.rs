@@ -48,6 +48,9 @@ mod tests {
         assert_eq!(counts.get("EMAIL"), Some(&1));
         let (b, _) = r.redact_outgoing("again riley@example.com and [EMAIL_1]");
         assert_eq!(b, "again [EMAIL_1] and [EMAIL_1]");
-        assert_eq!(r.restore(&b), "again riley@example.com and riley@example.com");
+        assert_eq!(
+            r.restore(&b),
+            "again riley@example.com and riley@example.com"
+        );
     }
 }

@@ -18,8 +18,8 @@ pub mod validate;
 pub mod vault;
 
 pub use config::{CustomPattern, Mode, RedactorConfig, DEFAULT_MIN_SCORE};
-pub use entity::EntityType;
 pub use egress::Counts;
+pub use entity::EntityType;
 pub use placeholder::StreamRestorer;
 pub use vault::{Vault, VaultEntry};
 

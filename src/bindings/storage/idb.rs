@@ -49,7 +49,10 @@ fn failed(what: &str, e: &JsValue) -> Error {
     } else {
         ""
     };
-    Error::new(code, format!("IndexedDB {what} failed: {name} {message}{hint}"))
+    Error::new(
+        code,
+        format!("IndexedDB {what} failed: {name} {message}{hint}"),
+    )
 }
 
 /// Resolves with the request's result once it succeeds.
@@ -82,11 +85,17 @@ async fn committed(tx: &IdbTransaction, what: &str) -> Result<()> {
             let _ = resolve.call0(&JsValue::NULL);
         });
         let error = Closure::once_into_js(move || {
-            let e = t_err.error().map(JsValue::from).unwrap_or(JsValue::UNDEFINED);
+            let e = t_err
+                .error()
+                .map(JsValue::from)
+                .unwrap_or(JsValue::UNDEFINED);
             let _ = reject.call1(&JsValue::NULL, &e);
         });
         let abort = Closure::once_into_js(move || {
-            let e = t_abort.error().map(JsValue::from).unwrap_or(JsValue::UNDEFINED);
+            let e = t_abort
+                .error()
+                .map(JsValue::from)
+                .unwrap_or(JsValue::UNDEFINED);
             let _ = reject2.call1(&JsValue::NULL, &e);
         });
         tx.set_oncomplete(Some(done.unchecked_ref()));
@@ -135,7 +144,10 @@ impl IdbBackend {
         let open: IdbOpenDbRequest = f.open_with_u32(DB_NAME, DB_VERSION).map_err(|e| {
             Error::new(
                 ErrorCode::StorageUnavailable,
-                format!("IndexedDB cannot be opened here: {}", failed("open", &e).message),
+                format!(
+                    "IndexedDB cannot be opened here: {}",
+                    failed("open", &e).message
+                ),
             )
         })?;
         let upgrade = Closure::<dyn FnMut(web_sys::IdbVersionChangeEvent)>::new({
@@ -216,7 +228,9 @@ impl IdbBackend {
     pub async fn load(&self, session: &str) -> Result<Option<Loaded>> {
         let tx = self.transaction(IdbTransactionMode::Readonly)?;
         let (records, sessions) = Self::stores(&tx)?;
-        let meta_req = sessions.get(&session.into()).map_err(|e| failed("read", &e))?;
+        let meta_req = sessions
+            .get(&session.into())
+            .map_err(|e| failed("read", &e))?;
         let all_req = records
             .get_all_with_key(&range(session, None)?.into())
             .map_err(|e| failed("read", &e))?;

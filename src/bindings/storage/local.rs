@@ -6,8 +6,8 @@
 use super::{parse_meta, parse_record, to_json, Loaded, RecordOp};
 use crate::error::{Error, ErrorCode, Result};
 use crate::store::SessionMeta;
-use wasm_bindgen::JsValue;
 use gloo_storage::{LocalStorage, Storage};
+use wasm_bindgen::JsValue;
 
 const PREFIX: &str = "llm-memory/";
 
@@ -26,7 +26,12 @@ fn session_prefix(session: &str) -> String {
 }
 
 fn record_key(session: &str, kind: &str, id: &str) -> String {
-    format!("{}r/{}/{}", session_prefix(session), escape(kind), escape(id))
+    format!(
+        "{}r/{}/{}",
+        session_prefix(session),
+        escape(kind),
+        escape(id)
+    )
 }
 
 fn meta_key(session: &str) -> String {

@@ -41,7 +41,9 @@ impl MemoryBackend {
                     RecordOp::Delete { kind, id } => {
                         entry.1.remove(&(kind.clone(), id.clone()));
                     }
-                    RecordOp::DeleteKinds { kinds } => entry.1.retain(|(k, _), _| !kinds.contains(k)),
+                    RecordOp::DeleteKinds { kinds } => {
+                        entry.1.retain(|(k, _), _| !kinds.contains(k))
+                    }
                 }
             }
         });

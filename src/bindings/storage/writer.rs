@@ -54,11 +54,13 @@ impl Store {
         Rc::new_cyclic(|weak: &Weak<Store>| {
             let listener = channel.as_ref().map(|ch| {
                 let store = weak.clone();
-                let l = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
-                    if let Some(store) = store.upgrade() {
-                        store.receive(e.data());
-                    }
-                });
+                let l = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(
+                    move |e: web_sys::MessageEvent| {
+                        if let Some(store) = store.upgrade() {
+                            store.receive(e.data());
+                        }
+                    },
+                );
                 ch.set_onmessage(Some(l.as_ref().unchecked_ref()));
                 l
             });
