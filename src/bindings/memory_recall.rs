@@ -541,7 +541,7 @@ impl Memory {
             for hit in c.recall(&q, now()) {
                 if let Some(e) = c.episodes().iter().find(|e| e.id == hit.id) {
                     let v = to_js(e)?;
-                    js_sys::Reflect::set(&v, &"score".into(), &f64::from(hit.score).into())?;
+                    js_sys::Reflect::set(&v, &"score".into(), &hit.score.into())?;
                     out.push(&v);
                 }
             }

@@ -150,7 +150,7 @@ fn edit_distance(a: &str, b: &str) -> usize {
     for (i, ca) in a.chars().enumerate() {
         let mut cur = vec![i + 1; b.len() + 1];
         for (j, cb) in b.iter().enumerate() {
-            let cost = usize::from(ca.to_ascii_lowercase() != cb.to_ascii_lowercase());
+            let cost = usize::from(!ca.eq_ignore_ascii_case(cb));
             cur[j + 1] = (prev[j] + cost).min(prev[j + 1] + 1).min(cur[j] + 1);
         }
         prev = cur;

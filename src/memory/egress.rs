@@ -138,13 +138,10 @@ impl Memory {
             return;
         };
         let vault = egress.redactor.borrow().vault().clone();
-        if vault.len() == egress.saved_vault_len && vault.len() > 0 {
+        if vault.is_empty() || vault.len() == egress.saved_vault_len {
             return;
         }
         egress.saved_vault_len = vault.len();
-        if vault.is_empty() {
-            return;
-        }
         let data = serde_json::from_str(&vault.to_json()).unwrap_or(serde_json::Value::Null);
         let record = Record {
             kind: VAULT_KIND.into(),

@@ -393,8 +393,7 @@ impl RecallState {
             let it = &self.items[n as usize];
             it.alive
                 && (q.kinds.is_empty() || q.kinds.contains(&it.kind))
-                && q.category
-                    .map_or(true, |c| it.category.as_deref() == Some(c))
+                && q.category.is_none_or(|c| it.category.as_deref() == Some(c))
         };
         let pool = (q.k * POOL_FACTOR).max(MIN_POOL);
         let lexical: Vec<u32> = self

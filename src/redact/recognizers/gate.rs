@@ -154,7 +154,7 @@ impl Gate {
                     }
                     if n >= *min_seeds
                         && end - start >= *min_len
-                        && contains.map_or(true, |c| {
+                        && contains.is_none_or(|c| {
                             memchr::memmem::find(&b[start..end], c.as_bytes()).is_some()
                         })
                     {

@@ -158,7 +158,7 @@ impl Recognizers {
             let validator = p.validate.as_deref().and_then(Validator::by_name);
             let score = p.score.unwrap_or(1.0);
             let check = move |text: &str, s: usize, e: usize| {
-                let ok = validator.map_or(true, |v| v.check(&text[s..e]));
+                let ok = validator.is_none_or(|v| v.check(&text[s..e]));
                 ok.then_some(Hit {
                     start: s,
                     end: e,
