@@ -13,6 +13,7 @@ mod redactor;
 mod storage;
 mod summarizer;
 pub mod tokenizer;
+mod tokenizer_cache;
 mod types;
 
 pub use memory::Memory;

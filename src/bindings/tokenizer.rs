@@ -53,6 +53,8 @@ pub struct Tokenizer {
     counter: SharedCounter,
     hf: Option<Arc<HfTokenizer>>,
     handle: u32,
+    /// Loaded from the prepared form cached in IndexedDB (`fromJsonCached`).
+    pub(super) from_cache: bool,
     #[cfg(feature = "chat-template")]
     /// The last chat template compiled, keyed by its config text: apps pass the same config
     /// every turn, and compiling costs far more than comparing.
@@ -60,7 +62,7 @@ pub struct Tokenizer {
 }
 
 impl Tokenizer {
-    fn register(counter: SharedCounter, hf: Option<Arc<HfTokenizer>>) -> Tokenizer {
+    pub(super) fn register(counter: SharedCounter, hf: Option<Arc<HfTokenizer>>) -> Tokenizer {
         let handle = REGISTRY.with(|r| {
             let mut r = r.borrow_mut();
             r.0 += 1;
@@ -73,6 +75,7 @@ impl Tokenizer {
             counter,
             hf,
             handle,
+            from_cache: false,
             #[cfg(feature = "chat-template")]
             chat: RefCell::new(None),
         }
@@ -104,33 +107,40 @@ impl Tokenizer {
         #[wasm_bindgen(unchecked_param_type = "string | Uint8Array | ArrayBuffer | object")]
         json: JsValue,
     ) -> Result<Tokenizer, JsValue> {
-        let bytes: Vec<u8> = if let Some(s) = json.as_string() {
-            s.into_bytes()
-        } else if let Some(a) = json.dyn_ref::<js_sys::Uint8Array>() {
-            a.to_vec()
-        } else if let Some(b) = json.dyn_ref::<js_sys::ArrayBuffer>() {
-            js_sys::Uint8Array::new(b).to_vec()
-        } else if json.is_object() {
-            js_sys::JSON::stringify(&json)
-                .ok()
-                .and_then(|s| s.as_string())
-                .ok_or_else(|| {
-                    js_error(
-                        ErrorCode::InvalidTokenizer,
-                        "the tokenizer object could not be turned into JSON",
-                    )
-                })?
-                .into_bytes()
-        } else {
-            return Err(js_error(
-                ErrorCode::InvalidTokenizer,
-                "Tokenizer.fromJson takes the tokenizer.json text, its bytes, or the parsed object",
-            ));
-        };
-        let hf = Arc::new(HfTokenizer::from_bytes(&bytes)?);
+        let hf = Arc::new(HfTokenizer::from_bytes(&json_bytes(&json)?)?);
         Ok(Tokenizer::register(hf.clone(), Some(hf)))
     }
+}
 
+/// The bytes of a tokenizer.json given as text, bytes or the parsed object.
+pub(super) fn json_bytes(json: &JsValue) -> Result<Vec<u8>, JsValue> {
+    Ok(if let Some(s) = json.as_string() {
+        s.into_bytes()
+    } else if let Some(a) = json.dyn_ref::<js_sys::Uint8Array>() {
+        a.to_vec()
+    } else if let Some(b) = json.dyn_ref::<js_sys::ArrayBuffer>() {
+        js_sys::Uint8Array::new(b).to_vec()
+    } else if json.is_object() {
+        js_sys::JSON::stringify(json)
+            .ok()
+            .and_then(|s| s.as_string())
+            .ok_or_else(|| {
+                js_error(
+                    ErrorCode::InvalidTokenizer,
+                    "the tokenizer object could not be turned into JSON",
+                )
+            })?
+            .into_bytes()
+    } else {
+        return Err(js_error(
+            ErrorCode::InvalidTokenizer,
+            "Tokenizer.fromJson takes the tokenizer.json text, its bytes, or the parsed object",
+        ));
+    })
+}
+
+#[wasm_bindgen]
+impl Tokenizer {
     /// The no-vocabulary fallback: `charsPerToken` characters per token (default 4).
     pub fn approximate(
         #[wasm_bindgen(js_name = charsPerToken)] chars_per_token: Option<f64>,

@@ -16,9 +16,11 @@ use web_sys::{
 };
 
 const DB_NAME: &str = "llm-memory";
-const DB_VERSION: u32 = 1;
+/// Version 2 added `prepared` (tokenizers' compact form, keyed by the file's hash).
+const DB_VERSION: u32 = 2;
 const RECORDS: &str = "records";
 const SESSIONS: &str = "sessions";
+const PREPARED: &str = "prepared";
 
 fn factory() -> Option<IdbFactory> {
     Reflect::get(&js_sys::global(), &"indexedDB".into())
@@ -155,7 +157,7 @@ impl IdbBackend {
             move |_e| {
                 if let Ok(db) = open.result().and_then(|d| d.dyn_into::<IdbDatabase>()) {
                     let names = db.object_store_names();
-                    for store in [RECORDS, SESSIONS] {
+                    for store in [RECORDS, SESSIONS, PREPARED] {
                         if !names.contains(store) {
                             let _ = db.create_object_store(store);
                         }
@@ -293,6 +295,30 @@ impl IdbBackend {
             .iter()
             .map(|v| parse_meta("?", &v.as_string().unwrap_or_default()))
             .collect()
+    }
+
+    /// A tokenizer's prepared form stored under `key`, if any.
+    pub async fn get_prepared(&self, key: &str) -> Result<Option<Vec<u8>>> {
+        let tx = self
+            .db
+            .transaction_with_str(PREPARED)
+            .map_err(|e| failed("transaction", &e))?;
+        let store = tx.object_store(PREPARED).map_err(|e| failed("store", &e))?;
+        let req = store.get(&key.into()).map_err(|e| failed("read", &e))?;
+        let v = request(&req, "read").await?;
+        Ok(v.dyn_ref::<js_sys::Uint8Array>().map(|a| a.to_vec()))
+    }
+
+    pub async fn put_prepared(&self, key: &str, bytes: &[u8]) -> Result<()> {
+        let tx = self
+            .db
+            .transaction_with_str_and_mode(PREPARED, IdbTransactionMode::Readwrite)
+            .map_err(|e| failed("transaction", &e))?;
+        let store = tx.object_store(PREPARED).map_err(|e| failed("store", &e))?;
+        store
+            .put_with_key(&js_sys::Uint8Array::from(bytes).into(), &key.into())
+            .map_err(|e| failed("write", &e))?;
+        committed(&tx, "write").await
     }
 
     pub async fn delete(&self, session: &str) -> Result<()> {
