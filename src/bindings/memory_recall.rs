@@ -3,15 +3,14 @@
 //! the memory tools, and the async parts of strategy "retrieval" (embedding the query and new
 //! items with the app's `embed`). No `RefCell` borrow of the core is held while JS runs.
 
-use super::errors::{invalid_option, js_error};
+use super::errors::invalid_option;
 use super::memory::Memory;
 use super::options::{describe, string_arg, Opts};
 use super::to_js;
 use crate::context::{BuiltContext, Strategy};
-use crate::error::ErrorCode;
 use crate::memory::{ContextExtras, ExtractOp, Memory as Core};
 use crate::recall::facts::{FactStatus, NewFact};
-use crate::recall::{tools, ItemKind, RecallQuery};
+use crate::recall::{ItemKind, RecallQuery};
 use js_sys::{Array, Function, Promise};
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -40,9 +39,9 @@ pub struct RecallOptions {
 /// The app's callbacks for recall, kept on the JS side.
 #[derive(Default, Clone)]
 pub struct RecallHooks {
-    extract: Option<Function>,
-    embed: Option<Function>,
-    summarize: Option<Function>,
+    pub(super) extract: Option<Function>,
+    pub(super) embed: Option<Function>,
+    pub(super) summarize: Option<Function>,
     /// Count the memory tools' schemas in every context.
     tools: bool,
 }
@@ -131,7 +130,7 @@ impl RecallHooks {
     }
 }
 
-fn now() -> f64 {
+pub(super) fn now() -> f64 {
     js_sys::Date::now()
 }
 
@@ -201,7 +200,7 @@ async fn embed_pending(core: &Rc<RefCell<Core>>, f: &Function) -> Result<(), Str
 }
 
 /// The query's vector, after the pending items are embedded; errors become notes.
-async fn query_vector(
+pub(super) async fn query_vector(
     core: &Rc<RefCell<Core>>,
     f: &Function,
     text: &str,
@@ -449,174 +448,9 @@ impl Memory {
             Ok(out.into())
         }))
     }
-
-    /// Asks the `summarize` callback for a JSON episode over the turns since the last episode
-    /// and stores it; resolves to the episode, or `null` when there are no new turns.
-    #[wasm_bindgen(js_name = recordEpisode, unchecked_return_type = "Promise<Episode | null>")]
-    pub fn record_episode(&self) -> Result<Promise, JsValue> {
-        let Some(f) = self.hooks.summarize.clone() else {
-            return Err(invalid_option(
-                "recordEpisode needs the summarize option: it writes the episode",
-            ));
-        };
-        self.writable()?;
-        let core = self.core.clone();
-        let store = self.store.clone();
-        Ok(wasm_bindgen_futures::future_to_promise(async move {
-            let Some(request) = core.borrow_mut().begin_episode() else {
-                return Ok(JsValue::NULL);
-            };
-            let id = request.request_id;
-            let info = to_js(&request)?;
-            let answer = f
-                .call2(&JsValue::NULL, &JsValue::from_str(&request.prompt), &info)
-                .map(|v| JsFuture::from(Promise::resolve(&v)));
-            let answer = match answer {
-                Ok(fut) => fut.await,
-                Err(e) => Err(e),
-            };
-            let text = match answer {
-                Ok(v) => match v.as_string() {
-                    Some(s) => s,
-                    None => {
-                        core.borrow_mut().fail_episode(id);
-                        return Err(js_error(
-                            ErrorCode::InvalidDocument,
-                            "summarize must resolve to a string (the episode as JSON)",
-                        ));
-                    }
-                },
-                Err(e) => {
-                    core.borrow_mut().fail_episode(id);
-                    return Err(e);
-                }
-            };
-            let episode = core.borrow_mut().complete_episode(id, &text, now())?;
-            if let Some(s) = &store {
-                s.schedule();
-            }
-            to_js(&episode)
-        }))
-    }
-
-    /// The past episodes most similar to `situation`, best first, each with its `score`.
-    #[wasm_bindgen(js_name = recallEpisodes, unchecked_return_type = "Promise<(Episode & { score: number })[]>")]
-    pub fn recall_episodes(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "string")] situation: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "number | undefined")] k: Option<JsValue>,
-    ) -> Result<Promise, JsValue> {
-        let situation = string_arg(&situation, "situation")?;
-        let k = match k {
-            None => 3,
-            Some(v) if v.is_undefined() || v.is_null() => 3,
-            Some(v) => match v.as_f64() {
-                Some(n) if n >= 1.0 && n.fract() == 0.0 && n <= 1000.0 => n as usize,
-                _ => {
-                    return Err(invalid_option(format!(
-                        "k must be a positive integer, got {}",
-                        describe(&v)
-                    )))
-                }
-            },
-        };
-        let core = self.core.clone();
-        let embed_fn = self.hooks.embed.clone();
-        Ok(wasm_bindgen_futures::future_to_promise(async move {
-            core.borrow_mut().sync_recall();
-            let mut notes = Vec::new();
-            let vector = match &embed_fn {
-                Some(f) => query_vector(&core, f, &situation, &mut notes).await,
-                None => None,
-            };
-            let q = RecallQuery {
-                text: &situation,
-                vector: vector.as_deref(),
-                k,
-                kinds: vec![ItemKind::Episode],
-                category: None,
-            };
-            let c = core.borrow();
-            let out = Array::new();
-            for hit in c.recall(&q, now()) {
-                if let Some(e) = c.episodes().iter().find(|e| e.id == hit.id) {
-                    let v = to_js(e)?;
-                    js_sys::Reflect::set(&v, &"score".into(), &hit.score.into())?;
-                    out.push(&v);
-                }
-            }
-            Ok(out.into())
-        }))
-    }
-
-    /// The stored episodes, oldest first.
-    #[wasm_bindgen(unchecked_return_type = "Episode[]")]
-    pub fn episodes(&self) -> Result<JsValue, JsValue> {
-        self.core.borrow_mut().sync_recall();
-        to_js(self.core.borrow().episodes())
-    }
-
-    /// The memory tools in OpenAI's function-calling format, to pass as `tools` in a
-    /// chat-completions request: `store_memory`, `recall_memory`, `list_memories`,
-    /// `forget_memory`. Run the model's calls with `callTool`.
-    #[wasm_bindgen(unchecked_return_type = "MemoryTool[]")]
-    pub fn tools(&self) -> Result<JsValue, JsValue> {
-        to_js(&tools::definitions())
-    }
-
-    /// Executes one memory tool call and resolves to the tool-result string to add as the
-    /// `tool` message. Never rejects: unknown tools and bad arguments resolve to an
-    /// `{"error": ...}` result the model can read and correct.
-    ///
-    /// @example
-    /// ```js
-    /// for (const call of reply.tool_calls ?? []) {
-    ///   const result = await mem.callTool(call.function.name, call.function.arguments);
-    ///   mem.add("tool", result, { toolCallId: call.id });
-    /// }
-    /// ```
-    #[wasm_bindgen(js_name = callTool, unchecked_return_type = "Promise<string>")]
-    pub fn call_tool(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "string")] name: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "string | object")] args: JsValue,
-    ) -> Promise {
-        let name = name.as_string();
-        let args = if args.is_undefined() || args.is_null() {
-            Some(String::new())
-        } else if let Some(s) = args.as_string() {
-            Some(s)
-        } else {
-            js_sys::JSON::stringify(&args)
-                .ok()
-                .and_then(|s| s.as_string())
-        };
-        let result = match (name, args) {
-            (None, _) => error_result("the tool name must be a string"),
-            (_, None) => error_result("arguments must be a JSON string or an object"),
-            (Some(_), Some(_)) if self.writable().is_err() => {
-                error_result("memory is read-only in this tab; nothing was changed")
-            }
-            (Some(name), Some(args)) => match self.core.try_borrow_mut() {
-                Ok(mut core) => {
-                    core.sync_recall();
-                    let out = core.call_tool(&name, &args, now());
-                    drop(core);
-                    self.changed();
-                    out
-                }
-                Err(_) => error_result("memory is busy; try the call again"),
-            },
-        };
-        Promise::resolve(&JsValue::from_str(&result))
-    }
 }
 
-fn error_result(msg: &str) -> String {
-    serde_json::json!({ "error": msg }).to_string()
-}
-
-fn parse_kinds(v: Option<JsValue>) -> Result<Vec<ItemKind>, JsValue> {
+pub(super) fn parse_kinds(v: Option<JsValue>) -> Result<Vec<ItemKind>, JsValue> {
     let Some(v) = v else {
         return Ok(Vec::new());
     };
@@ -640,131 +474,3 @@ fn parse_kinds(v: Option<JsValue>) -> Result<Vec<ItemKind>, JsValue> {
         })
         .collect()
 }
-
-// Interfaces declared here merge with those of the same name in `types.rs`.
-#[wasm_bindgen(typescript_custom_section)]
-const RECALL_TYPES: &'static str = r#"
-export interface MemoryOptions {
-  /** Called after each exchange (by context(), or by extractFacts()) with the turns it has not
-   *  seen; resolves to fact operations, e.g. an LLM call that reads the turns. */
-  extract?: (turns: Entry[]) => Promise<ExtractOp[]> | ExtractOp[];
-  /** Embeds texts for hybrid retrieval (any embedding API or in-browser model). */
-  embed?: (texts: string[]) => Promise<(number[] | Float32Array)[]> | (number[] | Float32Array)[];
-  /** Count the memory tools' schemas (mem.tools()) against every context's budget. */
-  tools?: boolean;
-  /** Strategy "retrieval" knobs. */
-  retrieval?: {
-    /** Part of the budget after the mandatory messages that recent turns get first (default 0.5). */
-    recentShare?: number;
-    /** Most memories per context (default 24). */
-    maxItems?: number;
-    /** Age at which recency has halved, in days (default 30). */
-    halfLifeDays?: number;
-    /** 0..1, how much recency weighs (default 0.3). */
-    recencyWeight?: number;
-    /** 0..1, how much importance weighs (default 0.5). */
-    importanceWeight?: number;
-    /** Score vectors in int8 first, then re-score the best exactly (default false). */
-    quantize?: boolean;
-  };
-}
-
-export interface ContextOptions {
-  /** Count the memory tools' schemas against this context's budget (default: the tools option). */
-  tools?: boolean;
-}
-
-export interface EntryReport {
-  /** Relevance score, for entries sent as retrieved memories. */
-  score?: number;
-}
-
-export interface RetrievedReport {
-  /** The fact or episode id; "" for a turn (see the entry with status "retrieved"). */
-  id: string;
-  kind: "turn" | "fact" | "episode";
-  score: number;
-  tokens: number;
-  /** YYYY-MM-DD (UTC), as shown in the section. */
-  date: string;
-}
-
-export interface ContextReport {
-  /** Memories strategy "retrieval" sent, with their scores. */
-  retrieved?: RetrievedReport[];
-}
-
-export interface ExtractOp {
-  op: "add" | "update" | "delete";
-  text?: string;
-  /** The fact to update or delete. */
-  id?: string;
-  category?: string;
-  importance?: number;
-}
-
-export interface RememberOptions {
-  category?: string;
-  /** 0..1 (default 0.5); weighs retrieval. */
-  importance?: number;
-  /** What the fact is about; facts with the same subject supersede each other (default: found in the text). */
-  subject?: string;
-}
-
-export interface RecallOptions {
-  /** Results (default 5). */
-  k?: number;
-  kinds?: ("turn" | "fact" | "episode")[];
-  /** Only facts in this category. */
-  category?: string;
-}
-
-export interface RecallHit {
-  id: string;
-  kind: "turn" | "fact" | "episode";
-  text: string;
-  score: number;
-  timestamp: number;
-  role?: Role;
-  category?: string;
-}
-
-export interface Fact {
-  id: string;
-  text: string;
-  category?: string;
-  importance: number;
-  subject: string;
-  createdAt: number;
-  updatedAt: number;
-  status: "active" | "superseded" | "deleted";
-  supersededBy?: string;
-}
-
-export interface FactChange {
-  factId: string;
-  op: "add" | "update" | "supersede" | "delete";
-  text: string;
-  previousText?: string;
-  /** For "supersede": the newer fact. */
-  by?: string;
-  at: number;
-}
-
-export interface Episode {
-  id: string;
-  summary: string;
-  actions: string[];
-  outcome: string;
-  importance: number;
-  startTime: number;
-  endTime: number;
-  entryIds: string[];
-  createdAt: number;
-}
-
-export interface MemoryTool {
-  type: "function";
-  function: { name: "store_memory" | "recall_memory" | "list_memories" | "forget_memory"; description: string; parameters: object };
-}
-"#;

@@ -4,6 +4,7 @@
 mod entry_input;
 mod errors;
 pub mod memory;
+mod memory_episodes;
 mod memory_options;
 mod memory_privacy;
 mod memory_recall;
@@ -15,6 +16,7 @@ mod summarizer;
 pub mod tokenizer;
 mod tokenizer_cache;
 mod types;
+mod types_recall;
 
 pub use memory::Memory;
 pub use tokenizer::Tokenizer;

@@ -1,0 +1,182 @@
+//! The episodic and tool face of `Memory` (another `#[wasm_bindgen] impl` block): episodes
+//! written by the app's `summarize` and recalled by situation, and the memory tools a model can
+//! call. Shares the recall hooks and helpers of `memory_recall`.
+
+use super::errors::{invalid_option, js_error};
+use super::memory::Memory;
+use super::memory_recall::{now, query_vector};
+use super::options::{describe, string_arg};
+use super::to_js;
+use crate::error::ErrorCode;
+use crate::recall::{tools, ItemKind, RecallQuery};
+use js_sys::{Array, Promise};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::JsFuture;
+
+#[wasm_bindgen]
+impl Memory {
+    /// Asks the `summarize` callback for a JSON episode over the turns since the last episode
+    /// and stores it; resolves to the episode, or `null` when there are no new turns.
+    #[wasm_bindgen(js_name = recordEpisode, unchecked_return_type = "Promise<Episode | null>")]
+    pub fn record_episode(&self) -> Result<Promise, JsValue> {
+        let Some(f) = self.hooks.summarize.clone() else {
+            return Err(invalid_option(
+                "recordEpisode needs the summarize option: it writes the episode",
+            ));
+        };
+        self.writable()?;
+        let core = self.core.clone();
+        let store = self.store.clone();
+        Ok(wasm_bindgen_futures::future_to_promise(async move {
+            let Some(request) = core.borrow_mut().begin_episode() else {
+                return Ok(JsValue::NULL);
+            };
+            let id = request.request_id;
+            let info = to_js(&request)?;
+            let answer = f
+                .call2(&JsValue::NULL, &JsValue::from_str(&request.prompt), &info)
+                .map(|v| JsFuture::from(Promise::resolve(&v)));
+            let answer = match answer {
+                Ok(fut) => fut.await,
+                Err(e) => Err(e),
+            };
+            let text = match answer {
+                Ok(v) => match v.as_string() {
+                    Some(s) => s,
+                    None => {
+                        core.borrow_mut().fail_episode(id);
+                        return Err(js_error(
+                            ErrorCode::InvalidDocument,
+                            "summarize must resolve to a string (the episode as JSON)",
+                        ));
+                    }
+                },
+                Err(e) => {
+                    core.borrow_mut().fail_episode(id);
+                    return Err(e);
+                }
+            };
+            let episode = core.borrow_mut().complete_episode(id, &text, now())?;
+            if let Some(s) = &store {
+                s.schedule();
+            }
+            to_js(&episode)
+        }))
+    }
+
+    /// The past episodes most similar to `situation`, best first, each with its `score`.
+    #[wasm_bindgen(js_name = recallEpisodes, unchecked_return_type = "Promise<(Episode & { score: number })[]>")]
+    pub fn recall_episodes(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] situation: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "number | undefined")] k: Option<JsValue>,
+    ) -> Result<Promise, JsValue> {
+        let situation = string_arg(&situation, "situation")?;
+        let k = match k {
+            None => 3,
+            Some(v) if v.is_undefined() || v.is_null() => 3,
+            Some(v) => match v.as_f64() {
+                Some(n) if n >= 1.0 && n.fract() == 0.0 && n <= 1000.0 => n as usize,
+                _ => {
+                    return Err(invalid_option(format!(
+                        "k must be a positive integer, got {}",
+                        describe(&v)
+                    )))
+                }
+            },
+        };
+        let core = self.core.clone();
+        let embed_fn = self.hooks.embed.clone();
+        Ok(wasm_bindgen_futures::future_to_promise(async move {
+            core.borrow_mut().sync_recall();
+            let mut notes = Vec::new();
+            let vector = match &embed_fn {
+                Some(f) => query_vector(&core, f, &situation, &mut notes).await,
+                None => None,
+            };
+            let q = RecallQuery {
+                text: &situation,
+                vector: vector.as_deref(),
+                k,
+                kinds: vec![ItemKind::Episode],
+                category: None,
+            };
+            let c = core.borrow();
+            let out = Array::new();
+            for hit in c.recall(&q, now()) {
+                if let Some(e) = c.episodes().iter().find(|e| e.id == hit.id) {
+                    let v = to_js(e)?;
+                    js_sys::Reflect::set(&v, &"score".into(), &hit.score.into())?;
+                    out.push(&v);
+                }
+            }
+            Ok(out.into())
+        }))
+    }
+
+    /// The stored episodes, oldest first.
+    #[wasm_bindgen(unchecked_return_type = "Episode[]")]
+    pub fn episodes(&self) -> Result<JsValue, JsValue> {
+        self.core.borrow_mut().sync_recall();
+        to_js(self.core.borrow().episodes())
+    }
+
+    /// The memory tools in OpenAI's function-calling format, to pass as `tools` in a
+    /// chat-completions request: `store_memory`, `recall_memory`, `list_memories`,
+    /// `forget_memory`. Run the model's calls with `callTool`.
+    #[wasm_bindgen(unchecked_return_type = "MemoryTool[]")]
+    pub fn tools(&self) -> Result<JsValue, JsValue> {
+        to_js(&tools::definitions())
+    }
+
+    /// Executes one memory tool call and resolves to the tool-result string to add as the
+    /// `tool` message. Never rejects: unknown tools and bad arguments resolve to an
+    /// `{"error": ...}` result the model can read and correct.
+    ///
+    /// @example
+    /// ```js
+    /// for (const call of reply.tool_calls ?? []) {
+    ///   const result = await mem.callTool(call.function.name, call.function.arguments);
+    ///   mem.add("tool", result, { toolCallId: call.id });
+    /// }
+    /// ```
+    #[wasm_bindgen(js_name = callTool, unchecked_return_type = "Promise<string>")]
+    pub fn call_tool(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] name: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string | object")] args: JsValue,
+    ) -> Promise {
+        let name = name.as_string();
+        let args = if args.is_undefined() || args.is_null() {
+            Some(String::new())
+        } else if let Some(s) = args.as_string() {
+            Some(s)
+        } else {
+            js_sys::JSON::stringify(&args)
+                .ok()
+                .and_then(|s| s.as_string())
+        };
+        let result = match (name, args) {
+            (None, _) => error_result("the tool name must be a string"),
+            (_, None) => error_result("arguments must be a JSON string or an object"),
+            (Some(_), Some(_)) if self.writable().is_err() => {
+                error_result("memory is read-only in this tab; nothing was changed")
+            }
+            (Some(name), Some(args)) => match self.core.try_borrow_mut() {
+                Ok(mut core) => {
+                    core.sync_recall();
+                    let out = core.call_tool(&name, &args, now());
+                    drop(core);
+                    self.changed();
+                    out
+                }
+                Err(_) => error_result("memory is busy; try the call again"),
+            },
+        };
+        Promise::resolve(&JsValue::from_str(&result))
+    }
+}
+
+fn error_result(msg: &str) -> String {
+    serde_json::json!({ "error": msg }).to_string()
+}
