@@ -4,7 +4,7 @@
 
 use super::errors::{invalid_option, js_error};
 use super::memory::Memory;
-use super::memory_recall::{now, query_vector};
+use super::memory_recall::{now, search_vector};
 use super::options::{describe, string_arg};
 use super::to_js;
 use crate::error::ErrorCode;
@@ -88,12 +88,8 @@ impl Memory {
         let core = self.core.clone();
         let embed_fn = self.hooks.embed.clone();
         Ok(wasm_bindgen_futures::future_to_promise(async move {
-            core.borrow_mut().sync_recall();
-            let mut notes = Vec::new();
-            let vector = match &embed_fn {
-                Some(f) => query_vector(&core, f, &situation, &mut notes).await,
-                None => None,
-            };
+            // A failed embed falls back to words; results have no place for its note.
+            let (vector, _notes) = search_vector(&core, embed_fn.as_ref(), &situation).await;
             let q = RecallQuery {
                 text: &situation,
                 vector: vector.as_deref(),

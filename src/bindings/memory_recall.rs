@@ -199,6 +199,22 @@ async fn embed_pending(core: &Rc<RefCell<Core>>, f: &Function) -> Result<(), Str
     }
 }
 
+/// Brings the index up to date, then embeds `text` when the app gave `embed`: what every
+/// search needs first. Returns the vector (if any) and notes on embedding failures.
+pub(super) async fn search_vector(
+    core: &Rc<RefCell<Core>>,
+    embed_fn: Option<&Function>,
+    text: &str,
+) -> (Option<Vec<f32>>, Vec<String>) {
+    core.borrow_mut().sync_recall();
+    let mut notes = Vec::new();
+    let vector = match embed_fn {
+        Some(f) => query_vector(core, f, text, &mut notes).await,
+        None => None,
+    };
+    (vector, notes)
+}
+
 /// The query's vector, after the pending items are embedded; errors become notes.
 pub(super) async fn query_vector(
     core: &Rc<RefCell<Core>>,
@@ -359,12 +375,8 @@ impl Memory {
         let core = self.core.clone();
         let embed_fn = self.hooks.embed.clone();
         Ok(wasm_bindgen_futures::future_to_promise(async move {
-            core.borrow_mut().sync_recall();
-            let mut notes = Vec::new();
-            let vector = match &embed_fn {
-                Some(f) => query_vector(&core, f, &query, &mut notes).await,
-                None => None,
-            };
+            // A failed embed falls back to words; results have no place for its note.
+            let (vector, _notes) = search_vector(&core, embed_fn.as_ref(), &query).await;
             let q = RecallQuery {
                 text: &query,
                 vector: vector.as_deref(),

@@ -462,12 +462,8 @@ pub fn find_entry_index(entries: &[Entry], id: &str) -> Option<usize> {
     entries.iter().position(|e| e.id == id)
 }
 
-/// `YYYY-MM-DD` (UTC) of a time in ms since the epoch (Hinnant's civil-from-days).
-pub fn format_date(ms: f64) -> String {
-    if !ms.is_finite() {
-        return "unknown date".into();
-    }
-    let days = (ms / 86_400_000.0).floor() as i64;
+/// Days since 1970-01-01 to (year, month, day), Howard Hinnant's civil-from-days.
+pub fn civil_from_days(days: i64) -> (i64, i64, i64) {
     let z = days + 719_468;
     let era = z.div_euclid(146_097);
     let doe = z.rem_euclid(146_097);
@@ -476,7 +472,15 @@ pub fn format_date(ms: f64) -> String {
     let mp = (5 * doy + 2) / 153;
     let d = doy - (153 * mp + 2) / 5 + 1;
     let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
+    (yoe + era * 400 + i64::from(m <= 2), m, d)
+}
+
+/// `YYYY-MM-DD` (UTC) of a time in ms since the epoch.
+pub fn format_date(ms: f64) -> String {
+    if !ms.is_finite() {
+        return "unknown date".into();
+    }
+    let (y, m, d) = civil_from_days((ms / 86_400_000.0).floor() as i64);
     format!("{y:04}-{m:02}-{d:02}")
 }
 

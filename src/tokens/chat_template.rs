@@ -326,7 +326,7 @@ fn strftime(format: &str, ms: f64) -> String {
     let secs = (ms / 1000.0).floor() as i64;
     let days = secs.div_euclid(86_400);
     let sod = secs.rem_euclid(86_400);
-    let (y, m, d) = civil_from_days(days);
+    let (y, m, d) = crate::recall::civil_from_days(days);
     let weekday = DAYS[days.rem_euclid(7) as usize];
     let month = MONTHS[(m - 1) as usize];
     let mut out = String::new();
@@ -357,20 +357,6 @@ fn strftime(format: &str, ms: f64) -> String {
         }
     }
     out
-}
-
-/// Days since 1970-01-01 to (year, month, day), Howard Hinnant's algorithm.
-fn civil_from_days(z: i64) -> (i64, i64, i64) {
-    let z = z + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + if m <= 2 { 1 } else { 0 };
-    (y, m, d)
 }
 
 #[cfg(test)]

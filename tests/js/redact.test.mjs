@@ -2,25 +2,9 @@
 // streamed), the vault round trip, and coded errors for bad options.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
-import * as lib from "../../pkg/llm_memory.js";
+import { lib, throwsCode } from "./helpers.mjs";
 
-const root = fileURLToPath(new URL("../../", import.meta.url));
-lib.initSync({ module: readFileSync(root + "pkg/llm_memory_bg.wasm") });
 const { Redactor } = lib;
-
-function throwsCode(fn, code) {
-  let caught;
-  try {
-    fn();
-  } catch (e) {
-    caught = e;
-  }
-  assert.ok(caught instanceof Error, `expected an Error with code ${code}, got ${caught}`);
-  assert.equal(caught.code, code, caught.message);
-  return caught;
-}
 
 test("redact replaces values and reports UTF-16 offsets", () => {
   const r = new Redactor();
@@ -67,8 +51,8 @@ test("vault exports and imports as JSON", () => {
   const c = new Redactor();
   c.importVault(vault);
   assert.equal(c.restore(text), "ann@example.com");
-  throwsCode(() => c.importVault("{not json"), "INVALID_DOCUMENT");
-  throwsCode(() => c.importVault({ version: 9, entries: [] }), "INVALID_DOCUMENT");
+  throwsCode(assert, () => c.importVault("{not json"), "INVALID_DOCUMENT");
+  throwsCode(assert, () => c.importVault({ version: 9, entries: [] }), "INVALID_DOCUMENT");
 });
 
 test("options: types, allowList, custom patterns, mask", () => {
@@ -82,10 +66,10 @@ test("options: types, allowList, custom patterns, mask", () => {
 });
 
 test("bad options throw coded errors and the instance keeps working", () => {
-  throwsCode(() => new Redactor({ types: ["EMAIL", "NOPE"] }), "INVALID_OPTION");
-  throwsCode(() => new Redactor({ colour: "red" }), "INVALID_OPTION");
-  throwsCode(() => new Redactor({ mode: "shred" }), "INVALID_OPTION");
-  throwsCode(() => new Redactor({ patterns: [{ name: "X", regex: "(unclosed" }] }), "INVALID_PATTERN");
+  throwsCode(assert, () => new Redactor({ types: ["EMAIL", "NOPE"] }), "INVALID_OPTION");
+  throwsCode(assert, () => new Redactor({ colour: "red" }), "INVALID_OPTION");
+  throwsCode(assert, () => new Redactor({ mode: "shred" }), "INVALID_OPTION");
+  throwsCode(assert, () => new Redactor({ patterns: [{ name: "X", regex: "(unclosed" }] }), "INVALID_PATTERN");
   assert.equal(new Redactor().redact("x@y.io").text, "[EMAIL_1]");
 });
 
