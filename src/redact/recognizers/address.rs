@@ -7,7 +7,8 @@
 //! regexes are compiled once per process; they use Unicode letter classes (street names carry
 //! accents) but no Unicode `\b`, which would slow the engine down.
 
-use super::gate::{find_in, push_window, Spaces};
+use super::gate::{find_in, push_window};
+use super::prescan::Spaces;
 use super::{has_context, Candidate};
 use crate::redact::entity::EntityType;
 use regex::Regex;

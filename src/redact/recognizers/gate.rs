@@ -12,6 +12,10 @@
 //! (no SIMD prefilters for most patterns, a lazy DFA that re-walks every byte per pattern), and
 //! running ~30 patterns over every byte cost more than everything else together.
 
+use super::prescan::{
+    ceil_boundary, find_ci, floor_boundary, skip_space, skip_space_back, skip_word, skip_word_back,
+    Prescan, LONG,
+};
 use regex_automata::meta::Regex;
 use regex_automata::{Input, Span};
 
@@ -60,6 +64,8 @@ pub(crate) enum Gate {
     /// Every match consists of `alphabet` bytes only and holds at least `min_seeds` bytes of
     /// `seeds` (a subset of the alphabet) and `min_len` bytes; a maximal run of the alphabet
     /// that cannot satisfy this holds no match. `contains`, when set, must occur in the run.
+    /// `tail`, when set, lets a match go on past the run over white space and these bytes
+    /// (a phone number's " ext. 12").
     Runs {
         alphabet: Box<ByteSet>,
         seeds: Box<ByteSet>,
@@ -68,10 +74,25 @@ pub(crate) enum Gate {
         min_seeds: usize,
         min_len: usize,
         contains: Option<&'static str>,
+        tail: Option<Box<ByteSet>>,
+        /// Runs this long never hold white space: only the text's long runs need a look.
+        long: bool,
     },
-    /// Every match contains one of these words (ASCII case-insensitive; the text is searched in
-    /// full when it contains a character that case-folds onto ASCII, `ſ` or the Kelvin sign).
-    Mentions(&'static [&'static str]),
+    /// Every match starts with one of these words (ASCII case-insensitive).
+    Starts(&'static [&'static str]),
+    /// Every match is a keyword from this list, an optional quote, white space and `:`, `=`,
+    /// `:=` or `=>`, then a value on the same line (a `password=…` assignment).
+    Assignment(&'static [&'static str]),
+    /// Dates: a numeric date (digits and `/.-`, four digits at least), or a four-digit year
+    /// with at most `before` bytes of day and month words in front of it.
+    Dates { numeric: Box<Gate>, before: usize },
+    /// Every match holds one of `words` (ASCII case-insensitive) and spans at most `back`
+    /// white-space-separated words before the one holding it and `ahead` after.
+    Near {
+        words: &'static [&'static str],
+        back: usize,
+        ahead: usize,
+    },
 }
 
 impl Gate {
@@ -98,6 +119,7 @@ impl Gate {
             seeds.concat().into_bytes()
         };
         debug_assert!(seed_bytes.len() <= 3);
+        let long = min_len >= LONG && !b" \n\t".iter().any(|&b| alphabet.has(b));
         Gate::Runs {
             alphabet: Box::new(alphabet),
             seeds: Box::new(ByteSet::of(seeds)),
@@ -105,125 +127,178 @@ impl Gate {
             min_seeds,
             min_len,
             contains,
+            tail: None,
+            long,
         }
     }
 
-    /// `digits` are the positions of the ASCII digits in `text`.
-    pub(crate) fn windows(&self, text: &str, digits: &[usize], out: &mut Vec<Span>) {
+    /// Lets matches continue past a run over white space and `bytes` (see [`Gate::Runs`]).
+    pub(crate) fn with_tail(mut self, bytes: &[&str]) -> Gate {
+        if let Gate::Runs { tail, .. } = &mut self {
+            *tail = Some(Box::new(ByteSet::of(bytes)));
+        }
+        self
+    }
+
+    pub(crate) fn windows(&self, text: &str, pre: &Prescan, out: &mut Vec<Span>) {
         out.clear();
         match self {
             Gate::Always => out.push(Span::from(0..text.len())),
-            Gate::Mentions(words) => {
-                if folds_onto_ascii(text) || words.iter().any(|w| contains_ci(text, w)) {
-                    out.push(Span::from(0..text.len()));
+            // `(?i)` also matches `ſ` and `K` to ASCII letters: then search everything.
+            _ if !matches!(self, Gate::Runs { .. }) && pre.folds => {
+                out.push(Span::from(0..text.len()))
+            }
+            Gate::Starts(words) => {
+                if let Some(first) = words.iter().filter_map(|w| find_ci(text, w).next()).min() {
+                    out.push(Span::from(first..text.len()));
                 }
             }
-            Gate::Runs {
-                alphabet,
-                seeds,
-                seed_bytes,
-                min_seeds,
-                min_len,
-                contains,
-            } => {
+            Gate::Assignment(keywords) => assignment_windows(text, keywords, out),
+            Gate::Dates { numeric, before } => {
+                let mut found = Vec::new();
+                numeric.windows(text, pre, &mut found);
                 let b = text.as_bytes();
-                let mut i = 0;
-                // Seeds are found with memchr (SIMD in wasm too) or from the shared list of
-                // digit positions: one table-driven pass per pattern cost more than the regexes.
-                let mut found: Box<dyn Iterator<Item = usize>> = match seed_bytes.as_slice() {
-                    [] => Box::new(digits.iter().copied()),
-                    [a] => Box::new(memchr::memchr_iter(*a, b)),
-                    [a, c] => Box::new(memchr::memchr2_iter(*a, *c, b)),
-                    [a, c, d] => Box::new(memchr::memchr3_iter(*a, *c, *d, b)),
-                    _ => Box::new((0..b.len()).filter(|&k| seeds.has(b[k]))),
-                };
-                while i < b.len() {
-                    // The next seed; runs before it hold none.
-                    let Some(p) = found.by_ref().find(|&p| p >= i) else {
-                        break;
-                    };
-                    let mut start = p;
-                    while start > i && alphabet.has(b[start - 1]) {
-                        start -= 1;
+                let mut k = 0;
+                let digits = &pre.digits;
+                while k < digits.len() {
+                    // A maximal group of digits.
+                    let start = digits[k];
+                    while k + 1 < digits.len() && digits[k + 1] == digits[k] + 1 {
+                        k += 1;
                     }
-                    let mut end = p;
-                    let mut n = 0;
-                    while end < b.len() && alphabet.has(b[end]) {
-                        n += seeds.has(b[end]) as usize;
-                        end += 1;
+                    let end = digits[k] + 1;
+                    k += 1;
+                    if end - start == 4 && start > 0 && b[start - 1] == b' ' {
+                        let from = floor_boundary(text, start.saturating_sub(*before));
+                        found.push(Span::from(from..end));
                     }
-                    if n >= *min_seeds
-                        && end - start >= *min_len
-                        && contains.is_none_or(|c| {
-                            memchr::memmem::find(&b[start..end], c.as_bytes()).is_some()
-                        })
-                    {
-                        out.push(Span::from(start..end));
-                    }
-                    i = end + 1;
                 }
+                found.sort_unstable_by_key(|w| w.start);
+                for w in found {
+                    push_window(out, w.start, w.end);
+                }
+            }
+            Gate::Near { words, back, ahead } => {
+                let mut found: Vec<(usize, usize)> = Vec::new();
+                for w in words.iter() {
+                    for at in find_ci(text, w) {
+                        let mut start = skip_word_back(text, at);
+                        for _ in 0..*back {
+                            start = skip_word_back(text, skip_space_back(text, start));
+                        }
+                        let mut end = skip_word(text, at);
+                        for _ in 0..*ahead {
+                            end = skip_word(text, skip_space(text, end));
+                        }
+                        found.push((start, end));
+                    }
+                }
+                found.sort_unstable();
+                for (s, e) in found {
+                    push_window(out, s, e);
+                }
+            }
+            Gate::Runs { long, .. } if *long => {
+                for chunk in &pre.long {
+                    self.runs_within(text, pre.digits_in(*chunk), *chunk, out);
+                }
+            }
+            Gate::Runs { .. } => {
+                self.runs_within(text, &pre.digits, Span::from(0..text.len()), out)
             }
         }
     }
-}
 
-/// Characters outside ASCII that `(?i)` matches to ASCII letters: `ſ` (s) and `K` (k).
-pub(crate) fn folds_onto_ascii(text: &str) -> bool {
-    let b = text.as_bytes();
-    memchr::memmem::find(b, "ſ".as_bytes()).is_some()
-        || memchr::memmem::find(b, "\u{212a}".as_bytes()).is_some()
-}
-
-/// ASCII case-insensitive substring test; `word` is lower case.
-pub(crate) fn contains_ci(text: &str, word: &str) -> bool {
-    let w = word.as_bytes();
-    let (first_lo, first_up) = (w[0], w[0].to_ascii_uppercase());
-    let b = text.as_bytes();
-    memchr::memchr2_iter(first_lo, first_up, b)
-        .any(|i| b.len() - i >= w.len() && b[i..i + w.len()].eq_ignore_ascii_case(w))
-}
-
-/// Positions of the ASCII digits in `text`, shared by the gates seeded on digits.
-pub(crate) fn digit_positions(text: &str, out: &mut Vec<usize>) {
-    out.clear();
-    out.extend(
-        text.bytes()
-            .enumerate()
-            .filter(|(_, c)| c.is_ascii_digit())
-            .map(|(i, _)| i),
-    );
-}
-
-/// Positions of ASCII white space, to bound windows by a number of words.
-pub(crate) struct Spaces(Vec<usize>);
-
-impl Spaces {
-    pub(crate) fn new(text: &str) -> Spaces {
-        Spaces(
-            text.bytes()
-                .enumerate()
-                .filter(|&(_, c)| matches!(c, b' ' | b'\t' | b'\n' | b'\r' | b'\x0b' | b'\x0c'))
-                .map(|(i, _)| i)
-                .collect(),
-        )
-    }
-
-    /// The earliest start of a match that ends at or after `p` and holds at most `k` white-space
-    /// characters before `p`. Unicode spaces are not counted, which only widens the window.
-    pub(crate) fn back(&self, p: usize, k: usize) -> usize {
-        let i = self.0.partition_point(|&x| x < p);
-        if i > k {
-            self.0[i - k - 1] + 1
-        } else {
-            0
+    /// The windows of a [`Gate::Runs`] inside `range`, whose ends are not in the alphabet.
+    fn runs_within(&self, text: &str, digits: &[usize], range: Span, out: &mut Vec<Span>) {
+        let Gate::Runs {
+            alphabet,
+            seeds,
+            seed_bytes,
+            min_seeds,
+            min_len,
+            contains,
+            tail,
+            ..
+        } = self
+        else {
+            return;
+        };
+        let b = &text.as_bytes()[..range.end];
+        let mut i = range.start;
+        // The next seed at or after `i`, from memchr (SIMD in wasm too) or the shared digit
+        // positions: one table-driven pass per pattern cost more than the regexes.
+        let next_seed = |i: usize| match seed_bytes.as_slice() {
+            [] => digits.get(digits.partition_point(|&d| d < i)).copied(),
+            [a] => memchr::memchr(*a, &b[i..]).map(|p| p + i),
+            [a, c] => memchr::memchr2(*a, *c, &b[i..]).map(|p| p + i),
+            [a, c, d] => memchr::memchr3(*a, *c, *d, &b[i..]).map(|p| p + i),
+            _ => (i..b.len()).find(|&k| seeds.has(b[k])),
+        };
+        while i < b.len() {
+            // The next seed; runs before it hold none.
+            let Some(p) = next_seed(i) else {
+                break;
+            };
+            let mut start = p;
+            while start > i && alphabet.has(b[start - 1]) {
+                start -= 1;
+            }
+            let mut end = p;
+            let mut n = 0;
+            while end < b.len() && alphabet.has(b[end]) {
+                n += seeds.has(b[end]) as usize;
+                end += 1;
+            }
+            if n >= *min_seeds
+                && end - start >= *min_len
+                && contains
+                    .is_none_or(|c| memchr::memmem::find(&b[start..end], c.as_bytes()).is_some())
+            {
+                let mut stop = end;
+                if let Some(tail) = tail {
+                    while let Some(c) = text[stop..].chars().next() {
+                        if !(c.is_whitespace() || (c.is_ascii() && tail.has(c as u8))) {
+                            break;
+                        }
+                        stop += c.len_utf8();
+                    }
+                }
+                push_window(out, start, stop);
+            }
+            i = end + 1;
         }
     }
+}
 
-    /// The latest end of a match that starts at or before `p` and holds at most `k` white-space
-    /// characters from `p` on.
-    pub(crate) fn forward(&self, p: usize, k: usize, len: usize) -> usize {
-        let j = self.0.partition_point(|&x| x < p);
-        self.0.get(j + k).copied().unwrap_or(len)
+/// Windows of [`Gate::Assignment`]: found from each `:` and `=` by looking back for a keyword.
+fn assignment_windows(text: &str, keywords: &[&str], out: &mut Vec<Span>) {
+    let b = text.as_bytes();
+    for op in memchr::memchr2_iter(b':', b'=', b) {
+        let mut end = skip_space_back(text, op);
+        let quoted = end > 0 && matches!(b[end - 1], b'"' | b'\'');
+        let ends = [Some(end), quoted.then(|| end - 1)];
+        // The longest keyword ending there starts the match (`client_secret`, not `secret`).
+        let start = ends
+            .iter()
+            .flatten()
+            .flat_map(|&e| {
+                keywords.iter().filter_map(move |k| {
+                    (e >= k.len() && b[e - k.len()..e].eq_ignore_ascii_case(k.as_bytes()))
+                        .then(|| e - k.len())
+                })
+            })
+            .min();
+        let Some(start) = start else { continue };
+        // The operator, white space, then a value that ends before the line does (quoted
+        // values hold at most 200 characters, bare ones no white space).
+        end = skip_space(
+            text,
+            op + 1 + matches!(b.get(op + 1), Some(b'=' | b'>')) as usize,
+        );
+        let line_end = memchr::memchr(b'\n', &b[end..]).map_or(b.len(), |n| end + n);
+        end = ceil_boundary(text, line_end.min(end + 4 * 200 + 2));
+        push_window(out, start, end);
     }
 }
 

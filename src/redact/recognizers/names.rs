@@ -6,7 +6,7 @@
 //! words or places (Will, May, June, Mark, Grace, Paris, Jordan…) are left out on purpose: a
 //! false hit on "May I ask" costs more than a missed "May" without context.
 
-use std::collections::HashSet;
+use rustc_hash::FxHashSet;
 use std::sync::OnceLock;
 
 const GIVEN_NAMES: &str = "
@@ -79,12 +79,12 @@ phone email e-mail address name subject re fwd date time city country update mob
 assistant system tool message
 ";
 
-fn set(words: &'static str) -> HashSet<&'static str> {
+fn set(words: &'static str) -> FxHashSet<&'static str> {
     words.split_whitespace().collect()
 }
 
 pub fn is_given_name(lower: &str) -> bool {
-    static SET: OnceLock<HashSet<&'static str>> = OnceLock::new();
+    static SET: OnceLock<FxHashSet<&'static str>> = OnceLock::new();
     SET.get_or_init(|| set(GIVEN_NAMES)).contains(lower)
 }
 
@@ -93,7 +93,7 @@ pub fn is_honorific(lower: &str) -> bool {
 }
 
 pub fn is_not_name(lower: &str) -> bool {
-    static SET: OnceLock<HashSet<&'static str>> = OnceLock::new();
+    static SET: OnceLock<FxHashSet<&'static str>> = OnceLock::new();
     SET.get_or_init(|| set(NOT_NAMES)).contains(lower)
 }
 

@@ -428,6 +428,31 @@ const PHONE_CONTEXT: &[&str] = &[
     "ring",
 ];
 
+/// The keywords of the `password=…` pattern, every spelling its regex accepts.
+const ASSIGNED: &[&str] = &[
+    "password",
+    "passwd",
+    "passphrase",
+    "pwd",
+    "secret",
+    "token",
+    "api_key",
+    "api-key",
+    "apikey",
+    "access_key",
+    "access-key",
+    "accesskey",
+    "private_key",
+    "private-key",
+    "privatekey",
+    "client_secret",
+    "client-secret",
+    "clientsecret",
+    "auth",
+    "credential",
+    "credentials",
+];
+
 const MONTH_NAMES: &str = r"(?i:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)";
 
 /// The built-in specs. Regexes are compiled once per [`super::Recognizers`].
@@ -443,8 +468,9 @@ pub(super) fn built_in() -> Vec<Spec> {
             .context(PHONE_CONTEXT)
             .context_before_only(40),
         Spec::new(Phone, r"(?:\(\d{2,5}\)[ .\-]?|\b\d{1,5}[ .\-/]?)(?:\d{1,5}[ .\-/]?){1,4}\d{2,5}\b(?:\s*(?:x|ext\.?|extension)\s*\d{1,6}\b)?", phone)
-            .gate(Gate::runs(&["0-9", " .-/()+#", "space", "xetnsio", "non-ascii"], &["0-9"], 7, 7))
-            .gate(Gate::runs(&["0-9", " .-/()+#", "space", "xetnsio", "non-ascii"], &["0-9"], 7, 7))
+            // The number itself is digits and separators only (the check wants 7 digits there);
+            // an extension (" ext. 12") may follow.
+            .gate(Gate::runs(&["0-9", " .-/()"], &["0-9"], 7, 7).with_tail(&["0-9", "xetnsio."]))
             .context(PHONE_CONTEXT)
             .context_before_only(40),
         Spec::new(CreditCard, r"\b(?:\d[ -]?){12,18}\d\b", credit_card)
@@ -494,21 +520,23 @@ pub(super) fn built_in() -> Vec<Spec> {
         Spec::new(Jwt, r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}", jwt)
             .gate(Gate::runs_in(ByteSet::of(&["A-Z", "a-z", "0-9", "_.-"]), &["."], 2, 30, Some("eyJ"))),
         Spec::new(PrivateKey, r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----(?s:.*?)-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----(?:\s*[A-Za-z0-9+/=:-]+)*", |_, s, e| hit(s, e, 1.0))
-            .gate(Gate::Mentions(&["-----begin "])),
+            .gate(Gate::Starts(&["-----begin "])),
         // `PASSWORD=…`, `"api_key": "…"`, `token: …`, `password is …`: the value (group 1).
         Spec::new(Password, r#"(?i)(?:password|passwd|passphrase|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|client[_-]?secret|auth|credentials?)["']?\s*(?:[:=]|:=|=>)\s*(?:"([^"\n]{4,200})"|'([^'\n]{4,200})'|`([^`\n]{4,200})`|([^\s"'`,;]{4,200}))"#, assignment)
             .group(1)
-            .gate(Gate::Mentions(&["pass", "pwd", "secret", "token", "api", "access", "private", "client", "auth", "credential"])),
+            .gate(Gate::Assignment(ASSIGNED)),
         Spec::new(Password, r"(?i)\bbearer\s+([A-Za-z0-9._~+/=-]{16,})", assignment)
             .group(1)
-            .gate(Gate::Mentions(&["bearer"])),
+            .gate(Gate::Near { words: &["bearer"], back: 0, ahead: 1 }),
         Spec::new(Password, r"(?i)\b(?:my|the|our|your)\s+(?:password|passcode|passphrase|pin|wifi password|wi-fi password)\s+(?:is|was|=|:)\s+([^\s,;]{4,100})", assignment)
             .group(1)
-            .gate(Gate::Mentions(&["pass", "pin"])),
+            .gate(Gate::Near { words: &["pass", "pin"], back: 2, ahead: 2 }),
         Spec::new(DateOfBirth, &dob_date, birth_date)
             .context(&["born", "birth", "birthday", "dob", "d.o.b", "geboren", "né le", "née le", "nacido", "nacida", "nato il", "nata il", "age"])
             .boost(0.65)
             .context_before_only(28)
-            .gate(Gate::runs(&["0-9", "A-Z", "a-z", " ,./-", "non-ascii"], &["0-9"], 4, 6)),
+            .weak(0.2)
+            // "12th of September, 1987": a day and a month name take at most 24 bytes.
+            .gate(Gate::Dates { numeric: Box::new(Gate::runs(&["0-9", "/.-"], &["0-9"], 4, 6)), before: 24 }),
     ]
 }

@@ -6,6 +6,8 @@
 use super::names::{is_given_name, is_honorific, is_not_name, is_particle};
 use super::Candidate;
 use crate::redact::entity::EntityType;
+use rustc_hash::FxHashMap;
+use std::sync::OnceLock;
 
 #[derive(Debug, Clone, Copy)]
 struct Token {
@@ -14,19 +16,30 @@ struct Token {
 }
 
 /// Words: runs of letters, with inner apostrophes and hyphens (O'Brien, Jean-Luc, I'm).
-fn tokenize(text: &str) -> Vec<Token> {
-    let mut out = Vec::new();
+fn tokenize(text: &str, out: &mut Vec<Token>) {
+    let b = text.as_bytes();
+    let letter_at = |i: usize| match b.get(i) {
+        Some(c) if c.is_ascii() => c.is_ascii_alphabetic(),
+        Some(_) => text[i..].chars().next().is_some_and(char::is_alphabetic),
+        None => false,
+    };
     let mut start: Option<usize> = None;
-    let mut chars = text.char_indices().peekable();
-    while let Some((i, c)) = chars.next() {
-        let joins = matches!(c, '\'' | '’' | '-')
-            && start.is_some()
-            && chars.peek().is_some_and(|&(_, n)| n.is_alphabetic());
-        if c.is_alphabetic() || joins {
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        // ASCII is decided by the byte; other characters are decoded (most text is ASCII).
+        let (letter, joiner, len) = if c.is_ascii() {
+            (c.is_ascii_alphabetic(), c == b'\'' || c == b'-', 1)
+        } else {
+            let ch = text[i..].chars().next().unwrap_or(' ');
+            (ch.is_alphabetic(), ch == '’', ch.len_utf8())
+        };
+        if letter || (joiner && start.is_some() && letter_at(i + len)) {
             start.get_or_insert(i);
         } else if let Some(s) = start.take() {
             out.push(Token { start: s, end: i });
         }
+        i += len;
     }
     if let Some(s) = start {
         out.push(Token {
@@ -34,10 +47,13 @@ fn tokenize(text: &str) -> Vec<Token> {
             end: text.len(),
         });
     }
-    out
 }
 
 fn is_capitalized(word: &str) -> bool {
+    // Most words start with an ASCII lower-case letter: no need to decode them.
+    if word.as_bytes().first().is_some_and(u8::is_ascii_lowercase) {
+        return false;
+    }
     let mut chars = word.chars();
     let Some(first) = chars.next() else {
         return false;
@@ -112,9 +128,46 @@ const SIGN_OFFS: &[&str] = &[
     "yours",
 ];
 
+#[derive(Clone, Copy, PartialEq)]
+enum Cue {
+    Strong,
+    Medium,
+}
+
+/// The cues by their last word, so a capitalized word needs one lookup of the word before it.
+fn cues_ending_in(last: &str) -> &'static [(&'static [&'static str], Cue)] {
+    static INDEX: OnceLock<FxHashMap<&str, Vec<(&[&str], Cue)>>> = OnceLock::new();
+    let index = INDEX.get_or_init(|| {
+        let mut index: FxHashMap<&str, Vec<(&[&str], Cue)>> = FxHashMap::default();
+        let all = STRONG_CUES
+            .iter()
+            .map(|c| (*c, Cue::Strong))
+            .chain(MEDIUM_CUES.iter().map(|c| (*c, Cue::Medium)));
+        for (cue, strength) in all {
+            if let Some(last) = cue.last() {
+                index.entry(last).or_default().push((cue, strength));
+            }
+        }
+        index
+    });
+    index.get(last).map_or(&[], Vec::as_slice)
+}
+
+/// `word` lower-cased into `buf`.
+fn lower_into<'b>(word: &str, buf: &'b mut String) -> &'b str {
+    buf.clear();
+    if word.is_ascii() {
+        buf.extend(word.bytes().map(|b| b.to_ascii_lowercase() as char));
+    } else {
+        buf.push_str(&word.to_lowercase());
+    }
+    buf
+}
+
 /// Scans `text` for person names and appends candidates.
 pub fn scan(text: &str, out: &mut Vec<Candidate>) {
-    let toks = tokenize(text);
+    let mut toks = Vec::new();
+    tokenize(text, &mut toks);
     let word = |k: usize| &text[toks[k].start..toks[k].end];
     let gap = |k: usize| {
         let from = if k == 0 { 0 } else { toks[k - 1].end };
@@ -134,44 +187,47 @@ pub fn scan(text: &str, out: &mut Vec<Candidate>) {
                     || (n + 1 == cue.len() && sep.trim() == ":"))
         })
     };
+    let (mut lower_buf, mut prev_buf, mut next_buf) = (String::new(), String::new(), String::new());
     let mut i = 0;
     while i < toks.len() {
         let w = word(i);
-        // Most words are not capitalized: test that before lower-casing (which allocates).
+        // Most words are not capitalized: test that before lower-casing.
         if !is_capitalized(w) {
             i += 1;
             continue;
         }
-        let lower = w.to_lowercase();
-        if is_not_name(&lower) || is_honorific(&lower) {
+        let lower = lower_into(w, &mut lower_buf);
+        if is_not_name(lower) || is_honorific(lower) {
             i += 1;
             continue;
         }
         let first_part = lower.split('-').next().unwrap_or("");
-        let given = is_given_name(&lower) || is_given_name(first_part);
-        let prev_lower = (i > 0).then(|| word(i - 1).to_lowercase());
+        let given = is_given_name(lower) || is_given_name(first_part);
+        let prev_lower = (i > 0).then(|| lower_into(word(i - 1), &mut prev_buf));
         // Honorifics only count capitalized: "89ms" is not "Ms".
         let after_title = word(i - i.min(1)).starts_with(char::is_uppercase)
-            && prev_lower.as_deref().is_some_and(is_honorific)
+            && prev_lower.is_some_and(is_honorific)
             && matches!(gap(i), " " | ". ");
-        let after_name_label = prev_lower.as_deref() == Some("name") && gap(i).trim() == ":";
-        let strong =
-            after_title || after_name_label || STRONG_CUES.iter().any(|c| cue_matches(i, c));
-        let medium = !strong && MEDIUM_CUES.iter().any(|c| cue_matches(i, c));
+        let after_name_label = prev_lower == Some("name") && gap(i).trim() == ":";
+        let cues = prev_lower.map_or(&[][..], cues_ending_in);
+        let cue = |strength| {
+            cues.iter()
+                .any(|(c, s)| *s == strength && cue_matches(i, c))
+        };
+        let strong = after_title || after_name_label || cue(Cue::Strong);
+        let medium = !strong && cue(Cue::Medium);
         let signature = i > 0
             && gap(i).contains('\n')
             && gap(i).contains(',')
-            && prev_lower
-                .as_deref()
-                .is_some_and(|p| SIGN_OFFS.contains(&p));
+            && prev_lower.is_some_and(|p| SIGN_OFFS.contains(&p));
 
         // Extend over the family name: capitalized words and particles joined by single spaces.
         let mut j = i;
         while j + 1 < toks.len() && j - i < 4 && gap(j + 1) == " " {
             let next = word(j + 1);
             if is_capitalized(next) && {
-                let next_lower = next.to_lowercase();
-                !is_not_name(&next_lower) && !is_honorific(&next_lower)
+                let next_lower = lower_into(next, &mut next_buf);
+                !is_not_name(next_lower) && !is_honorific(next_lower)
             } {
                 j += 1;
             } else if is_particle(next) {

@@ -1,0 +1,94 @@
+//! Where redaction time goes, natively: the whole redactor and each entity type alone, over the
+//! labeled corpus cut into 2 kB turns (the same text `bench/redact.mjs` uses).
+//!
+//!   cargo run --release --example redact_profile
+use llm_memory::redact::{EntityType, Redactor, RedactorConfig};
+use std::time::Instant;
+
+fn turns() -> Vec<String> {
+    let corpus = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/redact_corpus.jsonl"
+    ))
+    .expect("tests/data/redact_corpus.jsonl");
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    for line in corpus.lines() {
+        let v: serde_json::Value = serde_json::from_str(line).expect("corpus line");
+        if !cur.is_empty() {
+            cur.push_str("\n\n");
+        }
+        cur.push_str(v["text"].as_str().unwrap_or_default());
+        if cur.encode_utf16().count() >= 2048 {
+            let cut: Vec<u16> = cur.encode_utf16().take(2048).collect();
+            out.push(String::from_utf16_lossy(&cut));
+            cur.clear();
+        }
+    }
+    out
+}
+
+fn mbps(config: &str, turns: &[String]) -> f64 {
+    let mut r =
+        Redactor::new(RedactorConfig::from_json(config).expect("config")).expect("redactor");
+    let bytes: usize = turns.iter().map(String::len).sum();
+    let mut best = f64::MAX;
+    for _ in 0..5 {
+        let t = Instant::now();
+        for turn in turns {
+            std::hint::black_box(r.redact(turn));
+        }
+        best = best.min(t.elapsed().as_secs_f64());
+    }
+    bytes as f64 / 1e6 / best
+}
+
+fn main() {
+    // `--digest`: a fingerprint of every redaction of the corpus, to compare two builds.
+    if std::env::args().any(|a| a == "--digest") {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        let mut r = Redactor::new(RedactorConfig::default()).expect("redactor");
+        let corpus = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/data/redact_corpus.jsonl"
+        ))
+        .expect("corpus");
+        let mut n = 0;
+        for line in corpus.lines() {
+            let v: serde_json::Value = serde_json::from_str(line).expect("corpus line");
+            let out = r.redact(v["text"].as_str().unwrap_or_default());
+            n += out.findings.len();
+            out.text.hash(&mut h);
+            for f in &out.findings {
+                (f.start, f.end, f.score.to_bits()).hash(&mut h);
+            }
+        }
+        for t in turns() {
+            r.redact(&t).text.hash(&mut h);
+        }
+        println!("{n} findings, digest {:x}", h.finish());
+        return;
+    }
+    // `--only TYPE` (or `--only all`) repeats one measurement, for a profiler.
+    let args: Vec<String> = std::env::args().collect();
+    if let Some(i) = args.iter().position(|a| a == "--only") {
+        let kind = args.get(i + 1).map_or("all", String::as_str);
+        let config = match kind {
+            "all" => "{}".to_string(),
+            k if k.starts_with('{') => k.to_string(),
+            k => format!(r#"{{"types":["{k}"]}}"#),
+        };
+        let turns = turns();
+        for _ in 0..3 {
+            println!("{kind}: {:.1} MB/s", mbps(&config, &turns));
+        }
+        return;
+    }
+    let turns = turns();
+    println!("all types: {:.1} MB/s", mbps("{}", &turns));
+    for kind in EntityType::BUILT_IN {
+        let config = format!(r#"{{"types":["{kind}"]}}"#);
+        println!("{kind:>14}: {:.1} MB/s", mbps(&config, &turns));
+    }
+}
