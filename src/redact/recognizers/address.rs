@@ -7,8 +7,9 @@
 //! regexes are compiled once per process; they use Unicode letter classes (street names carry
 //! accents) but no Unicode `\b`, which would slow the engine down.
 
+use super::address_cues::{self, Cues};
 use super::gate::{find_in, push_window};
-use super::prescan::Spaces;
+use super::prescan::{Prescan, Spaces};
 use super::{has_context, Candidate};
 use crate::redact::entity::EntityType;
 use regex::Regex;
@@ -16,9 +17,42 @@ use regex_automata::meta::Regex as MetaRegex;
 use regex_automata::Span;
 use std::sync::OnceLock;
 
-const EN_SUFFIXES: &str = "Alley|Avenue|Ave|Bend|Boulevard|Blvd|Branch|Bridge|Brook|Burg|Bypass|Camp|Canyon|Cape|Causeway|Center|Centre|Circle|Cir|Cliff|Close|Club|Common|Corner|Course|Court|Ct|Cove|Creek|Crescent|Cres|Crest|Crossing|Crossroad|Curve|Dale|Dam|Divide|Drive|Dr|Estate|Estates|Expressway|Extension|Falls|Ferry|Field|Fields|Flat|Flats|Ford|Forest|Forge|Fork|Fort|Freeway|Garden|Gardens|Gateway|Glen|Green|Grove|Harbor|Harbour|Haven|Heights|Highway|Hwy|Hill|Hills|Hollow|Inlet|Island|Junction|Key|Knoll|Knolls|Lake|Lakes|Land|Landing|Lane|Ln|Light|Lights|Loaf|Lock|Locks|Lodge|Loop|Mall|Manor|Meadow|Meadows|Mews|Mill|Mills|Mission|Motorway|Mount|Mountain|Neck|Orchard|Oval|Overpass|Park|Parkway|Pkwy|Pass|Passage|Path|Pike|Pine|Pines|Place|Pl|Plain|Plains|Plaza|Point|Points|Port|Prairie|Radial|Ramp|Ranch|Rapid|Rapids|Rest|Ridge|River|Road|Rd|Route|Row|Run|Shoal|Shoals|Shore|Shores|Skyway|Spring|Springs|Spur|Square|Sq|Station|Stravenue|Stream|Street|St|Summit|Terrace|Ter|Throughway|Trace|Track|Trafficway|Trail|Tunnel|Turnpike|Underpass|Union|Valley|Via|Viaduct|View|Views|Village|Ville|Vista|Walk|Wall|Way|Well|Wells|Wharf|Wynd|Copse|Croft|Gate|Mead|Rise|Vale|Fold|Chase|Drove|Garth|Grange|Parade|Paddock|Yard|End|Side|Gate|Grove";
+pub(crate) const EN_SUFFIXES: &str = "Alley|Avenue|Ave|Bend|Boulevard|Blvd|Branch|Bridge|Brook|Burg|Bypass|Camp|Canyon|Cape|Causeway|Center|Centre|Circle|Cir|Cliff|Close|Club|Common|Corner|Course|Court|Ct|Cove|Creek|Crescent|Cres|Crest|Crossing|Crossroad|Curve|Dale|Dam|Divide|Drive|Dr|Estate|Estates|Expressway|Extension|Falls|Ferry|Field|Fields|Flat|Flats|Ford|Forest|Forge|Fork|Fort|Freeway|Garden|Gardens|Gateway|Glen|Green|Grove|Harbor|Harbour|Haven|Heights|Highway|Hwy|Hill|Hills|Hollow|Inlet|Island|Junction|Key|Knoll|Knolls|Lake|Lakes|Land|Landing|Lane|Ln|Light|Lights|Loaf|Lock|Locks|Lodge|Loop|Mall|Manor|Meadow|Meadows|Mews|Mill|Mills|Mission|Motorway|Mount|Mountain|Neck|Orchard|Oval|Overpass|Park|Parkway|Pkwy|Pass|Passage|Path|Pike|Pine|Pines|Place|Pl|Plain|Plains|Plaza|Point|Points|Port|Prairie|Radial|Ramp|Ranch|Rapid|Rapids|Rest|Ridge|River|Road|Rd|Route|Row|Run|Shoal|Shoals|Shore|Shores|Skyway|Spring|Springs|Spur|Square|Sq|Station|Stravenue|Stream|Street|St|Summit|Terrace|Ter|Throughway|Trace|Track|Trafficway|Trail|Tunnel|Turnpike|Underpass|Union|Valley|Via|Viaduct|View|Views|Village|Ville|Vista|Walk|Wall|Way|Well|Wells|Wharf|Wynd|Copse|Croft|Gate|Mead|Rise|Vale|Fold|Chase|Drove|Garth|Grange|Parade|Paddock|Yard|End|Side|Gate|Grove";
 
-const ROMANCE_WORDS: &str = "Rue|Avenue|Av|Boulevard|Bd|Impasse|Chemin|Allée|Place|Quai|Voie|Route|Cours|Passage|Square|Rua|Travessa|Alameda|Avenida|Praça|Largo|Calle|Cuesta|Paseo|Plaza|Camino|Ronda|Carrer|Partida|Puente|Callejón|Glorieta|Urbanización|Via|Viale|Piazza|Corso|Vicolo|Borgo|Incrocio|Contrada|Strada|Rotonda|Piazzale|Stretto|Rodovia|Estrada|Ladeira|Marginal|Vila|Beco|Viela|Travesía|Avinguda|Escalinata|Pasaje|Plazuela|Polígono|Sector|Lungomare|Salita|Ferrocarril|Carretera|Rambla|Acceso|Cañada|Bajada|Subida|Senda|Sendero|Arroyo|Barranco|Barrio|Bulevar|Calleja|Carrera|Colonia|Conjunto|Costanilla|Explanada|Jardines|Lugar|Muelle|Parque|Pasadizo|Plazoleta|Poblado|Prolongación|Rincón|Rinconada|Transversal|Vereda";
+pub(crate) const ROMANCE_WORDS: &str = "Rue|Avenue|Av|Boulevard|Bd|Impasse|Chemin|Allée|Place|Quai|Voie|Route|Cours|Passage|Square|Rua|Travessa|Alameda|Avenida|Praça|Largo|Calle|Cuesta|Paseo|Plaza|Camino|Ronda|Carrer|Partida|Puente|Callejón|Glorieta|Urbanización|Via|Viale|Piazza|Corso|Vicolo|Borgo|Incrocio|Contrada|Strada|Rotonda|Piazzale|Stretto|Rodovia|Estrada|Ladeira|Marginal|Vila|Beco|Viela|Travesía|Avinguda|Escalinata|Pasaje|Plazuela|Polígono|Sector|Lungomare|Salita|Ferrocarril|Carretera|Rambla|Acceso|Cañada|Bajada|Subida|Senda|Sendero|Arroyo|Barranco|Barrio|Bulevar|Calleja|Carrera|Colonia|Conjunto|Costanilla|Explanada|Jardines|Lugar|Muelle|Parque|Pasadizo|Plazoleta|Poblado|Prolongación|Rincón|Rinconada|Transversal|Vereda";
+
+/// The Germanic street endings of [`GERMANIC_ENDINGS`], one by one.
+pub(crate) const GERMANIC_WORDS: [&str; 29] = [
+    "straße",
+    "strasse",
+    "str.",
+    "weg",
+    "gasse",
+    "platz",
+    "allee",
+    "ring",
+    "damm",
+    "ufer",
+    "chaussee",
+    "steig",
+    "straat",
+    "laan",
+    "plein",
+    "gracht",
+    "dijk",
+    "kade",
+    "singel",
+    "steeg",
+    "pad",
+    "park",
+    "markt",
+    "berg",
+    "plantsoen",
+    "erf",
+    "veld",
+    "baan",
+    "hof",
+];
 
 const GERMANIC_ENDINGS: &str = "(?i:straße|strasse|str\\.|weg|gasse|platz|allee|ring|damm|ufer|chaussee|steig|straat|laan|plein|gracht|dijk|kade|singel|steeg|pad|park|markt|berg|plantsoen|erf|veld|baan|hof)";
 
@@ -94,46 +128,50 @@ fn cues() -> &'static [MetaRegex; 4] {
 /// words before a cue to a few after, counted in white space: no pattern holds more than six
 /// white-space characters before its cue or twelve after it (street names of at most five
 /// words, a unit of at most six), and the bounds below leave a margin.
-fn windows(text: &str) -> [Vec<Span>; 3] {
+fn windows(text: &str, pre: &Prescan) -> [Vec<Span>; 3] {
     let spaces = Spaces::new(text);
-    let [english, romance, germanic, preposition] = cues();
+    let cues = if pre.folds {
+        // `(?i)` endings also match `ſ` and `K`: let the cue regexes find them.
+        let [english, romance, germanic, preposition] = cues();
+        let spans = |re: &MetaRegex| re.find_iter(text).map(|m| (m.start(), m.end())).collect();
+        Cues {
+            english: spans(english),
+            romance: spans(romance),
+            germanic: spans(germanic),
+            preposition: spans(preposition),
+        }
+    } else {
+        address_cues::find(text, &pre.upper, &pre.digits)
+    };
     let b = text.as_bytes();
     let has_digit = |s: usize, e: usize| b[s..e].iter().any(u8::is_ascii_digit);
     let mut out: [Vec<Span>; 3] = Default::default();
     // English: a house number starts the match, before the suffix.
-    for m in english.find_iter(text) {
-        let start = spaces.back(m.start(), 7);
-        if has_digit(start, m.start()) {
-            push_window(&mut out[0], start, spaces.forward(m.end(), 8, text.len()));
+    for (s, e) in cues.english {
+        let start = spaces.back(s, 7);
+        if has_digit(start, s) {
+            push_window(&mut out[0], start, spaces.forward(e, 8, text.len()));
         }
     }
     // Romance: the number (or "s/n") comes before or after the street word.
-    for m in romance.find_iter(text) {
-        let (start, end) = (
-            spaces.back(m.start(), 2),
-            spaces.forward(m.end(), 14, text.len()),
-        );
+    for (s, e) in cues.romance {
+        let (start, end) = (spaces.back(s, 2), spaces.forward(e, 14, text.len()));
         let window = &b[start..end];
         if window.iter().any(u8::is_ascii_digit) || memchr::memmem::find(window, b"s/n").is_some() {
             push_window(&mut out[1], start, end);
         }
     }
-    // Germanic: "…straße 12" or "Am Markt 5"; both cue lists are sorted by start.
-    let mut seeds: Vec<(usize, usize)> = germanic
-        .find_iter(text)
-        .map(|m| {
-            (
-                spaces.back(m.start(), 6),
-                spaces.forward(m.end(), 8, text.len()),
-            )
-        })
+    // Germanic: "…straße 12" or "Am Markt 5".
+    let mut seeds: Vec<(usize, usize)> = cues
+        .germanic
+        .iter()
+        .map(|&(s, e)| (spaces.back(s, 6), spaces.forward(e, 8, text.len())))
         .collect();
-    seeds.extend(preposition.find_iter(text).map(|m| {
-        (
-            spaces.back(m.start(), 1),
-            spaces.forward(m.start(), 12, text.len()),
-        )
-    }));
+    seeds.extend(
+        cues.preposition
+            .iter()
+            .map(|&(s, _)| (spaces.back(s, 1), spaces.forward(s, 12, text.len()))),
+    );
     seeds.sort_unstable();
     for (start, end) in seeds {
         push_window(&mut out[2], start, end);
@@ -160,8 +198,8 @@ const CONTEXT: &[&str] = &[
     "abito",
 ];
 
-pub fn scan(text: &str, out: &mut Vec<Candidate>) {
-    let windows = windows(text);
+pub(crate) fn scan(text: &str, pre: &Prescan, out: &mut Vec<Candidate>) {
+    let windows = windows(text, pre);
     for (re, windows) in regexes().iter().zip(&windows) {
         for (s, mut e) in find_in(re, text, windows) {
             // A greedy street name may have swallowed a unit word ("Bonaparte Apt"): give it
@@ -203,7 +241,7 @@ mod tests {
 
     fn addresses(text: &str) -> Vec<&str> {
         let mut out = Vec::new();
-        scan(text, &mut out);
+        scan(text, &Prescan::new(text), &mut out);
         out.iter().map(|c| &text[c.start..c.end]).collect()
     }
 
@@ -236,7 +274,7 @@ mod tests {
     #[test]
     fn windows_hold_every_match() {
         for text in super::super::tests::gate_texts() {
-            for (re, windows) in regexes().iter().zip(&windows(&text)) {
+            for (re, windows) in regexes().iter().zip(&windows(&text, &Prescan::new(&text))) {
                 let gated: Vec<_> = find_in(re, &text, windows).collect();
                 let whole: Vec<_> = re
                     .find_iter(text.as_str())

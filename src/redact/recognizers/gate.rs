@@ -73,7 +73,14 @@ pub(crate) enum Gate {
         seed_bytes: Vec<u8>,
         min_seeds: usize,
         min_len: usize,
-        contains: Option<&'static str>,
+        /// Runs longer than this hold no match (when a match must be a whole run).
+        max_len: usize,
+        /// One of these must occur in the run (none: no condition).
+        contains: &'static [&'static str],
+        /// The run must start with one of these (none: no condition).
+        starts: &'static [&'static str],
+        /// A last, format-specific test of the run (three dots for an IPv4 address).
+        accept: Option<fn(&[u8]) -> bool>,
         tail: Option<Box<ByteSet>>,
         /// Runs this long never hold white space: only the text's long runs need a look.
         long: bool,
@@ -113,6 +120,10 @@ impl Gate {
         min_len: usize,
         contains: Option<&'static str>,
     ) -> Gate {
+        let contains: &'static [&'static str] = match contains {
+            Some(c) => Box::leak(Box::new([c])),
+            None => &[],
+        };
         let seed_bytes = if seeds == ["0-9"] {
             Vec::new()
         } else {
@@ -126,10 +137,46 @@ impl Gate {
             seed_bytes,
             min_seeds,
             min_len,
+            max_len: usize::MAX,
             contains,
+            starts: &[],
+            accept: None,
             tail: None,
             long,
         }
+    }
+
+    /// The regex is `\b…\b` over exactly the run's alphabet (plus `_` as a word byte outside
+    /// it), so a match is a whole run: runs outside `min..=max` bytes hold none.
+    pub(crate) fn whole(mut self, max: usize) -> Gate {
+        if let Gate::Runs { max_len, .. } = &mut self {
+            *max_len = max;
+        }
+        self
+    }
+
+    /// Runs must contain one of `words`.
+    pub(crate) fn containing(mut self, words: &'static [&'static str]) -> Gate {
+        if let Gate::Runs { contains, .. } = &mut self {
+            *contains = words;
+        }
+        self
+    }
+
+    /// Runs must pass `test`.
+    pub(crate) fn accepting(mut self, test: fn(&[u8]) -> bool) -> Gate {
+        if let Gate::Runs { accept, .. } = &mut self {
+            *accept = Some(test);
+        }
+        self
+    }
+
+    /// Runs must start with one of `words`.
+    pub(crate) fn starting(mut self, words: &'static [&'static str]) -> Gate {
+        if let Gate::Runs { starts, .. } = &mut self {
+            *starts = words;
+        }
+        self
     }
 
     /// Lets matches continue past a run over white space and `bytes` (see [`Gate::Runs`]).
@@ -198,26 +245,27 @@ impl Gate {
                     push_window(out, s, e);
                 }
             }
-            Gate::Runs { long, .. } if *long => {
-                for chunk in &pre.long {
-                    self.runs_within(text, pre.digits_in(*chunk), *chunk, out);
-                }
+            Gate::Runs { long, .. } if *long => prof_long(self, text, pre, out),
+            Gate::Runs { seed_bytes, .. } if seed_bytes.is_empty() => {
+                prof_digits(self, text, pre, out)
             }
-            Gate::Runs { .. } => {
-                self.runs_within(text, &pre.digits, Span::from(0..text.len()), out)
-            }
+            Gate::Runs { .. } => prof_bytes(self, text, pre, out),
         }
     }
 
     /// The windows of a [`Gate::Runs`] inside `range`, whose ends are not in the alphabet.
-    fn runs_within(&self, text: &str, digits: &[usize], range: Span, out: &mut Vec<Span>) {
+    #[inline(always)]
+    fn runs_within(&self, text: &str, groups: &[Span], range: Span, out: &mut Vec<Span>) {
         let Gate::Runs {
             alphabet,
             seeds,
             seed_bytes,
             min_seeds,
             min_len,
+            max_len,
             contains,
+            starts,
+            accept,
             tail,
             ..
         } = self
@@ -226,18 +274,24 @@ impl Gate {
         };
         let b = &text.as_bytes()[..range.end];
         let mut i = range.start;
-        // The next seed at or after `i`, from memchr (SIMD in wasm too) or the shared digit
-        // positions: one table-driven pass per pattern cost more than the regexes.
-        let next_seed = |i: usize| match seed_bytes.as_slice() {
-            [] => digits.get(digits.partition_point(|&d| d < i)).copied(),
-            [a] => memchr::memchr(*a, &b[i..]).map(|p| p + i),
-            [a, c] => memchr::memchr2(*a, *c, &b[i..]).map(|p| p + i),
-            [a, c, d] => memchr::memchr3(*a, *c, *d, &b[i..]).map(|p| p + i),
-            _ => (i..b.len()).find(|&k| seeds.has(b[k])),
+        // Seeds come from the shared digit groups or from memchr (SIMD in wasm too), each an
+        // iterator that only moves forward: one table-driven pass per pattern cost more than
+        // the regexes, and restarting memchr at every run cost more than the runs.
+        let from = range.start;
+        let mut groups = groups.iter().map(|g| g.start);
+        let mut found: Box<dyn Iterator<Item = usize>> = match seed_bytes.as_slice() {
+            [] => Box::new(groups.by_ref()),
+            [a] => Box::new(memchr::memchr_iter(*a, &b[from..]).map(move |p| p + from)),
+            [a, c] => Box::new(memchr::memchr2_iter(*a, *c, &b[from..]).map(move |p| p + from)),
+            [a, c, d] => {
+                Box::new(memchr::memchr3_iter(*a, *c, *d, &b[from..]).map(move |p| p + from))
+            }
+            _ => Box::new((from..b.len()).filter(|&k| seeds.has(b[k]))),
         };
         while i < b.len() {
-            // The next seed; runs before it hold none.
-            let Some(p) = next_seed(i) else {
+            // The next seed; runs before it hold none. (A digit group never straddles `i`: the
+            // run before `i` took in every digit next to it.)
+            let Some(p) = found.by_ref().find(|&p| p >= i) else {
                 break;
             };
             let mut start = p;
@@ -250,10 +304,15 @@ impl Gate {
                 n += seeds.has(b[end]) as usize;
                 end += 1;
             }
+            let run = &b[start..end];
             if n >= *min_seeds
-                && end - start >= *min_len
-                && contains
-                    .is_none_or(|c| memchr::memmem::find(&b[start..end], c.as_bytes()).is_some())
+                && (*min_len..=*max_len).contains(&run.len())
+                && (starts.is_empty() || starts.iter().any(|w| run.starts_with(w.as_bytes())))
+                && (contains.is_empty()
+                    || contains
+                        .iter()
+                        .any(|w| memchr::memmem::find(run, w.as_bytes()).is_some()))
+                && accept.is_none_or(|test| test(run))
             {
                 let mut stop = end;
                 if let Some(tail) = tail {
@@ -324,4 +383,19 @@ pub(crate) fn find_in<'a>(
         re.find_iter(Input::new(text).span(*w))
             .map(|m| (m.start(), m.end()))
     })
+}
+
+#[inline(never)]
+fn prof_long(g: &Gate, text: &str, pre: &Prescan, out: &mut Vec<Span>) {
+    for chunk in &pre.long {
+        g.runs_within(text, pre.groups_in(*chunk), *chunk, out);
+    }
+}
+#[inline(never)]
+fn prof_digits(g: &Gate, text: &str, pre: &Prescan, out: &mut Vec<Span>) {
+    g.runs_within(text, &pre.groups, Span::from(0..text.len()), out)
+}
+#[inline(never)]
+fn prof_bytes(g: &Gate, text: &str, _pre: &Prescan, out: &mut Vec<Span>) {
+    g.runs_within(text, &[], Span::from(0..text.len()), out)
 }

@@ -11,11 +11,13 @@
 //! 1 MB without a space or 100 kB of digits cannot blow up.
 
 pub mod address;
+mod address_cues;
 mod gate;
 pub mod names;
 mod patterns;
 pub mod person;
 mod prescan;
+mod runs;
 
 use super::config::{invalid_pattern, RedactorConfig, Validator, DEFAULT_MIN_SCORE};
 use super::entity::EntityType;
@@ -24,7 +26,7 @@ use gate::{find_in, Gate};
 use prescan::Prescan;
 use regex::RegexBuilder;
 use regex_automata::meta::Regex;
-use regex_automata::{Input, Span};
+use regex_automata::{Anchored, Input, Span};
 
 /// A validated match: byte offsets into the scanned text and a confidence in 0..=1.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -262,21 +264,15 @@ impl Recognizers {
                 }
             } else {
                 let mut caps = regex.create_captures();
-                for w in &windows {
-                    let mut input = Input::new(text).span(*w);
-                    // A leftmost-first iteration, as `captures_iter` does; matches are never
-                    // empty, so the next search starts at the end of the last.
-                    loop {
-                        regex.search_captures(&input, &mut caps);
-                        let Some(m) = caps.get_match() else { break };
-                        let group = (spec.group..caps.group_len()).find_map(|g| caps.get_group(g));
-                        if let Some(g) = group {
-                            push(g.start, g.end);
-                        }
-                        if m.end() <= input.start() {
-                            break;
-                        }
-                        input.set_start(m.end());
+                // Matches are found by the fast engines; groups are then resolved on the match
+                // alone (the same leftmost-first match), where the slow engines have little
+                // to read.
+                for (s, e) in find_in(regex, text, &windows) {
+                    let input = Input::new(text).span(s..e).anchored(Anchored::Yes);
+                    regex.search_captures(&input, &mut caps);
+                    let group = (spec.group..caps.group_len()).find_map(|g| caps.get_group(g));
+                    if let Some(g) = group {
+                        push(g.start, g.end);
                     }
                 }
             }
@@ -285,7 +281,7 @@ impl Recognizers {
             person::scan(text, &mut out);
         }
         if self.address {
-            address::scan(text, &mut out);
+            address::scan(text, &pre, &mut out);
         }
         out
     }

@@ -9,7 +9,7 @@
 use super::super::entity::EntityType;
 use super::super::validate as v;
 use super::gate::{ByteSet, Gate};
-use super::{Hit, Spec};
+use super::{runs, Hit, Spec};
 
 /// A candidate's surroundings, for checks that must see what is next to the match.
 fn before(text: &str, start: usize) -> &[u8] {
@@ -465,6 +465,7 @@ pub(super) fn built_in() -> Vec<Spec> {
         Spec::new(Email, r"\b[A-Za-z0-9][A-Za-z0-9._%+-]{0,63}@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,24}\b", email)
             .gate(Gate::runs(&["A-Z", "a-z", "0-9", "._%+-@"], &["@"], 1, 3)),
         Spec::new(Phone, r"(?:\+|\b00)[0-9][0-9]{0,3}(?:[ .\-/]?(?:\([0-9]{1,4}\)|[0-9]{1,6})){1,7}(?:\s*(?:x|ext\.?|extension|#)\s*[0-9]{1,6}\b)?", phone)
+            .gate(Gate::runs(&["0-9", "+ .-/()"], &["0-9"], 7, 7).containing(&["+", "00"]).with_tail(&["0-9", "xetnsio.#"]))
             .context(PHONE_CONTEXT)
             .context_before_only(40),
         Spec::new(Phone, r"(?:\(\d{2,5}\)[ .\-]?|\b\d{1,5}[ .\-/]?)(?:\d{1,5}[ .\-/]?){1,4}\d{2,5}\b(?:\s*(?:x|ext\.?|extension)\s*\d{1,6}\b)?", phone)
@@ -476,47 +477,48 @@ pub(super) fn built_in() -> Vec<Spec> {
         Spec::new(CreditCard, r"\b(?:\d[ -]?){12,18}\d\b", credit_card)
             .gate(Gate::runs(&["0-9", " -"], &["0-9"], 13, 13)),
         Spec::new(Iban, r"\b[A-Z]{2}[0-9]{2}(?: ?[A-Z0-9]{1,4}){3,9}\b", iban)
-            .gate(Gate::runs(&["A-Z", "0-9", " "], &["0-9"], 2, 7)),
+            // The shortest IBAN (Norway) has 15 characters; the check wants the full length.
+            .gate(Gate::runs(&["A-Z", "0-9", " "], &["0-9"], 2, 15).accepting(runs::iban)),
         Spec::new(UsSsn, r"\b(?:\d{3}-\d{2}-\d{4}|\d{3} \d{2} \d{4}|\d{9})\b", us_ssn)
-            .gate(Gate::runs(&["0-9", " -"], &["0-9"], 9, 9))
+            .gate(Gate::runs(&["0-9", " -"], &["0-9"], 9, 9).accepting(runs::ssn))
             .context(&["ssn", "social security", "social-security", "ss#", "ss #", "taxpayer", "tin"])
             .boost(0.5),
         Spec::new(IpAddress, r"\b(?:[0-9]{1,3}\.){3}[0-9]{1,3}\b", ipv4)
-            .gate(Gate::runs(&["0-9", "."], &["0-9"], 4, 7)),
+            .gate(Gate::runs(&["0-9", "."], &["0-9"], 4, 7).accepting(runs::ipv4)),
         Spec::new(IpAddress, r"(?:\b[0-9A-Fa-f]{1,4}|::)(?::{1,2}[0-9A-Fa-f]{1,4}){1,7}(?:::)?(?:(?:\.[0-9]{1,3}){3})?", ipv6)
             .gate(Gate::runs(&["0-9", "a-f", "A-F", ":."], &[":"], 2, 5)),
         Spec::new(MacAddress, r"\b(?:[0-9A-Fa-f]{2}[:-]){5}[0-9A-Fa-f]{2}\b|\b[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4}\b", mac)
-            .gate(Gate::runs(&["0-9", "a-f", "A-F", ":.-"], &[":.-"], 2, 14)),
+            .gate(Gate::runs(&["0-9", "a-f", "A-F", ":.-"], &[":.-"], 2, 14).accepting(runs::mac)),
         Spec::new(Url, r"\b[A-Za-z][A-Za-z0-9+.-]{1,15}://[^\s/?#@:]+:[^\s/?#@]+@[^\s<>]+", url)
             .gate(Gate::runs_in(ByteSet::all_but(b" \t\n\r\x0b\x0c<>"), &["@"], 1, 8, Some("://"))),
         Spec::new(Url, r"(?i)\bhttps?://[^\s<>]*?[?&#](?:access_token|token|api_key|apikey|key|secret|password|pwd|passwd|sig|signature|auth|session|sessionid|sid|code|client_secret|x-amz-signature|x-amz-credential)=[^\s&#<>]{6,}[^\s<>]*", url)
             .gate(Gate::runs_in(ByteSet::all_but(b" \t\n\r\x0b\x0c<>"), &["="], 1, 12, Some("://"))),
         Spec::new(Crypto, r"\b[13][1-9A-HJ-NP-Za-km-z]{25,34}\b", bitcoin_base58)
-            .gate(Gate::runs(&["A-Z", "a-z", "0-9"], &["0-9"], 1, 26)),
+            .gate(Gate::runs(&["A-Z", "a-z", "0-9"], &["0-9"], 1, 26).whole(35).starting(&["1", "3"])),
         Spec::new(Crypto, r"\b(?:bc|tb)1[02-9ac-hj-np-z]{11,71}\b", bitcoin_bech32)
-            .gate(Gate::runs(&["A-Z", "a-z", "0-9"], &["0-9"], 1, 14)),
+            .gate(Gate::runs(&["A-Z", "a-z", "0-9"], &["0-9"], 1, 14).whole(74).starting(&["bc1", "tb1"])),
         Spec::new(Crypto, r"\b0x[0-9a-fA-F]{40}\b", |_, s, e| hit(s, e, 0.4))
-            .gate(Gate::runs(&["A-Z", "a-z", "0-9"], &["0-9"], 1, 42))
+            .gate(Gate::runs(&["A-Z", "a-z", "0-9"], &["0-9"], 1, 42).whole(42).starting(&["0x"]))
             .context(&["wallet", "eth", "ether", "ethereum", "send", "address", "usdt", "metamask", "crypto"]),
         Spec::new(ApiKey, r"\b(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|ANPA)[A-Z2-7]{16}\b", strong)
-            .gate(Gate::runs(&["A-Z", "0-9"], &["A"], 1, 20)),
+            .gate(Gate::runs(&["A-Z", "0-9"], &["A"], 1, 20).whole(20).starting(&["A"])),
         Spec::new(ApiKey, r"\bgh[pousr]_[A-Za-z0-9]{36}\b", github)
-            .gate(Gate::runs(&["A-Z", "a-z", "0-9", "_"], &["_"], 1, 40))
+            .gate(Gate::runs(&["A-Z", "a-z", "0-9", "_"], &["_"], 1, 40).whole(40).starting(&["gh"]))
             .context(&["token", "github", "pat", "auth"]),
         Spec::new(ApiKey, r"\bgithub_pat_[A-Za-z0-9]{22}_[A-Za-z0-9]{59}\b", strong)
-            .gate(Gate::runs(&["A-Z", "a-z", "0-9", "_"], &["_"], 3, 93)),
+            .gate(Gate::runs(&["A-Z", "a-z", "0-9", "_"], &["_"], 3, 93).whole(93).starting(&["github_pat_"])),
         Spec::new(ApiKey, r"\bsk-ant-(?:api|admin)[0-9]{2}-[A-Za-z0-9_-]{80,120}", strong)
-            .gate(Gate::runs(&["A-Z", "a-z", "0-9", "_-"], &["-"], 3, 90)),
+            .gate(Gate::runs(&["A-Z", "a-z", "0-9", "_-"], &["-"], 3, 90).containing(&["sk-ant-"])),
         Spec::new(ApiKey, r"\bsk-(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_-]{20,200}T3BlbkFJ[A-Za-z0-9_-]{20,200}|\bsk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{40,200}|\bsk-[A-Za-z0-9]{48}\b", strong)
-            .gate(Gate::runs(&["A-Z", "a-z", "0-9", "_-"], &["-"], 1, 45)),
+            .gate(Gate::runs(&["A-Z", "a-z", "0-9", "_-"], &["-"], 1, 45).containing(&["sk-"])),
         Spec::new(ApiKey, r"\bAIza[0-9A-Za-z_-]{35}", strong)
-            .gate(Gate::runs(&["A-Z", "a-z", "0-9", "_-"], &["A"], 1, 39)),
+            .gate(Gate::runs(&["A-Z", "a-z", "0-9", "_-"], &["A"], 1, 39).containing(&["AIza"])),
         Spec::new(ApiKey, r"\bhf_[A-Za-z0-9]{30,40}\b", strong)
-            .gate(Gate::runs(&["A-Z", "a-z", "0-9", "_"], &["_"], 1, 33)),
+            .gate(Gate::runs(&["A-Z", "a-z", "0-9", "_"], &["_"], 1, 33).whole(43).starting(&["hf_"])),
         Spec::new(ApiKey, r"\bxox[abposr]-[0-9A-Za-z-]{10,100}|\bxapp-[0-9]-[A-Z0-9]+-[0-9]+-[a-z0-9]{20,}|https://hooks\.slack\.com/services/T[A-Z0-9]{6,}/B[A-Z0-9]{6,}/[A-Za-z0-9]{20,}", strong)
-            .gate(Gate::runs(&["A-Z", "a-z", "0-9", "-:/."], &["-/"], 1, 15)),
+            .gate(Gate::runs(&["A-Z", "a-z", "0-9", "-:/."], &["-/"], 1, 15).containing(&["xox", "xapp-", "hooks.slack.com"])),
         Spec::new(ApiKey, r"\b(?:sk|rk)_(?:live|test)_[0-9A-Za-z]{20,99}\b|\bwhsec_[0-9A-Za-z+/=]{24,}", strong)
-            .gate(Gate::runs(&["A-Z", "a-z", "0-9", "_+/="], &["_"], 1, 28)),
+            .gate(Gate::runs(&["A-Z", "a-z", "0-9", "_+/="], &["_"], 1, 28).containing(&["sk_live_", "sk_test_", "rk_live_", "rk_test_", "whsec_"])),
         Spec::new(Jwt, r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}", jwt)
             .gate(Gate::runs_in(ByteSet::of(&["A-Z", "a-z", "0-9", "_.-"]), &["."], 2, 30, Some("eyJ"))),
         Spec::new(PrivateKey, r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----(?s:.*?)-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----(?:\s*[A-Za-z0-9+/=:-]+)*", |_, s, e| hit(s, e, 1.0))

@@ -4,35 +4,32 @@
 
 use regex_automata::Span;
 
-/// Runs without white space shorter than this hold no key, token or wallet address: the gates
-/// of those recognizers (`min_len >= LONG`) only look inside longer runs. Fifteen bytes is the
-/// shortest run sure to cover an aligned eight-byte block, which is how they are found.
-pub(crate) const LONG: usize = 15;
+/// Runs without white space shorter than this hold no key, token, wallet or MAC address: the
+/// gates of those recognizers (`min_len >= LONG`) only look inside longer runs.
+pub(crate) const LONG: usize = 14;
 
 const ONES: u64 = 0x0101_0101_0101_0101;
 const HIGH: u64 = 0x8080_8080_8080_8080;
 
-/// The high bit of each byte of `x` that is an ASCII digit.
-fn digits_in(x: u64) -> u64 {
+/// The high bit of each byte of `x` in `lo..=hi` (ASCII).
+fn in_range(x: u64, lo: u8, hi: u8) -> u64 {
     let low = x & !HIGH;
-    let at_least_0 = low + (0x80 - b'0' as u64) * ONES;
-    let above_9 = low + (0x80 - b'9' as u64 - 1) * ONES;
-    at_least_0 & !above_9 & !x & HIGH
+    let at_least_lo = low + (0x80 - lo as u64) * ONES;
+    let above_hi = low + (0x80 - hi as u64 - 1) * ONES;
+    at_least_lo & !above_hi & !x & HIGH
 }
 
-/// Whether a byte of `x` equals `c`.
-fn has_byte(x: u64, c: u8) -> bool {
-    let y = x ^ (c as u64 * ONES);
-    y.wrapping_sub(ONES) & !y & HIGH != 0
+/// Pushes `at + i` for each byte `i` whose high bit is set in `mask`.
+fn push_bytes(mut mask: u64, at: usize, out: &mut Vec<usize>) {
+    while mask != 0 {
+        out.push(at + mask.trailing_zeros() as usize / 8);
+        mask &= mask - 1;
+    }
 }
 
-/// The bytes that end runs: space, tab and newline.
-fn is_separator(c: u8) -> bool {
-    matches!(c, b' ' | b'\n' | b'\t')
-}
-
-fn has_separator(x: u64) -> bool {
-    has_byte(x, b' ') || has_byte(x, b'\n') || has_byte(x, b'\t')
+/// The high bit of each zero byte of `x`, exactly (no borrow from one byte to the next).
+fn zero_bytes(x: u64) -> u64 {
+    !(((x & !HIGH) + !HIGH) | x) & HIGH
 }
 
 /// Whether `ſ` or `K` (which `(?i)` matches to ASCII letters) starts at byte `i`.
@@ -45,9 +42,12 @@ fn folds_at(b: &[u8], i: usize) -> bool {
 pub(crate) struct Prescan {
     /// Positions of the ASCII digits.
     pub digits: Vec<usize>,
+    /// Maximal runs of ASCII digits.
+    pub groups: Vec<Span>,
+    /// Positions of the ASCII capitals.
+    pub upper: Vec<usize>,
     /// Maximal runs of bytes other than space, tab and newline that are at least [`LONG`]
-    /// bytes long (and some a little shorter). Other white space stays inside runs, which only
-    /// makes them longer.
+    /// bytes long. Other white space stays inside runs, which only makes them longer.
     pub long: Vec<Span>,
     /// Whether the text holds a character that `(?i)` matches to an ASCII letter.
     pub folds: bool,
@@ -56,54 +56,56 @@ pub(crate) struct Prescan {
 impl Prescan {
     pub(crate) fn new(text: &str) -> Prescan {
         let b = text.as_bytes();
-        let mut pre = Prescan {
-            digits: b
-                .iter()
-                .enumerate()
-                .filter(|(_, c)| c.is_ascii_digit())
-                .map(|(i, _)| i)
-                .collect(),
-            ..Prescan::default()
-        };
-        // Eight bytes at a time (SWAR): most blocks hold no digit and no non-ASCII byte, and a
-        // run of at least LONG bytes covers a whole block without a separator. Byte by byte,
-        // this pass cost more than the rest of a short text's scan.
-        let blocks = b.chunks_exact(8);
-        let rest = blocks.remainder().len();
-        let mut clean_before = false;
-        for (k, block) in blocks.enumerate() {
-            let x = u64::from_le_bytes(block.try_into().unwrap_or([0; 8]));
-            let at = k * 8;
-            if x & HIGH != 0 && !pre.folds {
-                pre.folds = (at..at + 8).any(|i| folds_at(b, i));
-            }
-            let clean = !has_separator(x);
-            if clean && !clean_before && pre.long.last().is_none_or(|l| l.end < at) {
-                let start = b[..at]
-                    .iter()
-                    .rposition(|&c| is_separator(c))
-                    .map_or(0, |p| p + 1);
-                let end = b[at..]
-                    .iter()
-                    .position(|&c| is_separator(c))
-                    .map_or(b.len(), |p| at + p);
-                if end - start >= LONG {
-                    pre.long.push(Span::from(start..end));
+        let mut pre = Prescan::default();
+        // Eight bytes at a time (SWAR): most blocks hold no capital and no non-ASCII byte, and
+        // white space is found for a whole block at once. Byte by byte, this pass cost more
+        // than the rest of a short text's scan. The last block is padded with spaces.
+        let mut run_start = 0;
+        for at in (0..b.len()).step_by(8) {
+            let n = (b.len() - at).min(8);
+            let block: [u8; 8] = match b[at..].first_chunk::<8>() {
+                Some(full) => *full,
+                None => {
+                    let mut last = [b' '; 8];
+                    last[..n].copy_from_slice(&b[at..]);
+                    last
                 }
+            };
+            let x = u64::from_le_bytes(block);
+            push_bytes(in_range(x, b'0', b'9'), at, &mut pre.digits);
+            push_bytes(in_range(x, b'A', b'Z'), at, &mut pre.upper);
+            if x & HIGH != 0 && !pre.folds {
+                pre.folds = (at..at + n).any(|i| folds_at(b, i));
             }
-            clean_before = clean;
+            let seps = zero_bytes(x ^ (b' ' as u64 * ONES))
+                | zero_bytes(x ^ (b'\n' as u64 * ONES))
+                | zero_bytes(x ^ (b'\t' as u64 * ONES));
+            if seps != 0 {
+                // The run so far ends at the first separator; the next starts after the last.
+                let end = (at + seps.trailing_zeros() as usize / 8).min(b.len());
+                if end - run_start >= LONG {
+                    pre.long.push(Span::from(run_start..end));
+                }
+                run_start = at + (63 - seps.leading_zeros() as usize) / 8 + 1;
+            }
         }
-        for i in b.len() - rest..b.len() {
-            pre.folds = pre.folds || folds_at(b, i);
+        if b.len() >= run_start + LONG {
+            pre.long.push(Span::from(run_start..b.len()));
+        }
+        for &d in &pre.digits {
+            match pre.groups.last_mut() {
+                Some(g) if g.end == d => g.end = d + 1,
+                _ => pre.groups.push(Span::from(d..d + 1)),
+            }
         }
         pre
     }
 
-    /// The digits inside `span`.
-    pub(crate) fn digits_in(&self, span: Span) -> &[usize] {
-        let lo = self.digits.partition_point(|&d| d < span.start);
-        let hi = self.digits.partition_point(|&d| d < span.end);
-        &self.digits[lo..hi]
+    /// The digit groups inside `span` (whose ends are not digits).
+    pub(crate) fn groups_in(&self, span: Span) -> &[Span] {
+        let lo = self.groups.partition_point(|g| g.start < span.start);
+        let hi = self.groups.partition_point(|g| g.start < span.end);
+        &self.groups[lo..hi]
     }
 }
 
@@ -217,11 +219,18 @@ mod tests {
     #[test]
     fn long_runs_at_every_offset() {
         for pad in 0..9 {
-            for len in [LONG - 1, LONG, LONG + 1, 30] {
+            for len in [1, 7, 8, 9, LONG - 1, LONG, LONG + 1, 30] {
                 let text = format!("{} {} tail", "p".repeat(pad), "k".repeat(len));
                 let p = Prescan::new(&text);
                 let want = Span::from(pad + 1..pad + 1 + len);
                 assert_eq!(p.long.contains(&want), len >= LONG, "pad {pad} len {len}");
+                assert_eq!(
+                    p.long.len(),
+                    (len >= LONG) as usize + (pad >= LONG) as usize
+                );
+                let end = format!("{} {}", "p".repeat(pad), "k".repeat(len));
+                let at_end = Span::from(pad + 1..end.len());
+                assert_eq!(Prescan::new(&end).long.contains(&at_end), len >= LONG);
             }
         }
     }
@@ -241,13 +250,12 @@ mod tests {
             .map(|(i, _)| i)
             .collect();
         assert_eq!(p.digits, digits);
-        assert_eq!(
-            p.digits_in(Span::from(0..12)),
-            &[2, 3, 4, 5, 6, 7, 8, 9, 10, 11]
-        );
+        assert_eq!(p.groups_in(Span::from(0..12)), &[Span::from(2..12)]);
+        assert_eq!(p.groups.len(), 5);
         for c in 0..=255u8 {
             let x = u64::from_le_bytes([b'a', c, b'z', 0x80, 0xff, b'/', b':', b' ']);
-            assert_eq!(digits_in(x) != 0, c.is_ascii_digit(), "{c}");
+            assert_eq!(in_range(x, b'0', b'9') != 0, c.is_ascii_digit(), "{c}");
+            assert_eq!(in_range(x, b'A', b'Z') != 0, c.is_ascii_uppercase(), "{c}");
         }
     }
 

@@ -1,0 +1,125 @@
+//! Where the street-address patterns can match, found without running a regex over the text.
+//!
+//! Every address match holds a cue: an English street suffix, a Romance street word, a
+//! Germanic street ending right before white space and a house number, or a Germanic
+//! preposition. The cue words all start with an ASCII capital (or, for the endings, end right
+//! before " 12"), so one look at each capital and at each digit finds every place a cue regex
+//! would match, and some more, which only widens the windows. Running the four cue regexes
+//! over every text cost more than all other address work together in wasm.
+
+use super::address::{EN_SUFFIXES, GERMANIC_WORDS, ROMANCE_WORDS};
+use rustc_hash::FxHashSet;
+use std::sync::OnceLock;
+
+/// Where cues start and end (byte offsets), one list per cue kind, each sorted by start.
+#[derive(Default)]
+pub(crate) struct Cues {
+    pub english: Vec<(usize, usize)>,
+    pub romance: Vec<(usize, usize)>,
+    pub germanic: Vec<(usize, usize)>,
+    pub preposition: Vec<(usize, usize)>,
+}
+
+/// Words by their first letter (`A`..`Z`), longest first.
+type Buckets = [Vec<&'static str>; 26];
+
+fn buckets(words: &'static str) -> Buckets {
+    let mut out: Buckets = Default::default();
+    for w in words.split('|') {
+        if let Some(i) = w.bytes().next().filter(u8::is_ascii_uppercase) {
+            out[(i - b'A') as usize].push(w);
+        }
+    }
+    for b in &mut out {
+        b.sort_by_key(|w| std::cmp::Reverse(w.len()));
+    }
+    out
+}
+
+/// The English suffixes: a cue is a whole run of ASCII word bytes (it ends at `\b`).
+fn english_set() -> &'static FxHashSet<&'static [u8]> {
+    static S: OnceLock<FxHashSet<&'static [u8]>> = OnceLock::new();
+    S.get_or_init(|| EN_SUFFIXES.split('|').map(str::as_bytes).collect())
+}
+
+fn romance() -> &'static Buckets {
+    static B: OnceLock<Buckets> = OnceLock::new();
+    B.get_or_init(|| buckets(ROMANCE_WORDS))
+}
+
+const PREPOSITIONS: [&str; 7] = ["Am", "An der", "Auf dem", "Im", "In der", "Zum", "Zur"];
+
+/// The first char of `text[i..]`, if it is white space (Unicode `\s`), and its length.
+fn space_at(text: &str, i: usize) -> Option<usize> {
+    let c = text.get(i..)?.chars().next()?;
+    c.is_whitespace().then(|| c.len_utf8())
+}
+
+/// Whether `text[..end]` ends with `ending`, ignoring case (`ß` also matches `ẞ`, as `(?i)`
+/// does), and where that ending starts.
+fn ends_with_ci(text: &str, end: usize, ending: &str) -> Option<usize> {
+    let mut at = end;
+    for e in ending.chars().rev() {
+        let c = text[..at].chars().next_back()?;
+        let same = if e == 'ß' {
+            c == 'ß' || c == 'ẞ'
+        } else {
+            c.is_ascii() && c.eq_ignore_ascii_case(&e)
+        };
+        if !same {
+            return None;
+        }
+        at -= c.len_utf8();
+    }
+    Some(at)
+}
+
+/// The cues of `text`. `upper` and `digits` are the positions of its ASCII capitals and digits.
+pub(crate) fn find(text: &str, upper: &[usize], digits: &[usize]) -> Cues {
+    let b = text.as_bytes();
+    let mut cues = Cues::default();
+    let word_byte = |i: usize| {
+        b.get(i)
+            .is_some_and(|c| c.is_ascii_alphanumeric() || *c == b'_')
+    };
+    for &p in upper {
+        let rest = &text[p..];
+        let letter = (b[p] - b'A') as usize;
+        // English: a suffix ending at an ASCII word boundary (anywhere: "MainStreet" too).
+        let mut end = p + 1;
+        while word_byte(end) {
+            end += 1;
+        }
+        if english_set().contains(&b[p..end]) {
+            cues.english.push((p, end));
+        }
+        // Compare the second byte inline first: a call to compare each word cost more.
+        let second = b.get(p + 1).copied();
+        if let Some(w) = romance()[letter]
+            .iter()
+            .find(|w| w.as_bytes().get(1).copied() == second && rest.starts_with(*w))
+        {
+            cues.romance.push((p, p + w.len()));
+        }
+        for w in PREPOSITIONS.iter().filter(|w| rest.starts_with(*w)) {
+            if let Some(n) = space_at(text, p + w.len()) {
+                cues.preposition.push((p, p + w.len() + n));
+            }
+        }
+    }
+    // Germanic: an ending, one white-space character, a digit.
+    for &d in digits {
+        let Some(c) = text[..d].chars().next_back().filter(|c| c.is_whitespace()) else {
+            continue;
+        };
+        let before = d - c.len_utf8();
+        let start = GERMANIC_WORDS
+            .iter()
+            .filter_map(|w| ends_with_ci(text, before, w))
+            .min();
+        if let Some(start) = start {
+            cues.germanic.push((start, d + 1));
+        }
+    }
+    cues
+}
