@@ -145,6 +145,15 @@ fn pathological_inputs_finish_quickly() {
         "[EMAIL_".repeat(100_000),
         "Anna ".repeat(100_000),
         "a@".repeat(200_000),
+        // Many cues inside one long word: each must not rescan the word.
+        "A".repeat(300_000),
+        "RueStreet1".repeat(30_000),
+        "passpin".repeat(40_000),
+        "token=".repeat(50_000),
+        "x:".repeat(150_000),
+        "-----BEGIN ".repeat(20_000),
+        "bearer ".repeat(40_000),
+        "12 Main St ".repeat(20_000),
     ];
     for x in &inputs {
         let t = Instant::now();

@@ -144,7 +144,10 @@ fn windows(text: &str, pre: &Prescan) -> [Vec<Span>; 3] {
         address_cues::find(text, &pre.upper, &pre.digits)
     };
     let b = text.as_bytes();
-    let has_digit = |s: usize, e: usize| b[s..e].iter().any(u8::is_ascii_digit);
+    // Looked up, not scanned: windows of cues inside one long word would overlap.
+    let first_at = |list: &[usize], s: usize| list.get(list.partition_point(|&d| d < s)).copied();
+    let has_digit = |s: usize, e: usize| first_at(&pre.digits, s).is_some_and(|d| d < e);
+    let no_number: Vec<usize> = memchr::memmem::find_iter(b, b"s/n").collect();
     let mut out: [Vec<Span>; 3] = Default::default();
     // English: a house number starts the match, before the suffix.
     for (s, e) in cues.english {
@@ -156,8 +159,7 @@ fn windows(text: &str, pre: &Prescan) -> [Vec<Span>; 3] {
     // Romance: the number (or "s/n") comes before or after the street word.
     for (s, e) in cues.romance {
         let (start, end) = (spaces.back(s, 2), spaces.forward(e, 14, text.len()));
-        let window = &b[start..end];
-        if window.iter().any(u8::is_ascii_digit) || memchr::memmem::find(window, b"s/n").is_some() {
+        if has_digit(start, end) || first_at(&no_number, start).is_some_and(|p| p + 3 <= end) {
             push_window(&mut out[1], start, end);
         }
     }

@@ -82,15 +82,21 @@ pub(crate) fn find(text: &str, upper: &[usize], digits: &[usize]) -> Cues {
         b.get(i)
             .is_some_and(|c| c.is_ascii_alphanumeric() || *c == b'_')
     };
+    // The end of the run of word bytes holding the previous capital: capitals in one run
+    // share it, which keeps a long run of capitals linear.
+    let mut end = 0;
     for &p in upper {
         let rest = &text[p..];
         let letter = (b[p] - b'A') as usize;
         // English: a suffix ending at an ASCII word boundary (anywhere: "MainStreet" too).
-        let mut end = p + 1;
-        while word_byte(end) {
-            end += 1;
+        if end <= p {
+            end = p + 1;
+            while word_byte(end) {
+                end += 1;
+            }
         }
-        if english_set().contains(&b[p..end]) {
+        // (No suffix is longer than 16 bytes: longer words are not hashed at all.)
+        if end - p <= 16 && english_set().contains(&b[p..end]) {
             cues.english.push((p, end));
         }
         // Compare the second byte inline first: a call to compare each word cost more.
@@ -101,9 +107,11 @@ pub(crate) fn find(text: &str, upper: &[usize], digits: &[usize]) -> Cues {
         {
             cues.romance.push((p, p + w.len()));
         }
-        for w in PREPOSITIONS.iter().filter(|w| rest.starts_with(*w)) {
-            if let Some(n) = space_at(text, p + w.len()) {
-                cues.preposition.push((p, p + w.len() + n));
+        if matches!(b[p], b'A' | b'I' | b'Z') {
+            for w in PREPOSITIONS.iter().filter(|w| rest.starts_with(*w)) {
+                if let Some(n) = space_at(text, p + w.len()) {
+                    cues.preposition.push((p, p + w.len() + n));
+                }
             }
         }
     }
@@ -113,8 +121,13 @@ pub(crate) fn find(text: &str, upper: &[usize], digits: &[usize]) -> Cues {
             continue;
         };
         let before = d - c.len_utf8();
+        // Only endings whose last letter is there need a closer look.
+        let Some(last) = before.checked_sub(1).map(|i| b[i].to_ascii_lowercase()) else {
+            continue;
+        };
         let start = GERMANIC_WORDS
             .iter()
+            .filter(|w| w.as_bytes()[w.len() - 1] == last)
             .filter_map(|w| ends_with_ci(text, before, w))
             .min();
         if let Some(start) = start {

@@ -228,12 +228,19 @@ impl Gate {
             Gate::Near { words, back, ahead } => {
                 let mut found: Vec<(usize, usize)> = Vec::new();
                 for w in words.iter() {
+                    // Occurrences in one word share its window: found once, so a long word
+                    // full of them stays linear.
+                    let mut word_end = 0;
                     for at in find_ci(text, w) {
+                        if at < word_end {
+                            continue;
+                        }
+                        word_end = skip_word(text, at);
                         let mut start = skip_word_back(text, at);
                         for _ in 0..*back {
                             start = skip_word_back(text, skip_space_back(text, start));
                         }
-                        let mut end = skip_word(text, at);
+                        let mut end = word_end;
                         for _ in 0..*ahead {
                             end = skip_word(text, skip_space(text, end));
                         }
@@ -355,8 +362,9 @@ fn assignment_windows(text: &str, keywords: &[&str], out: &mut Vec<Span>) {
             text,
             op + 1 + matches!(b.get(op + 1), Some(b'=' | b'>')) as usize,
         );
-        let line_end = memchr::memchr(b'\n', &b[end..]).map_or(b.len(), |n| end + n);
-        end = ceil_boundary(text, line_end.min(end + 4 * 200 + 2));
+        let reach = (end + 4 * 200 + 2).min(b.len());
+        let line_end = memchr::memchr(b'\n', &b[end..reach]).map_or(reach, |n| end + n);
+        end = ceil_boundary(text, line_end);
         push_window(out, start, end);
     }
 }
