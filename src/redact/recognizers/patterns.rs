@@ -453,7 +453,7 @@ const ASSIGNED: &[&str] = &[
     "credentials",
 ];
 
-const MONTH_NAMES: &str = r"(?i:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)";
+const MONTH_NAMES: &str = r"(?i-u:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)";
 
 /// The built-in specs. Regexes are compiled once per [`super::Recognizers`].
 pub(super) fn built_in() -> Vec<Spec> {
@@ -491,7 +491,7 @@ pub(super) fn built_in() -> Vec<Spec> {
             .gate(Gate::runs(&["0-9", "a-f", "A-F", ":.-"], &[":.-"], 2, 14).accepting(runs::mac)),
         Spec::new(Url, r"\b[A-Za-z][A-Za-z0-9+.-]{1,15}://[^\s/?#@:]+:[^\s/?#@]+@[^\s<>]+", url)
             .gate(Gate::runs_in(ByteSet::all_but(b" \t\n\r\x0b\x0c<>"), &["@"], 1, 8, Some("://"))),
-        Spec::new(Url, r"(?i)\bhttps?://[^\s<>]*?[?&#](?:access_token|token|api_key|apikey|key|secret|password|pwd|passwd|sig|signature|auth|session|sessionid|sid|code|client_secret|x-amz-signature|x-amz-credential)=[^\s&#<>]{6,}[^\s<>]*", url)
+        Spec::new(Url, r"\b(?i-u:https?)://[^\s<>]*?[?&#](?i-u:access_token|token|api_key|apikey|key|secret|password|pwd|passwd|sig|signature|auth|session|sessionid|sid|code|client_secret|x-amz-signature|x-amz-credential)=[^\s&#<>]{6,}[^\s<>]*", url)
             .gate(Gate::runs_in(ByteSet::all_but(b" \t\n\r\x0b\x0c<>"), &["="], 1, 12, Some("://"))),
         Spec::new(Crypto, r"\b[13][1-9A-HJ-NP-Za-km-z]{25,34}\b", bitcoin_base58)
             .gate(Gate::runs(&["A-Z", "a-z", "0-9"], &["0-9"], 1, 26).whole(35).starting(&["1", "3"])),
@@ -524,13 +524,13 @@ pub(super) fn built_in() -> Vec<Spec> {
         Spec::new(PrivateKey, r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----(?s:.*?)-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----(?:\s*[A-Za-z0-9+/=:-]+)*", |_, s, e| hit(s, e, 1.0))
             .gate(Gate::Starts(&["-----begin "])),
         // `PASSWORD=…`, `"api_key": "…"`, `token: …`, `password is …`: the value (group 1).
-        Spec::new(Password, r#"(?i)(?:password|passwd|passphrase|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|client[_-]?secret|auth|credentials?)["']?\s*(?:[:=]|:=|=>)\s*(?:"([^"\n]{4,200})"|'([^'\n]{4,200})'|`([^`\n]{4,200})`|([^\s"'`,;]{4,200}))"#, assignment)
+        Spec::new(Password, r#"(?i-u:password|passwd|passphrase|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|client[_-]?secret|auth|credentials?)["']?\s*(?:[:=]|:=|=>)\s*(?:"([^"\n]{4,200})"|'([^'\n]{4,200})'|`([^`\n]{4,200})`|([^\s"'`,;]{4,200}))"#, assignment)
             .group(1)
             .gate(Gate::Assignment(ASSIGNED)),
-        Spec::new(Password, r"(?i)\bbearer\s+([A-Za-z0-9._~+/=-]{16,})", assignment)
+        Spec::new(Password, r"\b(?i-u:bearer)\s+([A-Za-z0-9._~+/=-]{16,})", assignment)
             .group(1)
             .gate(Gate::Near { words: &["bearer"], back: 0, ahead: 1 }),
-        Spec::new(Password, r"(?i)\b(?:my|the|our|your)\s+(?:password|passcode|passphrase|pin|wifi password|wi-fi password)\s+(?:is|was|=|:)\s+([^\s,;]{4,100})", assignment)
+        Spec::new(Password, r"\b(?i-u:my|the|our|your)\s+(?i-u:password|passcode|passphrase|pin|wifi password|wi-fi password)\s+(?i-u:is|was|=|:)\s+([^\s,;]{4,100})", assignment)
             .group(1)
             .gate(Gate::Near { words: &["pass", "pin"], back: 2, ahead: 2 }),
         Spec::new(DateOfBirth, &dob_date, birth_date)

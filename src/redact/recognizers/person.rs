@@ -18,34 +18,55 @@ struct Token {
 /// Words: runs of letters, with inner apostrophes and hyphens (O'Brien, Jean-Luc, I'm).
 fn tokenize(text: &str, out: &mut Vec<Token>) {
     let b = text.as_bytes();
+    let n = b.len();
+    // The char at `i` (which must be non-ASCII), whether it is a letter, and its length.
+    let decode = |i: usize| {
+        let c = text[i..].chars().next().unwrap_or(' ');
+        (c, c.len_utf8())
+    };
     let letter_at = |i: usize| match b.get(i) {
         Some(c) if c.is_ascii() => c.is_ascii_alphabetic(),
-        Some(_) => text[i..].chars().next().is_some_and(char::is_alphabetic),
+        Some(_) => decode(i).0.is_alphabetic(),
         None => false,
     };
-    let mut start: Option<usize> = None;
     let mut i = 0;
-    while i < b.len() {
-        let c = b[i];
-        // ASCII is decided by the byte; other characters are decoded (most text is ASCII).
-        let (letter, joiner, len) = if c.is_ascii() {
-            (c.is_ascii_alphabetic(), c == b'\'' || c == b'-', 1)
-        } else {
-            let ch = text[i..].chars().next().unwrap_or(' ');
-            (ch.is_alphabetic(), ch == '’', ch.len_utf8())
-        };
-        if letter || (joiner && start.is_some() && letter_at(i + len)) {
-            start.get_or_insert(i);
-        } else if let Some(s) = start.take() {
-            out.push(Token { start: s, end: i });
+    // ASCII runs are skipped byte by byte; only other characters are decoded.
+    while i < n {
+        while i < n && b[i].is_ascii() && !b[i].is_ascii_alphabetic() {
+            i += 1;
         }
-        i += len;
-    }
-    if let Some(s) = start {
-        out.push(Token {
-            start: s,
-            end: text.len(),
-        });
+        if i >= n {
+            break;
+        }
+        if !b[i].is_ascii() {
+            let (c, len) = decode(i);
+            if !c.is_alphabetic() {
+                i += len;
+                continue;
+            }
+        }
+        let start = i;
+        while i < n {
+            while i < n && b[i].is_ascii_alphabetic() {
+                i += 1;
+            }
+            let Some(&c) = b.get(i) else { break };
+            if c.is_ascii() {
+                // Inner apostrophes and hyphens join letters: O'Brien, Jean-Luc.
+                if matches!(c, b'\'' | b'-') && letter_at(i + 1) {
+                    i += 1;
+                    continue;
+                }
+                break;
+            }
+            let (ch, len) = decode(i);
+            if ch.is_alphabetic() || (ch == '’' && letter_at(i + len)) {
+                i += len;
+                continue;
+            }
+            break;
+        }
+        out.push(Token { start, end: i });
     }
 }
 
