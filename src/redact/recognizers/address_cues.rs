@@ -8,7 +8,6 @@
 //! over every text cost more than all other address work together in wasm.
 
 use super::address::{EN_SUFFIXES, GERMANIC_WORDS, ROMANCE_WORDS};
-use rustc_hash::FxHashSet;
 use std::sync::OnceLock;
 
 /// Where cues start and end (byte offsets), one list per cue kind, each sorted by start.
@@ -20,7 +19,7 @@ pub(crate) struct Cues {
     pub preposition: Vec<(usize, usize)>,
 }
 
-/// Words by their first letter (`A`..`Z`), longest first.
+/// Words by their first letter (`A`..`Z`).
 type Buckets = [Vec<&'static str>; 26];
 
 fn buckets(words: &'static str) -> Buckets {
@@ -30,16 +29,13 @@ fn buckets(words: &'static str) -> Buckets {
             out[(i - b'A') as usize].push(w);
         }
     }
-    for b in &mut out {
-        b.sort_by_key(|w| std::cmp::Reverse(w.len()));
-    }
     out
 }
 
 /// The English suffixes: a cue is a whole run of ASCII word bytes (it ends at `\b`).
-fn english_set() -> &'static FxHashSet<&'static [u8]> {
-    static S: OnceLock<FxHashSet<&'static [u8]>> = OnceLock::new();
-    S.get_or_init(|| EN_SUFFIXES.split('|').map(str::as_bytes).collect())
+fn english() -> &'static Buckets {
+    static B: OnceLock<Buckets> = OnceLock::new();
+    B.get_or_init(|| buckets(EN_SUFFIXES))
 }
 
 fn romance() -> &'static Buckets {
@@ -95,17 +91,21 @@ pub(crate) fn find(text: &str, upper: &[usize], digits: &[usize]) -> Cues {
                 end += 1;
             }
         }
-        // (No suffix is longer than 16 bytes: longer words are not hashed at all.)
-        if end - p <= 16 && english_set().contains(&b[p..end]) {
+        // (No suffix is longer than 16 bytes: longer words are not compared at all.)
+        let word = &b[p..end];
+        if word.len() <= 16 && english()[letter].iter().any(|w| w.as_bytes() == word) {
             cues.english.push((p, end));
         }
         // Compare the second byte inline first: a call to compare each word cost more.
         let second = b.get(p + 1).copied();
-        if let Some(w) = romance()[letter]
+        // The longest word there, whose window holds those of the shorter ones.
+        let longest = romance()[letter]
             .iter()
-            .find(|w| w.as_bytes().get(1).copied() == second && rest.starts_with(*w))
-        {
-            cues.romance.push((p, p + w.len()));
+            .filter(|w| w.as_bytes().get(1).copied() == second && rest.starts_with(*w))
+            .map(|w| w.len())
+            .max();
+        if let Some(n) = longest {
+            cues.romance.push((p, p + n));
         }
         if matches!(b[p], b'A' | b'I' | b'Z') {
             for w in PREPOSITIONS.iter().filter(|w| rest.starts_with(*w)) {

@@ -202,8 +202,10 @@ impl Gate {
             }
             Gate::Assignment(keywords) => assignment_windows(text, keywords, out),
             Gate::Dates { numeric, before } => {
-                let mut found = Vec::new();
-                numeric.windows(text, pre, &mut found);
+                let mut numbers = Vec::new();
+                numeric.windows(text, pre, &mut numbers);
+                let mut found: Vec<(usize, usize)> =
+                    numbers.iter().map(|w| (w.start, w.end)).collect();
                 let b = text.as_bytes();
                 let mut k = 0;
                 let digits = &pre.digits;
@@ -217,12 +219,12 @@ impl Gate {
                     k += 1;
                     if end - start == 4 && start > 0 && b[start - 1] == b' ' {
                         let from = floor_boundary(text, start.saturating_sub(*before));
-                        found.push(Span::from(from..end));
+                        found.push((from, end));
                     }
                 }
-                found.sort_unstable_by_key(|w| w.start);
-                for w in found {
-                    push_window(out, w.start, w.end);
+                found.sort_unstable();
+                for (s, e) in found {
+                    push_window(out, s, e);
                 }
             }
             Gate::Near { words, back, ahead } => {
@@ -252,16 +254,18 @@ impl Gate {
                     push_window(out, s, e);
                 }
             }
-            Gate::Runs { long, .. } if *long => prof_long(self, text, pre, out),
-            Gate::Runs { seed_bytes, .. } if seed_bytes.is_empty() => {
-                prof_digits(self, text, pre, out)
+            Gate::Runs { long, .. } if *long => {
+                for chunk in &pre.long {
+                    self.runs_within(text, pre.groups_in(*chunk), *chunk, out);
+                }
             }
-            Gate::Runs { .. } => prof_bytes(self, text, pre, out),
+            Gate::Runs { .. } => {
+                self.runs_within(text, &pre.groups, Span::from(0..text.len()), out)
+            }
         }
     }
 
     /// The windows of a [`Gate::Runs`] inside `range`, whose ends are not in the alphabet.
-    #[inline(always)]
     fn runs_within(&self, text: &str, groups: &[Span], range: Span, out: &mut Vec<Span>) {
         let Gate::Runs {
             alphabet,
@@ -391,19 +395,4 @@ pub(crate) fn find_in<'a>(
         re.find_iter(Input::new(text).span(*w))
             .map(|m| (m.start(), m.end()))
     })
-}
-
-#[inline(never)]
-fn prof_long(g: &Gate, text: &str, pre: &Prescan, out: &mut Vec<Span>) {
-    for chunk in &pre.long {
-        g.runs_within(text, pre.groups_in(*chunk), *chunk, out);
-    }
-}
-#[inline(never)]
-fn prof_digits(g: &Gate, text: &str, pre: &Prescan, out: &mut Vec<Span>) {
-    g.runs_within(text, &pre.groups, Span::from(0..text.len()), out)
-}
-#[inline(never)]
-fn prof_bytes(g: &Gate, text: &str, _pre: &Prescan, out: &mut Vec<Span>) {
-    g.runs_within(text, &[], Span::from(0..text.len()), out)
 }

@@ -89,12 +89,8 @@ pub fn is_given_name(lower: &str) -> bool {
 }
 
 pub fn is_honorific(lower: &str) -> bool {
-    // Most words are longer than any honorific: no lookup for them.
-    lower.len() <= 8 && {
-        static SET: OnceLock<FxHashSet<&'static str>> = OnceLock::new();
-        SET.get_or_init(|| HONORIFICS.iter().copied().collect())
-            .contains(lower)
-    }
+    // Most words are longer than any honorific: no comparisons for them.
+    lower.len() <= 8 && HONORIFICS.contains(&lower)
 }
 
 pub fn is_not_name(lower: &str) -> bool {

@@ -6,8 +6,6 @@
 use super::names::{is_given_name, is_honorific, is_not_name, is_particle};
 use super::Candidate;
 use crate::redact::entity::EntityType;
-use rustc_hash::FxHashMap;
-use std::sync::OnceLock;
 
 #[derive(Debug, Clone, Copy)]
 struct Token {
@@ -155,23 +153,13 @@ enum Cue {
     Medium,
 }
 
-/// The cues by their last word, so a capitalized word needs one lookup of the word before it.
-fn cues_ending_in(last: &str) -> &'static [(&'static [&'static str], Cue)] {
-    static INDEX: OnceLock<FxHashMap<&str, Vec<(&[&str], Cue)>>> = OnceLock::new();
-    let index = INDEX.get_or_init(|| {
-        let mut index: FxHashMap<&str, Vec<(&[&str], Cue)>> = FxHashMap::default();
-        let all = STRONG_CUES
-            .iter()
-            .map(|c| (*c, Cue::Strong))
-            .chain(MEDIUM_CUES.iter().map(|c| (*c, Cue::Medium)));
-        for (cue, strength) in all {
-            if let Some(last) = cue.last() {
-                index.entry(last).or_default().push((cue, strength));
-            }
-        }
-        index
-    });
-    index.get(last).map_or(&[], Vec::as_slice)
+/// The cues whose last word is `last`, so a capitalized word only checks those in full.
+fn cues_ending_in(last: &str) -> impl Iterator<Item = (&'static [&'static str], Cue)> + '_ {
+    let strong = STRONG_CUES.iter().map(|c| (*c, Cue::Strong));
+    let medium = MEDIUM_CUES.iter().map(|c| (*c, Cue::Medium));
+    strong
+        .chain(medium)
+        .filter(move |(c, _)| c.last() == Some(&last))
 }
 
 /// `word` lower-cased into `buf`.
@@ -230,10 +218,9 @@ pub fn scan(text: &str, out: &mut Vec<Candidate>) {
             && prev_lower.is_some_and(is_honorific)
             && matches!(gap(i), " " | ". ");
         let after_name_label = prev_lower == Some("name") && gap(i).trim() == ":";
-        let cues = prev_lower.map_or(&[][..], cues_ending_in);
         let cue = |strength| {
-            cues.iter()
-                .any(|(c, s)| *s == strength && cue_matches(i, c))
+            prev_lower
+                .is_some_and(|p| cues_ending_in(p).any(|(c, s)| s == strength && cue_matches(i, c)))
         };
         let strong = after_title || after_name_label || cue(Cue::Strong);
         let medium = !strong && cue(Cue::Medium);
