@@ -9,6 +9,7 @@ import { readFileSync, writeFileSync, existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
+import { corpusTurns, TURN } from "./redact-turns.mjs";
 
 const root = fileURLToPath(new URL("../", import.meta.url));
 const args = process.argv.slice(2);
@@ -21,22 +22,9 @@ const { Redactor: RedactPiiNode } = await import("@redactpii/node");
 const { SyncRedactor } = require("redact-pii");
 
 const RUNS = Number(args[args.indexOf("--runs") + 1]) || 7;
-const TURN = 2048;
 
 // The same text for everyone: corpus messages packed into ~2 kB turns.
-const messages = readFileSync(root + "tests/data/redact_corpus.jsonl", "utf8")
-  .trim()
-  .split("\n")
-  .map((l) => JSON.parse(l).text);
-const turns = [];
-let cur = "";
-for (const m of messages) {
-  cur += (cur ? "\n\n" : "") + m;
-  if (cur.length >= TURN) {
-    turns.push(cur.slice(0, TURN));
-    cur = "";
-  }
-}
+const turns = corpusTurns(root);
 const totalBytes = turns.reduce((n, t) => n + Buffer.byteLength(t), 0);
 
 const quantile = (xs, q) => {

@@ -353,10 +353,12 @@ fn assignment_windows(text: &str, keywords: &[&str], out: &mut Vec<Span>) {
             .iter()
             .flatten()
             .flat_map(|&e| {
-                keywords.iter().filter_map(move |k| {
-                    (e >= k.len() && b[e - k.len()..e].eq_ignore_ascii_case(k.as_bytes()))
-                        .then(|| e - k.len())
-                })
+                keywords
+                    .iter()
+                    .filter(move |k| {
+                        e >= k.len() && b[e - k.len()..e].eq_ignore_ascii_case(k.as_bytes())
+                    })
+                    .map(move |k| e - k.len())
             })
             .min();
         let Some(start) = start else { continue };
