@@ -413,6 +413,15 @@ mod tests {
                 "https://u:p@h.io/x?token=abcdefgh1 http://x.io/?sig=123456&a=b <https://a:b@c.d>",
                 "12 Rue de la Paix, 5 rue de Rivoli 12, Calle Mayor s/n, Piso 3 Am Markt 5 An der Alster 12b",
                 "221B Baker Street\u{a0}Suite 4, 19522 E 5th St. Apt 9 Via\u{2003}Roma 3, Hauptstr. 82c Zimmer 6",
+                // Assignments: quoted keywords, `:=`/`=>`, Unicode spaces, longest keyword.
+                "\"client_secret\" => \"s3cr3t-value\" DB_PASSWORD\u{a0}:= hunter2x TOKEN='a b c d'",
+                "x.apikey=abcd1234; AUTH :\u{2003}`tick tock` Credentials=abcdefgh mypassword=qwerty12",
+                // Near words: bearer across lines and spaces, "my wifi password is".
+                "Authorization:Bearer\u{a0}abcdefghijklmnop1234 and bearer\n\n  zyxwvutsrqponmlk9876",
+                "our wi-fi password is Tr0ub4dor&3, the  PIN  :  4455",
+                // Phones with extensions and international prefixes; dates with years.
+                "+1 (415) 555-0100 ext. 12, 0044 20 7946 0958 x99, call 555-0100 extension 7",
+                "born on 12th of September, 1987; DOB Sept. 3, 1979; geboren 03.04.1987; age 3/4/88",
             ]
             .map(String::from),
         );
