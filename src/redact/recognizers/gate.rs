@@ -207,19 +207,11 @@ impl Gate {
                 let mut found: Vec<(usize, usize)> =
                     numbers.iter().map(|w| (w.start, w.end)).collect();
                 let b = text.as_bytes();
-                let mut k = 0;
-                let digits = &pre.digits;
-                while k < digits.len() {
-                    // A maximal group of digits.
-                    let start = digits[k];
-                    while k + 1 < digits.len() && digits[k + 1] == digits[k] + 1 {
-                        k += 1;
-                    }
-                    let end = digits[k] + 1;
-                    k += 1;
-                    if end - start == 4 && start > 0 && b[start - 1] == b' ' {
-                        let from = floor_boundary(text, start.saturating_sub(*before));
-                        found.push((from, end));
+                // A year: four digits after a space (`MONTH\.?,? \d{4}\b`).
+                for g in &pre.groups {
+                    if g.end - g.start == 4 && g.start > 0 && b[g.start - 1] == b' ' {
+                        let from = floor_boundary(text, g.start.saturating_sub(*before));
+                        found.push((from, g.end));
                     }
                 }
                 found.sort_unstable();
