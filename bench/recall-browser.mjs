@@ -11,45 +11,8 @@ import { writeSection, fmt } from "./recall-common.mjs";
 const root = fileURLToPath(new URL("../", import.meta.url));
 const page = `<!doctype html><script type="module">
 import init, { Memory } from "/pkg/llm_memory.js";
-function rng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { DIM, vectors, bruteForce } from "/bench/vectors.mjs";
 await init();
-const DIM = 384;
-function vectors(n, seed) {
-  const r = rng(seed);
-  const gauss = () => Math.sqrt(-2 * Math.log(r() + 1e-12)) * Math.cos(2 * Math.PI * r());
-  const centers = Array.from({ length: 256 }, () => Float32Array.from({ length: DIM }, gauss));
-  const out = new Float32Array(n * DIM);
-  for (let i = 0; i < n; i++) {
-    const c = centers[Math.floor(r() * 256)];
-    let norm = 0;
-    for (let d = 0; d < DIM; d++) { const v = c[d] + 0.6 * gauss(); out[i * DIM + d] = v; norm += v * v; }
-    norm = Math.sqrt(norm);
-    for (let d = 0; d < DIM; d++) out[i * DIM + d] /= norm;
-  }
-  return out;
-}
-function brute(data, n, q, k) {
-  const top = [], sc = [];
-  for (let i = 0; i < n; i++) {
-    let s = 0; const o = i * DIM;
-    for (let d = 0; d < DIM; d++) s += data[o + d] * q[d];
-    if (top.length === k && s <= sc[k - 1]) continue;
-    let at = top.length;
-    while (at > 0 && sc[at - 1] < s) at--;
-    top.splice(at, 0, i); sc.splice(at, 0, s);
-    if (top.length > k) { top.pop(); sc.pop(); }
-  }
-  return top;
-}
 const q50 = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const q95 = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.95)];
 window.run = async (n, nq) => {
@@ -58,7 +21,7 @@ window.run = async (n, nq) => {
   const exact = [], js = [];
   for (let j = 0; j < nq; j++) {
     const t = performance.now();
-    exact.push(brute(data, n, qv.subarray(j * DIM, (j + 1) * DIM), 10));
+    exact.push(bruteForce(data, n, qv.subarray(j * DIM, (j + 1) * DIM), 10));
     js.push(performance.now() - t);
   }
   for (const quantize of [false, true]) {
@@ -83,11 +46,11 @@ window.run = async (n, nq) => {
 window.ready = true;
 </script>`;
 
-const server = await startServer({ "/bench": (_req, res) => res.writeHead(200, { "content-type": "text/html" }).end(page) });
+const server = await startServer({ "/bench.html": (_req, res) => res.writeHead(200, { "content-type": "text/html" }).end(page) });
 const browser = await launch();
 const tab = await browser.newPage();
 tab.on("pageerror", (e) => console.error("page error:", e.message));
-await tab.goto(server.url + "/bench");
+await tab.goto(server.url + "/bench.html");
 await tab.waitForFunction(() => window.ready === true, null, { timeout: 60_000 });
 const version = browser.version();
 const lines = ["| vectors (384-d) | search | p50 ms | p95 ms | recall@10 vs exact |", "| ---: | --- | ---: | ---: | ---: |"];

@@ -1,23 +1,9 @@
-// Shared by the recall benchmarks: a seeded RNG, quantiles, number formatting, and writing a
+// Shared by the recall benchmarks: number formatting and writing a
 // marked block into the "## Recall" section of BENCHMARKS.md (other sections are left alone).
 import { readFileSync, writeFileSync, existsSync } from "node:fs";
 
-/** mulberry32: small, fast, seeded. */
-export function rng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-export const quantile = (xs, q) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor(q * s.length))];
-};
+export { mulberry32 as rng } from "./vectors.mjs";
+export { quantile } from "./stats.mjs";
 
 export const fmt = (x, digits) => {
   if (x === null || x === undefined) return "–";

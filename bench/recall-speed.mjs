@@ -13,6 +13,7 @@ import MiniSearch from "minisearch";
 import FlexSearch from "flexsearch";
 import * as lib from "../pkg/llm_memory.js";
 import { writeSection, rng, quantile, fmt } from "./recall-common.mjs";
+import { DIM, vectors, bruteForce } from "./vectors.mjs";
 
 const root = fileURLToPath(new URL("../", import.meta.url));
 lib.initSync({ module: readFileSync(root + "pkg/llm_memory_bg.wasm") });
@@ -22,7 +23,6 @@ const args = process.argv.slice(2);
 const opt = (name, dflt) => (args.includes(name) ? args[args.indexOf(name) + 1] : dflt);
 const SIZES = opt("--sizes", "10000,100000").split(",").map(Number);
 const QUERIES = Number(opt("--queries", "200"));
-const DIM = 384;
 
 // Chat-like documents: words drawn from a Zipf distribution over a 20 000-word vocabulary.
 const VOCAB = 20_000;
@@ -101,42 +101,6 @@ for (const n of SIZES) {
   mem.free();
 }
 
-// Vectors: a mixture of 256 gaussian clusters, like real embeddings (random uniform vectors
-// have no neighbours worth finding).
-function vectors(n, seed) {
-  const r = rng(seed);
-  const gauss = () => Math.sqrt(-2 * Math.log(r() + 1e-12)) * Math.cos(2 * Math.PI * r());
-  const centers = Array.from({ length: 256 }, () => Float32Array.from({ length: DIM }, gauss));
-  const out = new Float32Array(n * DIM);
-  for (let i = 0; i < n; i++) {
-    const c = centers[Math.floor(r() * centers.length)];
-    let norm = 0;
-    for (let d = 0; d < DIM; d++) { const v = c[d] + 0.6 * gauss(); out[i * DIM + d] = v; norm += v * v; }
-    norm = Math.sqrt(norm);
-    for (let d = 0; d < DIM; d++) out[i * DIM + d] /= norm;
-  }
-  return out;
-}
-function bruteForce(data, n, q, k) {
-  const scores = new Float32Array(n);
-  for (let i = 0; i < n; i++) {
-    let s = 0;
-    const o = i * DIM;
-    for (let d = 0; d < DIM; d++) s += data[o + d] * q[d];
-    scores[i] = s;
-  }
-  // Top k by insertion into a small sorted list: what a careful JS user writes.
-  const top = [];
-  for (let i = 0; i < n; i++) {
-    const s = scores[i];
-    if (top.length === k && s <= scores[top[k - 1]]) continue;
-    let at = top.length;
-    while (at > 0 && scores[top[at - 1]] < s) at--;
-    top.splice(at, 0, i);
-    if (top.length > k) top.pop();
-  }
-  return top;
-}
 
 const vecRows = [];
 for (const n of SIZES) {

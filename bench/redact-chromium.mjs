@@ -4,11 +4,10 @@
 // Writes the "## Redaction speed (Chromium)" section of BENCHMARKS.md with --write.
 //
 //   make build && node bench/redact-chromium.mjs [--runs 7] [--write]
-import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { startServer } from "../tests/browser/static-server.mjs";
 import { launch } from "../tests/browser/chromium.mjs";
-import { writeSection, fmt, median, spread } from "./stats.mjs";
+import { writeSection, fmt, median, spread, quantile } from "./stats.mjs";
 import { corpusTurns } from "./redact-turns.mjs";
 
 const root = fileURLToPath(new URL("../", import.meta.url));
@@ -68,12 +67,12 @@ try {
   await server.close();
 }
 
-const q = (xs, p) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(p * s.length))]; };
 const base = median(results["@redactpii/node"].mbps);
 let table = `| library | MB/s (median, min–max over ${RUNS} runs) | vs @redactpii/node | ms per 2 kB turn (median, p25–p75) | p99 |\n| --- | ---: | ---: | ---: | ---: |\n`;
 for (const name of names) {
   const { mbps, latencies } = results[name];
-  table += `| ${name} | ${fmt(median(mbps), 2)} (${spread(mbps, 2)}) | ${(median(mbps) / base).toFixed(2)}× | ${fmt(q(latencies, 0.5), 3)} (${fmt(q(latencies, 0.25), 3)}–${fmt(q(latencies, 0.75), 3)}) | ${fmt(q(latencies, 0.99), 3)} |\n`;
+  const ms = (q) => fmt(quantile(latencies, q), 3);
+  table += `| ${name} | ${fmt(median(mbps), 2)} (${spread(mbps, 2)}) | ${(median(mbps) / base).toFixed(2)}× | ${ms(0.5)} (${ms(0.25)}–${ms(0.75)}) | ${ms(0.99)} |\n`;
 }
 const note = `\nHeadless ${version}, both libraries in one page, one after the other; ${turns.length} turns of 2048 characters (${(totalBytes / 1e6).toFixed(2)} MB), the same text as the Node table. \`performance.now()\` in Chromium has 0.1 ms resolution, so per-turn latencies are coarse; MB/s is timed over whole runs.\n`;
 console.log(table + note);

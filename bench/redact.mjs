@@ -5,11 +5,12 @@
 //   make build && node bench/redact.mjs [--runs 7] [--pkg DIR] [--write]
 //
 // --write puts the table into the "## Redaction speed (Node)" section of BENCHMARKS.md.
-import { readFileSync, writeFileSync, existsSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
 import { corpusTurns, TURN } from "./redact-turns.mjs";
+import { writeSection, median, quantile, spread, fmt } from "./stats.mjs";
 
 const root = fileURLToPath(new URL("../", import.meta.url));
 const args = process.argv.slice(2);
@@ -27,12 +28,6 @@ const RUNS = Number(args[args.indexOf("--runs") + 1]) || 7;
 const turns = corpusTurns(root);
 const totalBytes = turns.reduce((n, t) => n + Buffer.byteLength(t), 0);
 
-const quantile = (xs, q) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const i = (s.length - 1) * q;
-  const lo = Math.floor(i);
-  return s[lo] + (s[Math.ceil(i)] - s[lo]) * (i - lo);
-};
 
 function measure(name, make) {
   const redact = make();
@@ -68,26 +63,15 @@ const results = [
   }),
 ];
 
-const base = quantile(results[1].mbps, 0.5);
+const base = median(results[1].mbps);
 let table = `| library | MB/s (median, min–max over ${RUNS} runs) | vs @redactpii/node | ms per 2 kB turn (median, p25–p75) | p99 |\n| --- | ---: | ---: | ---: | ---: |\n`;
 for (const r of results) {
-  const med = quantile(r.mbps, 0.5);
-  table += `| ${r.name} | ${med.toFixed(2)} (${Math.min(...r.mbps).toFixed(2)}–${Math.max(...r.mbps).toFixed(2)}) | ${(med / base).toFixed(2)}× | ${quantile(r.latencies, 0.5).toFixed(3)} (${quantile(r.latencies, 0.25).toFixed(3)}–${quantile(r.latencies, 0.75).toFixed(3)}) | ${quantile(r.latencies, 0.99).toFixed(3)} |\n`;
+  const med = median(r.mbps);
+  const ms = (q) => fmt(quantile(r.latencies, q), 3);
+  table += `| ${r.name} | ${fmt(med, 2)} (${spread(r.mbps, 2)}) | ${(med / base).toFixed(2)}× | ${ms(0.5)} (${ms(0.25)}–${ms(0.75)}) | ${ms(0.99)} |\n`;
 }
 const note = `\n${turns.length} turns of ${TURN} characters (${(totalBytes / 1e6).toFixed(2)} MB) cut from tests/data/redact_corpus.jsonl; Node ${process.version}; ${RUNS} runs. The libraries do not detect the same types: @redactpii/node covers names, e-mail, US phones, cards and SSNs without checksums; redact-pii adds a few more; llm-memory runs every recognizer listed in "Redaction accuracy", with validation.\n`;
 console.log(table + note);
-
 if (args.includes("--write")) {
-  const path = root + "BENCHMARKS.md";
-  const old = existsSync(path) ? readFileSync(path, "utf8") : "# Benchmarks\n";
-  const heading = "## Redaction speed (Node)";
-  const body = `${heading}\n\nMeasured by \`node bench/redact.mjs\` after \`make build\`.\n\n${table}${note}\n`;
-  const at = old.indexOf(heading);
-  let next;
-  if (at < 0) next = old.trimEnd() + "\n\n" + body;
-  else {
-    const end = old.indexOf("\n## ", at + heading.length);
-    next = old.slice(0, at) + body + (end < 0 ? "" : old.slice(end + 1));
-  }
-  writeFileSync(path, next);
+  writeSection(root + "BENCHMARKS.md", "Redaction speed (Node)", `Measured by \`node bench/redact.mjs\` after \`make build\`.\n\n${table}${note}`);
 }

@@ -16,15 +16,13 @@ export const fmt = (x, digits) => {
 /** "min–max" of the values. */
 export const spread = (xs, digits) => `${fmt(Math.min(...xs), digits)}–${fmt(Math.max(...xs), digits)}`;
 
-export function mulberry32(seed) {
-  return () => {
-    seed |= 0;
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { mulberry32 } from "./vectors.mjs";
+
+/** The value at quantile `q` (0..1) of `xs`, without interpolation. */
+export const quantile = (xs, q) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(q * s.length))];
+};
 
 /**
  * Puts `body` under the `## title` heading of BENCHMARKS.md, replacing that section (up to the

@@ -109,7 +109,7 @@ impl Gate {
         min_seeds: usize,
         min_len: usize,
     ) -> Gate {
-        Gate::runs_in(ByteSet::of(alphabet), seeds, min_seeds, min_len, None)
+        Gate::runs_in(ByteSet::of(alphabet), seeds, min_seeds, min_len)
     }
 
     /// Seeds are `["0-9"]` or up to three bytes.
@@ -118,12 +118,7 @@ impl Gate {
         seeds: &[&str],
         min_seeds: usize,
         min_len: usize,
-        contains: Option<&'static str>,
     ) -> Gate {
-        let contains: &'static [&'static str] = match contains {
-            Some(c) => Box::leak(Box::new([c])),
-            None => &[],
-        };
         let seed_bytes = if seeds == ["0-9"] {
             Vec::new()
         } else {
@@ -138,7 +133,7 @@ impl Gate {
             min_seeds,
             min_len,
             max_len: usize::MAX,
-            contains,
+            contains: &[],
             starts: &[],
             accept: None,
             tail: None,
@@ -191,10 +186,6 @@ impl Gate {
         out.clear();
         match self {
             Gate::Always => out.push(Span::from(0..text.len())),
-            // `(?i)` also matches `ſ` and `K` to ASCII letters: then search everything.
-            _ if !matches!(self, Gate::Runs { .. }) && pre.folds => {
-                out.push(Span::from(0..text.len()))
-            }
             Gate::Starts(words) => {
                 if let Some(first) = words.iter().filter_map(|w| find_ci(text, w).next()).min() {
                     out.push(Span::from(first..text.len()));

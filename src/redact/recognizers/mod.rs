@@ -226,15 +226,10 @@ impl Recognizers {
             let gate = if gated { &spec.gate } else { &Gate::Always };
             gate.windows(text, &pre, &mut windows);
             if gated && spec.weak < self.min_score {
+                let (before, after) = spec.window;
                 windows.retain(|w| {
-                    let (before, after) = spec.window;
-                    pre.folds
-                        || cued(
-                            text,
-                            w.start.saturating_sub(before + 4),
-                            w.end + after,
-                            spec.context,
-                        )
+                    let lo = w.start.saturating_sub(before + 4);
+                    cued(text, lo, w.end + after, spec.context)
                 });
             }
             if windows.is_empty() {

@@ -490,9 +490,9 @@ pub(super) fn built_in() -> Vec<Spec> {
         Spec::new(MacAddress, r"\b(?:[0-9A-Fa-f]{2}[:-]){5}[0-9A-Fa-f]{2}\b|\b[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4}\b", mac)
             .gate(Gate::runs(&["0-9", "a-f", "A-F", ":.-"], &[":.-"], 2, 14).accepting(runs::mac)),
         Spec::new(Url, r"\b[A-Za-z][A-Za-z0-9+.-]{1,15}://[^\s/?#@:]+:[^\s/?#@]+@[^\s<>]+", url)
-            .gate(Gate::runs_in(ByteSet::all_but(b" \t\n\r\x0b\x0c<>"), &["@"], 1, 8, Some("://"))),
+            .gate(Gate::runs_in(ByteSet::all_but(b" \t\n\r\x0b\x0c<>"), &["@"], 1, 8).containing(&["://"])),
         Spec::new(Url, r"\b(?i-u:https?)://[^\s<>]*?[?&#](?i-u:access_token|token|api_key|apikey|key|secret|password|pwd|passwd|sig|signature|auth|session|sessionid|sid|code|client_secret|x-amz-signature|x-amz-credential)=[^\s&#<>]{6,}[^\s<>]*", url)
-            .gate(Gate::runs_in(ByteSet::all_but(b" \t\n\r\x0b\x0c<>"), &["="], 1, 12, Some("://"))),
+            .gate(Gate::runs_in(ByteSet::all_but(b" \t\n\r\x0b\x0c<>"), &["="], 1, 12).containing(&["://"])),
         Spec::new(Crypto, r"\b[13][1-9A-HJ-NP-Za-km-z]{25,34}\b", bitcoin_base58)
             .gate(Gate::runs(&["A-Z", "a-z", "0-9"], &["0-9"], 1, 26).whole(35).starting(&["1", "3"])),
         Spec::new(Crypto, r"\b(?:bc|tb)1[02-9ac-hj-np-z]{11,71}\b", bitcoin_bech32)
@@ -520,7 +520,7 @@ pub(super) fn built_in() -> Vec<Spec> {
         Spec::new(ApiKey, r"\b(?:sk|rk)_(?:live|test)_[0-9A-Za-z]{20,99}\b|\bwhsec_[0-9A-Za-z+/=]{24,}", strong)
             .gate(Gate::runs(&["A-Z", "a-z", "0-9", "_+/="], &["_"], 1, 28).containing(&["sk_live_", "sk_test_", "rk_live_", "rk_test_", "whsec_"])),
         Spec::new(Jwt, r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}", jwt)
-            .gate(Gate::runs_in(ByteSet::of(&["A-Z", "a-z", "0-9", "_.-"]), &["."], 2, 30, Some("eyJ"))),
+            .gate(Gate::runs_in(ByteSet::of(&["A-Z", "a-z", "0-9", "_.-"]), &["."], 2, 30).containing(&["eyJ"])),
         Spec::new(PrivateKey, r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----(?s:.*?)-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----(?:\s*[A-Za-z0-9+/=:-]+)*", |_, s, e| hit(s, e, 1.0))
             .gate(Gate::Starts(&["-----begin "])),
         // `PASSWORD=…`, `"api_key": "…"`, `token: …`, `password is …`: the value (group 1).

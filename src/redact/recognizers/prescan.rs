@@ -49,7 +49,9 @@ pub(crate) struct Prescan {
     /// Maximal runs of bytes other than space, tab and newline that are at least [`LONG`]
     /// bytes long. Other white space stays inside runs, which only makes them longer.
     pub long: Vec<Span>,
-    /// Whether the text holds a character that `(?i)` matches to an ASCII letter.
+    /// Whether the text holds a character that `(?i)` matches to an ASCII letter. Only the
+    /// Germanic street endings fold case in Unicode; every other keyword folds ASCII only,
+    /// which is why their gates can search ASCII case-insensitively.
     pub folds: bool,
 }
 
