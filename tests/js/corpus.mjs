@@ -1,5 +1,7 @@
 // A deterministic, varied text corpus for differential token-count tests: prose, code, CJK,
 // emoji (ZWJ sequences, flags, skin tones), RTL scripts, numbers, long words, odd whitespace.
+import { mulberry32 } from "../../bench/vectors.mjs";
+
 const fragments = [
   "The quick brown fox jumps over the lazy dog.",
   "I'd've thought they'll say it's fine — isn't it?",
@@ -27,16 +29,6 @@ const fragments = [
   "ＦＵＬＬＷＩＤＴＨ　ｔｅｘｔ　１２３",
   "Zalgo: ẗ̴̢h̷̛i̵s̶ ̸i̴s̷ ̵w̶e̴i̵r̸d̷",
 ];
-
-function mulberry32(seed) {
-  return () => {
-    seed |= 0;
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** `n` texts: each fragment alone, then random mixes of fragments and random code points. */
 export function corpus(n = 600, seed = 42) {
