@@ -18,6 +18,7 @@ mod patterns;
 pub mod person;
 mod prescan;
 mod runs;
+mod values;
 
 use super::config::{invalid_pattern, RedactorConfig, Validator, DEFAULT_MIN_SCORE};
 use super::entity::EntityType;
@@ -45,6 +46,9 @@ pub struct Candidate {
     pub score: f32,
 }
 
+/// The span of a match's sensitive part, from the text and the match's span.
+type Value = fn(&str, usize, usize) -> Option<(usize, usize)>;
+
 type Check = Box<dyn Fn(&str, usize, usize) -> Option<Hit> + Send + Sync>;
 
 /// One regex recognizer.
@@ -58,6 +62,9 @@ pub(crate) struct Spec {
     /// Capture group holding the sensitive part (0 = the whole match; otherwise the first
     /// group that participated, counting from this one, for alternatives like quoted values).
     group: usize,
+    /// Finds that group by reading the match (see [`values`]); the regex resolves it when this
+    /// gives `None`.
+    value: Option<Value>,
     /// How far (bytes) before and after the match context words count. Some cues only work
     /// close and in front: a date followed by someone else's "I was born" is just a date.
     window: (usize, usize),
@@ -83,6 +90,7 @@ impl Spec {
             context: &[],
             boost: 0.35,
             group: 0,
+            value: None,
             window: (CONTEXT_BEFORE, CONTEXT_AFTER),
             gate: Gate::Always,
             weak: 1.0,
@@ -118,6 +126,11 @@ impl Spec {
 
     pub(crate) fn group(mut self, group: usize) -> Spec {
         self.group = group;
+        self
+    }
+
+    pub(crate) fn value(mut self, value: Value) -> Spec {
+        self.value = Some(value);
         self
     }
 }
@@ -191,6 +204,7 @@ impl Recognizers {
                 context: &[],
                 boost: 0.0,
                 group: 0,
+                value: None,
                 window: (0, 0),
                 gate: Gate::Always,
                 weak: 1.0,
@@ -263,6 +277,10 @@ impl Recognizers {
                 // alone (the same leftmost-first match), where the slow engines have little
                 // to read.
                 for (s, e) in find_in(regex, text, &windows) {
+                    if let Some((gs, ge)) = spec.value.and_then(|v| v(text, s, e)) {
+                        push(gs, ge);
+                        continue;
+                    }
                     let input = Input::new(text).span(s..e).anchored(Anchored::Yes);
                     regex.search_captures(&input, &mut caps);
                     let group = (spec.group..caps.group_len()).find_map(|g| caps.get_group(g));
@@ -287,14 +305,22 @@ impl Recognizers {
 /// in any window inside the range.
 fn cued(text: &str, lo: usize, hi: usize, words: &[&str]) -> bool {
     let span = &text.as_bytes()[lo..hi.min(text.len())];
-    // One pass over the window; only letters that start a context word are looked at.
-    let first = words.iter().fold(0u32, |m, w| {
-        m | 1 << (w.as_bytes()[0].to_ascii_lowercase() - b'a')
-    });
-    (0..span.len()).any(|i| {
+    // One pass over the window; only the first two bytes of a context word are looked at
+    // before the word itself ("a", "b", "d", "n" start half the words of a text; "ag", "bi",
+    // "do", "na" far fewer). Bytes past ASCII letters share the last slot.
+    let slot = |b: u8| match b.to_ascii_lowercase() {
+        c @ b'a'..=b'z' => (c - b'a') as usize,
+        _ => 26,
+    };
+    let mut pairs = [0u32; 27];
+    for w in words {
+        let w = w.as_bytes();
+        pairs[slot(w[0])] |= 1 << slot(w.get(1).copied().unwrap_or(b' '));
+    }
+    (0..span.len().saturating_sub(1)).any(|i| {
         let c = span[i].to_ascii_lowercase();
         c.is_ascii_lowercase()
-            && first & 1 << (c - b'a') != 0
+            && pairs[slot(c)] & 1 << slot(span[i + 1]) != 0
             && words.iter().any(|w| {
                 if w.as_bytes()[0] != c {
                     return false;

@@ -9,7 +9,7 @@
 use super::super::entity::EntityType;
 use super::super::validate as v;
 use super::gate::{ByteSet, Gate};
-use super::{runs, Hit, Spec};
+use super::{runs, values, Hit, Spec};
 
 /// A candidate's surroundings, for checks that must see what is next to the match.
 fn before(text: &str, start: usize) -> &[u8] {
@@ -526,12 +526,15 @@ pub(super) fn built_in() -> Vec<Spec> {
         // `PASSWORD=…`, `"api_key": "…"`, `token: …`, `password is …`: the value (group 1).
         Spec::new(Password, r#"(?i-u:password|passwd|passphrase|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|client[_-]?secret|auth|credentials?)["']?\s*(?:[:=]|:=|=>)\s*(?:"([^"\n]{4,200})"|'([^'\n]{4,200})'|`([^`\n]{4,200})`|([^\s"'`,;]{4,200}))"#, assignment)
             .group(1)
+            .value(values::assigned)
             .gate(Gate::Assignment(ASSIGNED)),
         Spec::new(Password, r"\b(?i-u:bearer)\s+([A-Za-z0-9._~+/=-]{16,})", assignment)
             .group(1)
+            .value(values::bearer)
             .gate(Gate::Near { words: &["bearer"], back: 0, ahead: 1 }),
         Spec::new(Password, r"\b(?i-u:my|the|our|your)\s+(?i-u:password|passcode|passphrase|pin|wifi password|wi-fi password)\s+(?i-u:is|was|=|:)\s+([^\s,;]{4,100})", assignment)
             .group(1)
+            .value(values::stated)
             .gate(Gate::Near { words: &["pass", "pin"], back: 2, ahead: 2 }),
         Spec::new(DateOfBirth, &dob_date, birth_date)
             .context(&["born", "birth", "birthday", "dob", "d.o.b", "geboren", "né le", "née le", "nacido", "nacida", "nato il", "nata il", "age"])

@@ -1,0 +1,132 @@
+//! Where the secret sits inside a password match, found by reading the match instead of asking
+//! the regex for its capture group. The regexes bound their values (`{4,200}`), which makes
+//! their NFAs large; resolving a group meant a backtracking search whose bookkeeping was
+//! cleared per match, and that cost more than every other recognizer's regex search together.
+//!
+//! Each function follows its pattern's leftmost-first choices and returns the group's span, or
+//! `None` when the match is not of the expected shape; the caller then asks the regex, so a
+//! mistake here can cost time but never change a result. A test compares both on the corpus
+//! and on generated text.
+
+use super::prescan::skip_space;
+
+/// `\b(?i-u:bearer)\s+([A-Za-z0-9._~+/=-]{16,})`: the token after the white space.
+pub(crate) fn bearer(text: &str, s: usize, e: usize) -> Option<(usize, usize)> {
+    let g = skip_space(text, s + "bearer".len());
+    (g > s + "bearer".len() && g < e).then_some((g, e))
+}
+
+/// `… (?:is|was|=|:)\s+([^\s,;]{4,100})`: the value after the last white space of the match.
+pub(crate) fn stated(text: &str, s: usize, e: usize) -> Option<(usize, usize)> {
+    let (at, c) = text[s..e].char_indices().rfind(|(_, c)| c.is_whitespace())?;
+    let g = s + at + c.len_utf8();
+    (g < e).then_some((g, e))
+}
+
+/// `KEYWORD["']?\s*(?:[:=]|:=|=>)\s*(?:"(v)"|'(v)'|`(v)`|(bare))`: the operator is the first
+/// `:` or `=` (keywords hold neither); its three spellings are tried in the regex's order, and
+/// the first value that fits wins.
+pub(crate) fn assigned(text: &str, s: usize, e: usize) -> Option<(usize, usize)> {
+    let b = text.as_bytes();
+    let op = s + memchr::memchr2(b':', b'=', &b[s..e])?;
+    let two = b[op..].starts_with(b":=") || b[op..].starts_with(b"=>");
+    for after in [Some(op + 1), two.then_some(op + 2)].into_iter().flatten() {
+        let g = skip_space(text, after);
+        if let Some((gs, ge, end)) = value_at(text, g) {
+            return (end == e).then_some((gs, ge));
+        }
+    }
+    None
+}
+
+/// A value starting at `g`: quoted (4–200 characters, one line) or bare (4–200 characters of
+/// `[^\s"'`,;]`, as many as there are). Returns the group and the end of the match.
+fn value_at(text: &str, g: usize) -> Option<(usize, usize, usize)> {
+    let rest = text.get(g..)?;
+    let first = rest.chars().next()?;
+    if matches!(first, '"' | '\'' | '`') {
+        let mut count = 0;
+        for (i, c) in rest[1..].char_indices() {
+            if c == first {
+                let inner = g + 1 + i;
+                return (4..=200).contains(&count).then_some((g + 1, inner, inner + 1));
+            }
+            if c == '\n' || count == 200 {
+                return None;
+            }
+            count += 1;
+        }
+        return None;
+    }
+    let mut end = g;
+    let mut count = 0;
+    for c in rest.chars() {
+        if count == 200 || c.is_whitespace() || matches!(c, '"' | '\'' | '`' | ',' | ';') {
+            break;
+        }
+        end += c.len_utf8();
+        count += 1;
+    }
+    (count >= 4).then_some((g, end, end))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{built_in, tests::gate_texts};
+    use proptest::prelude::*;
+    use regex_automata::{Anchored, Input};
+
+    /// For every match of every pattern that has a value reader: what the reader says, what
+    /// the capture group is, and whether the reader answered at all.
+    fn compare(text: &str) -> Vec<(Option<(usize, usize)>, Option<(usize, usize)>, bool)> {
+        let mut out = Vec::new();
+        for c in built_in() {
+            let Some(value) = c.spec.value else { continue };
+            let mut caps = c.regex.create_captures();
+            for m in c.regex.find_iter(text) {
+                let (s, e) = (m.start(), m.end());
+                let input = Input::new(text).span(s..e).anchored(Anchored::Yes);
+                c.regex.search_captures(&input, &mut caps);
+                let group = (c.spec.group..caps.group_len())
+                    .find_map(|g| caps.get_group(g))
+                    .map(|g| (g.start, g.end));
+                let read = value(text, s, e);
+                out.push((read.or(group), group, read.is_some()));
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn readers_find_the_capture_group() {
+        let mut answered = 0;
+        let mut total = 0;
+        for text in gate_texts() {
+            for (read, group, some) in compare(&text) {
+                assert_eq!(read, group, "{text:?}");
+                answered += some as usize;
+                total += 1;
+            }
+        }
+        // They must also be worth having: the regex is the exception.
+        assert!(total > 500 && answered == total, "{answered} of {total}");
+    }
+
+    proptest! {
+        #[test]
+        fn readers_agree_on_generated_assignments(
+            parts in proptest::collection::vec(prop_oneof![
+                Just("password"), Just("Token"), Just("client_secret"), Just("bearer"),
+                Just("my password is"), Just("pin : "), Just("\""), Just("'"), Just("`"),
+                Just(":"), Just("="), Just(":="), Just("=>"), Just(" "), Just("\u{a0}"),
+                Just("\n"), Just(","), Just(";"), Just("abcd"), Just("x"), Just("é"),
+                Just("0123456789abcdef"),
+            ], 0..24)
+        ) {
+            let text = parts.concat();
+            for (read, group, _) in compare(&text) {
+                prop_assert_eq!(read, group, "{:?}", text);
+            }
+        }
+    }
+}
