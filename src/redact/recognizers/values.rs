@@ -45,8 +45,7 @@ fn value_at(text: &str, g: usize) -> Option<(usize, usize, usize)> {
     let rest = text.get(g..)?;
     let first = rest.chars().next()?;
     if matches!(first, '"' | '\'' | '`') {
-        let mut count = 0;
-        for (i, c) in rest[1..].char_indices() {
+        for (count, (i, c)) in rest[1..].char_indices().enumerate() {
             if c == first {
                 let inner = g + 1 + i;
                 return (4..=200).contains(&count).then_some((g + 1, inner, inner + 1));
@@ -54,7 +53,6 @@ fn value_at(text: &str, g: usize) -> Option<(usize, usize, usize)> {
             if c == '\n' || count == 200 {
                 return None;
             }
-            count += 1;
         }
         return None;
     }
@@ -76,9 +74,11 @@ mod tests {
     use proptest::prelude::*;
     use regex_automata::{Anchored, Input};
 
+    type Span = Option<(usize, usize)>;
+
     /// For every match of every pattern that has a value reader: what the reader says, what
     /// the capture group is, and whether the reader answered at all.
-    fn compare(text: &str) -> Vec<(Option<(usize, usize)>, Option<(usize, usize)>, bool)> {
+    fn compare(text: &str) -> Vec<(Span, Span, bool)> {
         let mut out = Vec::new();
         for c in built_in() {
             let Some(value) = c.spec.value else { continue };
