@@ -18,7 +18,9 @@ pub(crate) fn bearer(text: &str, s: usize, e: usize) -> Option<(usize, usize)> {
 
 /// `… (?:is|was|=|:)\s+([^\s,;]{4,100})`: the value after the last white space of the match.
 pub(crate) fn stated(text: &str, s: usize, e: usize) -> Option<(usize, usize)> {
-    let (at, c) = text[s..e].char_indices().rfind(|(_, c)| c.is_whitespace())?;
+    let (at, c) = text[s..e]
+        .char_indices()
+        .rfind(|(_, c)| c.is_whitespace())?;
     let g = s + at + c.len_utf8();
     (g < e).then_some((g, e))
 }
@@ -48,7 +50,9 @@ fn value_at(text: &str, g: usize) -> Option<(usize, usize, usize)> {
         for (count, (i, c)) in rest[1..].char_indices().enumerate() {
             if c == first {
                 let inner = g + 1 + i;
-                return (4..=200).contains(&count).then_some((g + 1, inner, inner + 1));
+                return (4..=200)
+                    .contains(&count)
+                    .then_some((g + 1, inner, inner + 1));
             }
             if c == '\n' || count == 200 {
                 return None;
