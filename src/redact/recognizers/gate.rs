@@ -268,24 +268,17 @@ impl Gate {
         };
         let b = &text.as_bytes()[..range.end];
         let mut i = range.start;
-        // Seeds come from the shared digit groups or from memchr (SIMD in wasm too), each an
-        // iterator that only moves forward: one table-driven pass per pattern cost more than
-        // the regexes, and restarting memchr at every run cost more than the runs.
-        let from = range.start;
-        let mut groups = groups.iter().map(|g| g.start);
-        let mut found: Box<dyn Iterator<Item = usize>> = match seed_bytes.as_slice() {
-            [] => Box::new(groups.by_ref()),
-            [a] => Box::new(memchr::memchr_iter(*a, &b[from..]).map(move |p| p + from)),
-            [a, c] => Box::new(memchr::memchr2_iter(*a, *c, &b[from..]).map(move |p| p + from)),
-            [a, c, d] => {
-                Box::new(memchr::memchr3_iter(*a, *c, *d, &b[from..]).map(move |p| p + from))
-            }
-            _ => Box::new((from..b.len()).filter(|&k| seeds.has(b[k]))),
+        let mut seeds_at = Seeds {
+            groups: groups.iter(),
+            bytes: seed_bytes,
+            set: seeds,
+            hay: b,
+            next: range.start,
         };
         while i < b.len() {
             // The next seed; runs before it hold none. (A digit group never straddles `i`: the
             // run before `i` took in every digit next to it.)
-            let Some(p) = found.by_ref().find(|&p| p >= i) else {
+            let Some(p) = seeds_at.first_from(i) else {
                 break;
             };
             let mut start = p;
@@ -321,6 +314,38 @@ impl Gate {
             }
             i = end + 1;
         }
+    }
+}
+
+/// Where seeds are: the shared digit groups, or up to three bytes found with memchr (SIMD in
+/// wasm too). Both only move forward: one table-driven pass per pattern cost more than the
+/// regexes, and restarting memchr at every run cost more than the runs.
+struct Seeds<'a> {
+    groups: std::slice::Iter<'a, Span>,
+    /// Empty: digits (the groups).
+    bytes: &'a [u8],
+    set: &'a ByteSet,
+    hay: &'a [u8],
+    /// Where the byte search goes on.
+    next: usize,
+}
+
+impl Seeds<'_> {
+    /// The first seed at or after `i`.
+    fn first_from(&mut self, i: usize) -> Option<usize> {
+        if self.bytes.is_empty() {
+            return self.groups.by_ref().map(|g| g.start).find(|&p| p >= i);
+        }
+        let from = self.next.max(i);
+        let rest = self.hay.get(from..)?;
+        let found = match *self.bytes {
+            [a] => memchr::memchr(a, rest),
+            [a, c] => memchr::memchr2(a, c, rest),
+            [a, c, d] => memchr::memchr3(a, c, d, rest),
+            _ => rest.iter().position(|&c| self.set.has(c)),
+        }?;
+        self.next = from + found + 1;
+        Some(from + found)
     }
 }
 
