@@ -24,6 +24,11 @@ pub(crate) fn ssn(run: &[u8]) -> bool {
         })
 }
 
+/// Two separators at least: a numeric date has three groups of digits.
+pub(crate) fn date(run: &[u8]) -> bool {
+    run.iter().filter(|c| !c.is_ascii_digit()).nth(1).is_some()
+}
+
 /// Three dots between digits: `(?:[0-9]{1,3}\.){3}[0-9]{1,3}`.
 pub(crate) fn ipv4(run: &[u8]) -> bool {
     memchr::memchr_iter(b'.', run).nth(2).is_some()
