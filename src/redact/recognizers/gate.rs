@@ -244,13 +244,34 @@ impl Gate {
             }
             Gate::Runs { long, .. } if *long => {
                 for chunk in &pre.long {
-                    self.runs_within(text, pre.groups_in(*chunk), *chunk, out);
+                    if self.may_hold(&text.as_bytes()[chunk.range()]) {
+                        self.runs_within(text, pre.groups_in(*chunk), *chunk, out);
+                    }
                 }
             }
             Gate::Runs { .. } => {
-                self.runs_within(text, &pre.groups, Span::from(0..text.len()), out)
+                if self.may_hold(text.as_bytes()) {
+                    self.runs_within(text, &pre.groups, Span::from(0..text.len()), out)
+                }
             }
         }
+    }
+
+    /// Whether `hay` holds the literals every run of a [`Gate::Runs`] must contain or start
+    /// with: most long chunks of a text hold no key prefix, and are not walked seed by seed.
+    fn may_hold(&self, hay: &[u8]) -> bool {
+        let Gate::Runs {
+            contains, starts, ..
+        } = self
+        else {
+            return true;
+        };
+        let holds = |lit: &str| {
+            let lit = lit.as_bytes();
+            memchr::memchr_iter(lit[0], hay).any(|i| hay[i..].starts_with(lit))
+        };
+        (contains.is_empty() || contains.iter().any(|w| holds(w)))
+            && (starts.is_empty() || starts.iter().any(|w| holds(w)))
     }
 
     /// The windows of a [`Gate::Runs`] inside `range`, whose ends are not in the alphabet.

@@ -501,7 +501,7 @@ pub(super) fn built_in() -> Vec<Spec> {
             .gate(Gate::runs(&["A-Z", "a-z", "0-9"], &["0-9"], 1, 42).whole(42).starting(&["0x"]))
             .context(&["wallet", "eth", "ether", "ethereum", "send", "address", "usdt", "metamask", "crypto"]),
         Spec::new(ApiKey, r"\b(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|ANPA)[A-Z2-7]{16}\b", strong)
-            .gate(Gate::runs(&["A-Z", "0-9"], &["A"], 1, 20).whole(20).starting(&["A"])),
+            .gate(Gate::runs(&["A-Z", "0-9"], &["A"], 1, 20).whole(20).starting(&["AKIA", "ASIA", "ABIA", "ACCA", "AGPA", "AIDA", "AROA", "ANPA"])),
         Spec::new(ApiKey, r"\bgh[pousr]_[A-Za-z0-9]{36}\b", github)
             .gate(Gate::runs(&["A-Z", "a-z", "0-9", "_"], &["_"], 1, 40).whole(40).starting(&["gh"]))
             .context(&["token", "github", "pat", "auth"]),
