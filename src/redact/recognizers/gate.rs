@@ -14,7 +14,7 @@
 
 use super::prescan::{
     ceil_boundary, find_ci, floor_boundary, skip_space, skip_space_back, skip_word, skip_word_back,
-    Prescan, LONG,
+    ByteBits, Prescan, LONG,
 };
 use regex_automata::meta::Regex;
 use regex_automata::{Input, Span};
@@ -243,14 +243,14 @@ impl Gate {
                 }
             }
             Gate::Runs { long, .. } if *long => {
-                for chunk in &pre.long {
-                    if self.may_hold(&text.as_bytes()[chunk.range()]) {
+                for (chunk, bytes) in pre.long.iter().zip(&pre.long_bytes) {
+                    if self.may_hold(&text.as_bytes()[chunk.range()], Some(bytes)) {
                         self.runs_within(text, pre.groups_in(*chunk), *chunk, out);
                     }
                 }
             }
             Gate::Runs { .. } => {
-                if self.may_hold(text.as_bytes()) {
+                if self.may_hold(text.as_bytes(), None) {
                     self.runs_within(text, &pre.groups, Span::from(0..text.len()), out)
                 }
             }
@@ -259,7 +259,7 @@ impl Gate {
 
     /// Whether `hay` holds the literals every run of a [`Gate::Runs`] must contain or start
     /// with: most long chunks of a text hold no key prefix, and are not walked seed by seed.
-    fn may_hold(&self, hay: &[u8]) -> bool {
+    fn may_hold(&self, hay: &[u8], bytes: Option<&ByteBits>) -> bool {
         let Gate::Runs {
             contains, starts, ..
         } = self
@@ -268,7 +268,8 @@ impl Gate {
         };
         let holds = |lit: &str| {
             let lit = lit.as_bytes();
-            memchr::memchr_iter(lit[0], hay).any(|i| hay[i..].starts_with(lit))
+            bytes.is_none_or(|b| b.has_all(lit))
+                && memchr::memchr_iter(lit[0], hay).any(|i| hay[i..].starts_with(lit))
         };
         (contains.is_empty() || contains.iter().any(|w| holds(w)))
             && (starts.is_empty() || starts.iter().any(|w| holds(w)))

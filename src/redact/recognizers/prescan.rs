@@ -49,6 +49,9 @@ pub(crate) struct Prescan {
     /// Maximal runs of bytes other than space, tab and newline that are at least [`LONG`]
     /// bytes long. Other white space stays inside runs, which only makes them longer.
     pub long: Vec<Span>,
+    /// Which bytes occur in each long run (a bit per byte value), so a gate can tell that a
+    /// run lacks its key's prefix without searching it.
+    pub long_bytes: Vec<ByteBits>,
     /// Whether the text holds a character that `(?i)` matches to an ASCII letter. Only the
     /// Germanic street endings fold case in Unicode; every other keyword folds ASCII only,
     /// which is why their gates can search ASCII case-insensitively.
@@ -94,6 +97,11 @@ impl Prescan {
         if b.len() >= run_start + LONG {
             pre.long.push(Span::from(run_start..b.len()));
         }
+        pre.long_bytes = pre
+            .long
+            .iter()
+            .map(|r| ByteBits::of(&b[r.range()]))
+            .collect();
         for &d in &pre.digits {
             match pre.groups.last_mut() {
                 Some(g) if g.end == d => g.end = d + 1,
@@ -108,6 +116,26 @@ impl Prescan {
         let lo = self.groups.partition_point(|g| g.start < span.start);
         let hi = self.groups.partition_point(|g| g.start < span.end);
         &self.groups[lo..hi]
+    }
+}
+
+/// A set of byte values.
+#[derive(Default, Clone, Copy)]
+pub(crate) struct ByteBits([u64; 4]);
+
+impl ByteBits {
+    fn of(bytes: &[u8]) -> ByteBits {
+        let mut set = ByteBits::default();
+        for &c in bytes {
+            set.0[c as usize >> 6] |= 1 << (c & 63);
+        }
+        set
+    }
+
+    /// Whether every byte of `word` is in the set.
+    pub(crate) fn has_all(&self, word: &[u8]) -> bool {
+        word.iter()
+            .all(|&c| self.0[c as usize >> 6] & 1 << (c & 63) != 0)
     }
 }
 
