@@ -13,8 +13,8 @@
 //! running ~30 patterns over every byte cost more than everything else together.
 
 use super::prescan::{
-    ceil_boundary, find_ci, floor_boundary, skip_space, skip_space_back, skip_word, skip_word_back,
-    ByteBits, Prescan, LONG,
+    find_ci, floor_boundary, skip_space, skip_space_back, skip_word, skip_word_back, ByteBits,
+    Prescan, LONG,
 };
 use regex_automata::meta::Regex;
 use regex_automata::{Input, Span};
@@ -87,9 +87,6 @@ pub(crate) enum Gate {
     },
     /// Every match starts with one of these words (ASCII case-insensitive).
     Starts(&'static [&'static str]),
-    /// Every match is a keyword from this list, an optional quote, white space and `:`, `=`,
-    /// `:=` or `=>`, then a value on the same line (a `password=…` assignment).
-    Assignment(&'static [&'static str]),
     /// Dates: a numeric date (digits and `/.-`, four digits at least), or a four-digit year
     /// with at most `before` bytes of day and month words in front of it.
     Dates { numeric: Box<Gate>, before: usize },
@@ -191,7 +188,6 @@ impl Gate {
                     out.push(Span::from(first..text.len()));
                 }
             }
-            Gate::Assignment(keywords) => assignment_windows(text, keywords, out),
             Gate::Dates { numeric, before } => {
                 let mut numbers = Vec::new();
                 numeric.windows(text, pre, &mut numbers);
@@ -373,40 +369,6 @@ impl Seeds<'_> {
         }?;
         self.next = from + found + 1;
         Some(from + found)
-    }
-}
-
-/// Windows of [`Gate::Assignment`]: found from each `:` and `=` by looking back for a keyword.
-fn assignment_windows(text: &str, keywords: &[&str], out: &mut Vec<Span>) {
-    let b = text.as_bytes();
-    for op in memchr::memchr2_iter(b':', b'=', b) {
-        let mut end = skip_space_back(text, op);
-        let quoted = end > 0 && matches!(b[end - 1], b'"' | b'\'');
-        let ends = [Some(end), quoted.then(|| end - 1)];
-        // The longest keyword ending there starts the match (`client_secret`, not `secret`).
-        let start = ends
-            .iter()
-            .flatten()
-            .flat_map(|&e| {
-                keywords
-                    .iter()
-                    .filter(move |k| {
-                        e >= k.len() && b[e - k.len()..e].eq_ignore_ascii_case(k.as_bytes())
-                    })
-                    .map(move |k| e - k.len())
-            })
-            .min();
-        let Some(start) = start else { continue };
-        // The operator, white space, then a value that ends before the line does (quoted
-        // values hold at most 200 characters, bare ones no white space).
-        end = skip_space(
-            text,
-            op + 1 + matches!(b.get(op + 1), Some(b'=' | b'>')) as usize,
-        );
-        let reach = (end + 4 * 200 + 2).min(b.len());
-        let line_end = memchr::memchr(b'\n', &b[end..reach]).map_or(reach, |n| end + n);
-        end = ceil_boundary(text, line_end);
-        push_window(out, start, end);
     }
 }
 

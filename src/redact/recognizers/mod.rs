@@ -49,6 +49,9 @@ pub struct Candidate {
 /// The span of a match's sensitive part, from the text and the match's span.
 type Value = fn(&str, usize, usize) -> Option<(usize, usize)>;
 
+/// Pushes the value span of every match in a text, in order.
+type Finder = fn(&str, &mut Vec<(usize, usize)>);
+
 type Check = Box<dyn Fn(&str, usize, usize) -> Option<Hit> + Send + Sync>;
 
 /// One regex recognizer.
@@ -65,6 +68,9 @@ pub(crate) struct Spec {
     /// Finds that group by reading the match (see [`values`]); the regex resolves it when this
     /// gives `None`.
     value: Option<Value>,
+    /// Finds the values of every match without the regex (see [`values`]), in place of the
+    /// gate and the regex; the regex stays the reference the tests compare it with.
+    finder: Option<Finder>,
     /// How far (bytes) before and after the match context words count. Some cues only work
     /// close and in front: a date followed by someone else's "I was born" is just a date.
     window: (usize, usize),
@@ -91,6 +97,7 @@ impl Spec {
             boost: 0.35,
             group: 0,
             value: None,
+            finder: None,
             window: (CONTEXT_BEFORE, CONTEXT_AFTER),
             gate: Gate::Always,
             weak: 1.0,
@@ -126,6 +133,11 @@ impl Spec {
 
     pub(crate) fn group(mut self, group: usize) -> Spec {
         self.group = group;
+        self
+    }
+
+    pub(crate) fn finder(mut self, finder: Finder) -> Spec {
+        self.finder = Some(finder);
         self
     }
 
@@ -205,6 +217,7 @@ impl Recognizers {
                 boost: 0.0,
                 group: 0,
                 value: None,
+                finder: None,
                 window: (0, 0),
                 gate: Gate::Always,
                 weak: 1.0,
@@ -236,19 +249,8 @@ impl Recognizers {
         let mut out = Vec::new();
         let mut windows: Vec<Span> = Vec::new();
         let pre = Prescan::new(text);
+        let mut found = Vec::new();
         for (spec, regex) in self.compiled() {
-            let gate = if gated { &spec.gate } else { &Gate::Always };
-            gate.windows(text, &pre, &mut windows);
-            if gated && spec.weak < self.min_score {
-                let (before, after) = spec.window;
-                windows.retain(|w| {
-                    let lo = w.start.saturating_sub(before + 4);
-                    cued(text, lo, w.end + after, spec.context)
-                });
-            }
-            if windows.is_empty() {
-                continue;
-            }
             let mut push = |s: usize, e: usize| {
                 if s >= e {
                     return;
@@ -267,6 +269,26 @@ impl Recognizers {
                     });
                 }
             };
+            if let (true, Some(find)) = (gated, spec.finder) {
+                found.clear();
+                find(text, &mut found);
+                for &(s, e) in &found {
+                    push(s, e);
+                }
+                continue;
+            }
+            let gate = if gated { &spec.gate } else { &Gate::Always };
+            gate.windows(text, &pre, &mut windows);
+            if gated && spec.weak < self.min_score {
+                let (before, after) = spec.window;
+                windows.retain(|w| {
+                    let lo = w.start.saturating_sub(before + 4);
+                    cued(text, lo, w.end + after, spec.context)
+                });
+            }
+            if windows.is_empty() {
+                continue;
+            }
             if spec.group == 0 {
                 for (s, e) in find_in(regex, text, &windows) {
                     push(s, e);

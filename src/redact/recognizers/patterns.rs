@@ -526,8 +526,7 @@ pub(super) fn built_in() -> Vec<Spec> {
         // `PASSWORD=…`, `"api_key": "…"`, `token: …`, `password is …`: the value (group 1).
         Spec::new(Password, r#"(?i-u:password|passwd|passphrase|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|client[_-]?secret|auth|credentials?)["']?\s*(?:[:=]|:=|=>)\s*(?:"([^"\n]{4,200})"|'([^'\n]{4,200})'|`([^`\n]{4,200})`|([^\s"'`,;]{4,200}))"#, assignment)
             .group(1)
-            .value(values::assigned)
-            .gate(Gate::Assignment(ASSIGNED)),
+            .finder(|text, out| values::assignments(text, ASSIGNED, out)),
         Spec::new(Password, r"\b(?i-u:bearer)\s+([A-Za-z0-9._~+/=-]{16,})", assignment)
             .group(1)
             .value(values::bearer)

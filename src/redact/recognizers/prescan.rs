@@ -192,15 +192,6 @@ pub(crate) fn skip_word_back(text: &str, mut i: usize) -> usize {
     i
 }
 
-/// The first char boundary at or after `i` (clamped to the text).
-pub(crate) fn ceil_boundary(text: &str, i: usize) -> usize {
-    let mut i = i.min(text.len());
-    while !text.is_char_boundary(i) {
-        i += 1;
-    }
-    i
-}
-
 /// The last char boundary at or before `i`.
 pub(crate) fn floor_boundary(text: &str, i: usize) -> usize {
     let mut i = i.min(text.len());

@@ -8,7 +8,7 @@
 //! mistake here can cost time but never change a result. A test compares both on the corpus
 //! and on generated text.
 
-use super::prescan::skip_space;
+use super::prescan::{skip_space, skip_space_back};
 
 /// `\b(?i-u:bearer)\s+([A-Za-z0-9._~+/=-]{16,})`: the token after the white space.
 pub(crate) fn bearer(text: &str, s: usize, e: usize) -> Option<(usize, usize)> {
@@ -25,20 +25,64 @@ pub(crate) fn stated(text: &str, s: usize, e: usize) -> Option<(usize, usize)> {
     (g < e).then_some((g, e))
 }
 
-/// `KEYWORD["']?\s*(?:[:=]|:=|=>)\s*(?:"(v)"|'(v)'|`(v)`|(bare))`: the operator is the first
-/// `:` or `=` (keywords hold neither); its three spellings are tried in the regex's order, and
-/// the first value that fits wins.
-pub(crate) fn assigned(text: &str, s: usize, e: usize) -> Option<(usize, usize)> {
+/// `KEYWORD["']?\s*(?:[:=]|:=|=>)\s*(?:"(v)"|'(v)'|`(v)`|(bare))`, the `password=…`
+/// pattern, found without its regex: every match has its operator at a `:` or `=` with a
+/// keyword in front, so each operator is a candidate, taken in text order as the regex's
+/// leftmost-first search takes them. Pushes each match's value span.
+pub(crate) fn assignments(text: &str, keywords: &[&str], out: &mut Vec<(usize, usize)>) {
     let b = text.as_bytes();
-    let op = s + memchr::memchr2(b':', b'=', &b[s..e])?;
-    let two = b[op..].starts_with(b":=") || b[op..].starts_with(b"=>");
-    for after in [Some(op + 1), two.then_some(op + 2)].into_iter().flatten() {
-        let g = skip_space(text, after);
-        if let Some((gs, ge, end)) = value_at(text, g) {
-            return (end == e).then_some((gs, ge));
+    let mut searched_to = 0;
+    for op in memchr::memchr2_iter(b':', b'=', b) {
+        if op < searched_to {
+            continue;
+        }
+        // When the value does not fit, the regex goes on after the keyword's start; every
+        // shorter keyword ending at the same place has the same operator and value, so the
+        // next candidate is the next operator.
+        if keyword_before(text, op, keywords, searched_to).is_none() {
+            continue;
+        }
+        if let Some((gs, ge, end)) = assignment_at(text, op) {
+            out.push((gs, ge));
+            searched_to = end;
         }
     }
-    None
+}
+
+/// The start of the longest keyword (ASCII case-insensitive) that ends just before `op`, with
+/// white space and one quote allowed in between, starting at `from` or later.
+fn keyword_before(text: &str, op: usize, keywords: &[&str], from: usize) -> Option<usize> {
+    let b = text.as_bytes();
+    let mut end = skip_space_back(text, op);
+    if end > 0 && matches!(b[end - 1], b'"' | b'\'') {
+        end -= 1;
+    }
+    let last = b.get(end.checked_sub(1)?)?.to_ascii_lowercase();
+    keywords
+        .iter()
+        .filter(|k| k.as_bytes()[k.len() - 1] == last && end >= from + k.len())
+        .filter(|k| b[end - k.len()..end].eq_ignore_ascii_case(k.as_bytes()))
+        .map(|k| end - k.len())
+        .min()
+}
+
+/// The value after the operator at `op`: its three spellings are tried in the regex's order,
+/// and the first value that fits wins. Returns the value and the end of the match.
+fn assignment_at(text: &str, op: usize) -> Option<(usize, usize, usize)> {
+    let b = text.as_bytes();
+    let two = b[op..].starts_with(b":=") || b[op..].starts_with(b"=>");
+    [Some(op + 1), two.then_some(op + 2)]
+        .into_iter()
+        .flatten()
+        .find_map(|after| value_at(text, skip_space(text, after)))
+}
+
+/// The value of a match of the `password=…` pattern found by its regex (the operator is the
+/// first `:` or `=`: keywords hold neither).
+#[cfg(test)]
+pub(crate) fn assigned(text: &str, s: usize, e: usize) -> Option<(usize, usize)> {
+    let op = s + memchr::memchr2(b':', b'=', &text.as_bytes()[s..e])?;
+    assignment_at(text, op).and_then(|(gs, ge, end)| (end == e).then_some((gs, ge)))
 }
 
 /// A value starting at `g`: quoted (4–200 characters, one line) or bare (4–200 characters of
@@ -75,18 +119,24 @@ fn value_at(text: &str, g: usize) -> Option<(usize, usize, usize)> {
 #[cfg(test)]
 mod tests {
     use super::super::{built_in, tests::gate_texts};
+    use super::assigned;
     use proptest::prelude::*;
     use regex_automata::{Anchored, Input};
 
     type Span = Option<(usize, usize)>;
 
-    /// For every match of every pattern that has a value reader: what the reader says, what
-    /// the capture group is, and whether the reader answered at all.
+    /// For every match of every pattern that has a value reader or a finder: what the reader
+    /// (or the finder) says, what the capture group is, and whether the reader answered.
     fn compare(text: &str) -> Vec<(Span, Span, bool)> {
         let mut out = Vec::new();
         for c in built_in() {
-            let Some(value) = c.spec.value else { continue };
+            let reader = match (c.spec.value, c.spec.finder) {
+                (Some(value), _) => value,
+                (None, Some(_)) => assigned,
+                (None, None) => continue,
+            };
             let mut caps = c.regex.create_captures();
+            let mut groups = Vec::new();
             for m in c.regex.find_iter(text) {
                 let (s, e) = (m.start(), m.end());
                 let input = Input::new(text).span(s..e).anchored(Anchored::Yes);
@@ -94,8 +144,14 @@ mod tests {
                 let group = (c.spec.group..caps.group_len())
                     .find_map(|g| caps.get_group(g))
                     .map(|g| (g.start, g.end));
-                let read = value(text, s, e);
+                let read = reader(text, s, e);
                 out.push((read.or(group), group, read.is_some()));
+                groups.extend(group);
+            }
+            if let Some(finder) = c.spec.finder {
+                let mut found = Vec::new();
+                finder(text, &mut found);
+                assert_eq!(found, groups, "finder on {text:?}");
             }
         }
         out
@@ -121,6 +177,7 @@ mod tests {
         fn readers_agree_on_generated_assignments(
             parts in proptest::collection::vec(prop_oneof![
                 Just("password"), Just("Token"), Just("client_secret"), Just("bearer"),
+                Just("client_"), Just("secret"), Just("pwd"),
                 Just("my password is"), Just("pin : "), Just("\""), Just("'"), Just("`"),
                 Just(":"), Just("="), Just(":="), Just("=>"), Just(" "), Just("\u{a0}"),
                 Just("\n"), Just(","), Just(";"), Just("abcd"), Just("x"), Just("é"),
