@@ -20,7 +20,12 @@ const MAX_RESULTS: usize = 20;
 
 /// The OpenAI `tools` array (`[{ type: "function", function: { name, description, parameters } }]`).
 pub fn definitions() -> Value {
-    json!([
+    // Parsed from text: the `json!` form compiled to 15 KB of wasm.
+    serde_json::from_str(DEFINITIONS).unwrap_or_default()
+}
+
+/// `k`'s maximum is [`MAX_RESULTS`] (a test holds them equal).
+const DEFINITIONS: &str = r#"[
         {"type": "function", "function": {
             "name": "store_memory",
             "description": "Save a lasting fact about the user or the task (a preference, a name, a decision) to long-term memory. One statement per call. A newer statement on the same subject replaces the older one.",
@@ -35,7 +40,7 @@ pub fn definitions() -> Value {
             "description": "Search long-term memory (saved facts, earlier conversation, past episodes) for what is relevant to a query.",
             "parameters": {"type": "object", "properties": {
                 "query": {"type": "string", "description": "What to look for, in words likely to appear in the memory."},
-                "k": {"type": "integer", "minimum": 1, "maximum": MAX_RESULTS, "description": "How many results (default 5)."}
+                "k": {"type": "integer", "minimum": 1, "maximum": 20, "description": "How many results (default 5)."}
             }, "required": ["query"], "additionalProperties": false}
         }},
         {"type": "function", "function": {
@@ -52,8 +57,7 @@ pub fn definitions() -> Value {
                 "id": {"type": "string", "description": "The fact's id, e.g. \"f3\"."}
             }, "required": ["id"], "additionalProperties": false}
         }}
-    ])
-}
+    ]"#;
 
 /// Runs tool `name` with `args` (the JSON text the model produced) and returns the tool result.
 /// Facts it changes are re-indexed; `entries` supplies the text of recalled turns.
@@ -234,6 +238,15 @@ mod tests {
         let mut st = RecallState::new();
         let defs = definitions();
         assert_eq!(defs.as_array().unwrap().len(), 4);
+        let names: Vec<&str> = defs
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| d["function"]["name"].as_str().unwrap())
+            .collect();
+        assert_eq!(names, TOOL_NAMES);
+        let k = &defs[1]["function"]["parameters"]["properties"]["k"];
+        assert_eq!(k["maximum"], MAX_RESULTS);
         let r = result(&call(
             &mut st,
             &[],
