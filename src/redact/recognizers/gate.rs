@@ -13,8 +13,8 @@
 //! running ~30 patterns over every byte cost more than everything else together.
 
 use super::prescan::{
-    find_ci, floor_boundary, skip_space, skip_space_back, skip_word, skip_word_back, ByteBits,
-    Prescan, LONG,
+    find_ci, floor_boundary, in_numbers, skip_space, skip_space_back, skip_word, skip_word_back,
+    ByteBits, Prescan, LONG,
 };
 use regex_automata::meta::Regex;
 use regex_automata::{Input, Span};
@@ -84,6 +84,9 @@ pub(crate) enum Gate {
         tail: Option<Box<ByteSet>>,
         /// Runs this long never hold white space: only the text's long runs need a look.
         long: bool,
+        /// Digit seeds and an alphabet of number bytes: runs lie inside the text's number
+        /// clusters ([`Prescan::clusters`]).
+        numeric: bool,
     },
     /// Every match starts with one of these words (ASCII case-insensitive).
     Starts(&'static [&'static str]),
@@ -123,6 +126,7 @@ impl Gate {
         };
         debug_assert!(seed_bytes.len() <= 3);
         let long = min_len >= LONG && !b" \n\t".iter().any(|&b| alphabet.has(b));
+        let numeric = seed_bytes.is_empty() && (0..=255).all(|c| !alphabet.has(c) || in_numbers(c));
         Gate::Runs {
             alphabet: Box::new(alphabet),
             seeds: Box::new(ByteSet::of(seeds)),
@@ -135,6 +139,7 @@ impl Gate {
             accept: None,
             tail: None,
             long,
+            numeric,
         }
     }
 
@@ -242,6 +247,18 @@ impl Gate {
                 for (chunk, bytes) in pre.long.iter().zip(&pre.long_bytes) {
                     if self.may_hold(&text.as_bytes()[chunk.range()], Some(bytes)) {
                         self.runs_within(text, pre.groups_in(*chunk), *chunk, out);
+                    }
+                }
+            }
+            Gate::Runs {
+                numeric, min_seeds, ..
+            } if *numeric => {
+                if self.may_hold(text.as_bytes(), None) {
+                    for c in &pre.clusters {
+                        if c.digits >= *min_seeds {
+                            let groups = &pre.groups[c.groups.clone()];
+                            self.runs_within(text, groups, c.span, out);
+                        }
                     }
                 }
             }

@@ -52,6 +52,10 @@ pub(crate) struct Prescan {
     /// Which bytes occur in each long run (a bit per byte value), so a gate can tell that a
     /// run lacks its key's prefix without searching it.
     pub long_bytes: Vec<ByteBits>,
+    /// Maximal runs of digits and number punctuation ([`in_numbers`]) holding a digit, with
+    /// their digit count. A number-shaped match (phone, card, SSN, IPv4, numeric date) lies
+    /// inside one, so a gate only looks into clusters with enough digits.
+    pub clusters: Vec<Cluster>,
     /// Whether the text holds a character that `(?i)` matches to an ASCII letter. Only the
     /// Germanic street endings fold case in Unicode; every other keyword folds ASCII only,
     /// which is why their gates can search ASCII case-insensitively.
@@ -108,6 +112,35 @@ impl Prescan {
                 _ => pre.groups.push(Span::from(d..d + 1)),
             }
         }
+        // Clusters: digit groups joined by number punctuation.
+        let mut last_end = 0;
+        for (k, g) in pre.groups.iter().enumerate() {
+            let digits = g.end - g.start;
+            match pre.clusters.last_mut() {
+                Some(c) if b[last_end..g.start].iter().all(|&x| in_numbers(x)) => {
+                    c.span.end = g.end;
+                    c.digits += digits;
+                    c.groups.end = k + 1;
+                }
+                _ => {
+                    let mut start = g.start;
+                    while start > last_end && in_numbers(b[start - 1]) {
+                        start -= 1;
+                    }
+                    pre.clusters.push(Cluster {
+                        span: Span::from(start..g.end),
+                        digits,
+                        groups: k..k + 1,
+                    });
+                }
+            }
+            last_end = g.end;
+        }
+        for c in &mut pre.clusters {
+            while c.span.end < b.len() && in_numbers(b[c.span.end]) {
+                c.span.end += 1;
+            }
+        }
         pre
     }
 
@@ -117,6 +150,19 @@ impl Prescan {
         let hi = self.groups.partition_point(|g| g.start < span.end);
         &self.groups[lo..hi]
     }
+}
+
+/// See [`Prescan::clusters`].
+pub(crate) struct Cluster {
+    pub span: Span,
+    pub digits: usize,
+    /// Its digit groups, as indices into [`Prescan::groups`].
+    pub groups: std::ops::Range<usize>,
+}
+
+/// Digits and the punctuation numbers are written with: `0-9`, space, `.-/()+`.
+pub(crate) fn in_numbers(c: u8) -> bool {
+    c.is_ascii_digit() || matches!(c, b' ' | b'.' | b'-' | b'/' | b'(' | b')' | b'+')
 }
 
 /// A set of byte values.
