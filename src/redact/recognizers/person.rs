@@ -226,7 +226,7 @@ fn lower_into<'b>(word: &str, buf: &'b mut String) -> &'b str {
 
 /// Scans `text` for person names and appends candidates.
 pub fn scan(text: &str, out: &mut Vec<Candidate>) {
-    let mut toks = Vec::new();
+    let mut toks = Vec::with_capacity(text.len() / 5);
     tokenize(text, &mut toks);
     let word = |k: usize| &text[toks[k].start..toks[k].end];
     let gap = |k: usize| {

@@ -65,7 +65,13 @@ pub(crate) struct Prescan {
 impl Prescan {
     pub(crate) fn new(text: &str) -> Prescan {
         let b = text.as_bytes();
-        let mut pre = Prescan::default();
+        // Room for a digit-heavy text up front: growing these one push at a time cost more than
+        // the pass that fills them.
+        let mut pre = Prescan {
+            digits: Vec::with_capacity(b.len() / 4),
+            upper: Vec::with_capacity(b.len() / 8),
+            ..Prescan::default()
+        };
         // Eight bytes at a time (SWAR): most blocks hold no capital and no non-ASCII byte, and
         // white space is found for a whole block at once. Byte by byte, this pass cost more
         // than the rest of a short text's scan. The last block is padded with spaces.
