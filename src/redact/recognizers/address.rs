@@ -9,7 +9,7 @@
 
 use super::address_cues::{self, Cues};
 use super::gate::{find_in, push_window};
-use super::prescan::{Prescan, Spaces};
+use super::prescan::{floor_boundary, Prescan, Spaces};
 use super::{has_context, Candidate};
 use crate::redact::entity::EntityType;
 use regex::Regex;
@@ -56,7 +56,11 @@ pub(crate) const GERMANIC_WORDS: [&str; 29] = [
 
 const GERMANIC_ENDINGS: &str = "(?i:straße|strasse|str\\.|weg|gasse|platz|allee|ring|damm|ufer|chaussee|steig|straat|laan|plein|gracht|dijk|kade|singel|steeg|pad|park|markt|berg|plantsoen|erf|veld|baan|hof)";
 
-const UNIT: &str = r"(?:,?\s(?:Apt\.?|Apto\.?|Apartment|Suite|Ste\.?|Unit|Flat|Floor|Zimmer|Etage|Whg\.?|Piano|Sobrado|Bajo|Piso|Puerta|bus|boîte|\d{1,2}º)\s?[0-9A-Za-zº]{0,6}(?:\s[A-Z]\b)?(?:\s\d{1,2}\s?hoog(?:\s(?:achter|voor))?)?|\s\d{1,2}\s?hoog(?:\s(?:achter|voor))?)?";
+const UNIT: &str = r"(?:,?\s(?:Apt\.?|Apto\.?|Apartment|Suite|Ste\.?|Unit|Flat|Floor|Zimmer|Etage|Whg\.?|Piano|Sobrado|Bajo|Piso|Puerta|bus|boîte|\d{1,2}º)\s?[0-9A-Za-zº]{0,6}(?:\s[A-Z](?-u:\b))?(?:\s\d{1,2}\s?hoog(?:\s(?:achter|voor))?)?|\s\d{1,2}\s?hoog(?:\s(?:achter|voor))?)?";
+
+/// How far past a street a unit is looked for (bytes): more than the longest [`UNIT`] match
+/// and the character after it.
+const UNIT_REACH: usize = 96;
 
 const UNIT_WORDS: &[&str] = &[
     "apt",
@@ -212,7 +216,11 @@ pub(crate) fn scan(text: &str, pre: &Prescan, out: &mut Vec<Candidate>) {
                     e = s + space;
                 }
             }
-            if let Some(unit) = unit_regex().find(&text[e..]) {
+            // A unit is at most 53 bytes and its `\b` looks one character further: the regex
+            // reads a short slice, not the rest of the text (an anchored search over all of it
+            // cost a backtracker setup the size of the text, per address).
+            let near = floor_boundary(text, e + UNIT_REACH);
+            if let Some(unit) = unit_regex().find(&text[e..near]) {
                 e += unit.end();
             }
             let matched = &text[s..e];
