@@ -70,6 +70,7 @@ impl Prescan {
         let mut pre = Prescan {
             digits: Vec::with_capacity(b.len() / 4),
             upper: Vec::with_capacity(b.len() / 8),
+            long: Vec::with_capacity(b.len() / LONG + 1),
             ..Prescan::default()
         };
         // Eight bytes at a time (SWAR): most blocks hold no capital and no non-ASCII byte, and
@@ -112,6 +113,7 @@ impl Prescan {
             .iter()
             .map(|r| ByteBits::of(&b[r.range()]))
             .collect();
+        pre.groups.reserve(pre.digits.len());
         for &d in &pre.digits {
             match pre.groups.last_mut() {
                 Some(g) if g.end == d => g.end = d + 1,
@@ -119,6 +121,7 @@ impl Prescan {
             }
         }
         // Clusters: digit groups joined by number punctuation.
+        pre.clusters.reserve(pre.groups.len());
         let mut last_end = 0;
         for (k, g) in pre.groups.iter().enumerate() {
             let digits = g.end - g.start;
