@@ -68,11 +68,19 @@ fn tokenize(text: &str, out: &mut Vec<Token>) {
     }
 }
 
+#[inline]
 fn is_capitalized(word: &str) -> bool {
-    // Most words start with an ASCII lower-case letter: no need to decode them.
-    if word.as_bytes().first().is_some_and(u8::is_ascii_lowercase) {
-        return false;
+    // Most words start with an ASCII letter: no need to decode them.
+    match word.as_bytes() {
+        [c, ..] if c.is_ascii_lowercase() => false,
+        [c, rest @ ..] if c.is_ascii_uppercase() && rest.is_ascii() => {
+            rest.iter().any(u8::is_ascii_lowercase)
+        }
+        _ => capitalized_unicode(word),
     }
+}
+
+fn capitalized_unicode(word: &str) -> bool {
     let mut chars = word.chars();
     let Some(first) = chars.next() else {
         return false;
@@ -202,22 +210,24 @@ fn ends_a_cue(word: &str) -> bool {
 /// The cues of `strength` whose last word is `last`, so a capitalized word only checks those
 /// in full.
 fn cues_ending_in(last: &str, strength: Cue) -> impl Iterator<Item = &'static [&'static str]> + '_ {
-    let cues = if strength == Cue::Strong {
+    let cues = if !ends_a_cue(last) {
+        &[]
+    } else if strength == Cue::Strong {
         STRONG_CUES
     } else {
         MEDIUM_CUES
     };
-    let ends = ends_a_cue(last);
     cues.iter()
         .copied()
-        .filter(move |c| ends && c.last() == Some(&last))
+        .filter(move |c| c.last() == Some(&last))
 }
 
 /// `word` lower-cased into `buf`.
 fn lower_into<'b>(word: &str, buf: &'b mut String) -> &'b str {
     buf.clear();
     if word.is_ascii() {
-        buf.extend(word.bytes().map(|b| b.to_ascii_lowercase() as char));
+        buf.push_str(word);
+        buf.make_ascii_lowercase();
     } else {
         buf.push_str(&word.to_lowercase());
     }
