@@ -145,7 +145,7 @@ fn windows(text: &str, pre: &Prescan) -> [Vec<Span>; 3] {
             preposition: spans(preposition),
         }
     } else {
-        address_cues::find(text, &pre.upper, &pre.digits)
+        address_cues::find(text, &pre.upper, &pre.groups)
     };
     let b = text.as_bytes();
     // Looked up, not scanned: windows of cues inside one long word would overlap.

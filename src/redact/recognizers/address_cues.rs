@@ -8,6 +8,7 @@
 //! over every text cost more than all other address work together in wasm.
 
 use super::address::{EN_SUFFIXES, GERMANIC_WORDS, ROMANCE_WORDS};
+use regex_automata::Span;
 use std::sync::OnceLock;
 
 /// Where cues start and end (byte offsets), one list per cue kind, each sorted by start.
@@ -70,8 +71,9 @@ fn ends_with_ci(text: &str, end: usize, ending: &str) -> Option<usize> {
     Some(at)
 }
 
-/// The cues of `text`. `upper` and `digits` are the positions of its ASCII capitals and digits.
-pub(crate) fn find(text: &str, upper: &[usize], digits: &[usize]) -> Cues {
+/// The cues of `text`. `upper` holds the positions of its ASCII capitals, `groups` its runs
+/// of ASCII digits.
+pub(crate) fn find(text: &str, upper: &[usize], groups: &[Span]) -> Cues {
     let b = text.as_bytes();
     let mut cues = Cues::default();
     let word_byte = |i: usize| {
@@ -115,8 +117,14 @@ pub(crate) fn find(text: &str, upper: &[usize], digits: &[usize]) -> Cues {
             }
         }
     }
-    // Germanic: an ending, one white-space character, a digit.
-    for &d in digits {
+    // Germanic: an ending, one white-space character, a digit (the first of its group: the
+    // character before it is white space). Only endings whose last letter is there need a
+    // closer look.
+    let mut last_letters = [false; 256];
+    for w in GERMANIC_WORDS {
+        last_letters[w.as_bytes()[w.len() - 1] as usize] = true;
+    }
+    for d in groups.iter().map(|g| g.start) {
         let Some(c) = text[..d].chars().next_back().filter(|c| c.is_whitespace()) else {
             continue;
         };
@@ -125,6 +133,9 @@ pub(crate) fn find(text: &str, upper: &[usize], digits: &[usize]) -> Cues {
         let Some(last) = before.checked_sub(1).map(|i| b[i].to_ascii_lowercase()) else {
             continue;
         };
+        if !last_letters[last as usize] {
+            continue;
+        }
         let start = GERMANIC_WORDS
             .iter()
             .filter(|w| w.as_bytes()[w.len() - 1] == last)
