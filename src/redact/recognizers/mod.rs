@@ -377,15 +377,19 @@ pub(crate) fn has_context(
     }
     let (left, right) = (&text[lo..start], &text[end..hi]);
     let found = |window: &[u8]| {
+        // Windows are short: a memchr for each word's first byte beats building a substring
+        // searcher per word and window.
         words.iter().any(|w| {
-            memchr::memmem::find_iter(window, w.as_bytes()).any(|i| {
-                i == 0 || {
-                    let before = std::str::from_utf8(&window[..i]).unwrap_or_default();
-                    !before
-                        .chars()
-                        .next_back()
-                        .is_some_and(char::is_alphanumeric)
+            let w = w.as_bytes();
+            let at = memchr::memchr_iter(w[0], window).filter(|&i| window[i..].starts_with(w));
+            at.into_iter().any(|i| {
+                // The character before the word, decoded alone.
+                let mut k = i.saturating_sub(1);
+                while k > 0 && window[k] & 0xc0 == 0x80 {
+                    k -= 1;
                 }
+                let before = std::str::from_utf8(&window[k..i]).unwrap_or_default();
+                !before.chars().next().is_some_and(char::is_alphanumeric)
             })
         })
     };

@@ -261,13 +261,14 @@ pub(crate) struct Spaces(Vec<usize>);
 
 impl Spaces {
     pub(crate) fn new(text: &str) -> Spaces {
-        Spaces(
-            text.bytes()
-                .enumerate()
-                .filter(|&(_, c)| matches!(c, b' ' | b'\t' | b'\n' | b'\r' | b'\x0b' | b'\x0c'))
-                .map(|(i, _)| i)
-                .collect(),
-        )
+        // A plain loop into a list with room: a filtered iterator grew it push by push.
+        let mut at = Vec::with_capacity(text.len() / 4);
+        for (i, c) in text.bytes().enumerate() {
+            if matches!(c, b' ' | b'\t' | b'\n' | b'\r' | b'\x0b' | b'\x0c') {
+                at.push(i);
+            }
+        }
+        Spaces(at)
     }
 
     /// The earliest start of a match that ends at or after `p` and holds at most `k` white-space
