@@ -150,7 +150,12 @@ fn windows(text: &str, pre: &Prescan) -> [Vec<Span>; 3] {
     let b = text.as_bytes();
     // Looked up, not scanned: windows of cues inside one long word would overlap.
     let first_at = |list: &[usize], s: usize| list.get(list.partition_point(|&d| d < s)).copied();
-    let has_digit = |s: usize, e: usize| first_at(&pre.digits, s).is_some_and(|d| d < e);
+    // A digit in `s..e`: the first group ending after `s` starts before `e`.
+    let has_digit = |s: usize, e: usize| {
+        let g = &pre.groups;
+        g.get(g.partition_point(|g| g.end <= s))
+            .is_some_and(|g| g.start.max(s) < e)
+    };
     let no_number: Vec<usize> = memchr::memmem::find_iter(b, b"s/n").collect();
     let mut out: [Vec<Span>; 3] = Default::default();
     // English: a house number starts the match, before the suffix.

@@ -27,6 +27,19 @@ fn push_bytes(mut mask: u64, at: usize, out: &mut Vec<usize>) {
     }
 }
 
+/// Adds the bytes whose high bit is set in `mask` (at `at + i`) to the digit groups: each
+/// extends the last group or starts one.
+fn push_groups(mut mask: u64, at: usize, groups: &mut Vec<Span>) {
+    while mask != 0 {
+        let d = at + mask.trailing_zeros() as usize / 8;
+        match groups.last_mut() {
+            Some(g) if g.end == d => g.end = d + 1,
+            _ => groups.push(Span::from(d..d + 1)),
+        }
+        mask &= mask - 1;
+    }
+}
+
 /// The high bit of each zero byte of `x`, exactly (no borrow from one byte to the next).
 fn zero_bytes(x: u64) -> u64 {
     !(((x & !HIGH) + !HIGH) | x) & HIGH
@@ -40,8 +53,6 @@ fn folds_at(b: &[u8], i: usize) -> bool {
 /// The shared facts about one text.
 #[derive(Default)]
 pub(crate) struct Prescan {
-    /// Positions of the ASCII digits.
-    pub digits: Vec<usize>,
     /// Maximal runs of ASCII digits.
     pub groups: Vec<Span>,
     /// Positions of the ASCII capitals.
@@ -68,7 +79,7 @@ impl Prescan {
         // Room for a digit-heavy text up front: growing these one push at a time cost more than
         // the pass that fills them.
         let mut pre = Prescan {
-            digits: Vec::with_capacity(b.len() / 4),
+            groups: Vec::with_capacity(b.len() / 8),
             upper: Vec::with_capacity(b.len() / 8),
             long: Vec::with_capacity(b.len() / LONG + 1),
             ..Prescan::default()
@@ -88,7 +99,7 @@ impl Prescan {
                 }
             };
             let x = u64::from_le_bytes(block);
-            push_bytes(in_range(x, b'0', b'9'), at, &mut pre.digits);
+            push_groups(in_range(x, b'0', b'9'), at, &mut pre.groups);
             push_bytes(in_range(x, b'A', b'Z'), at, &mut pre.upper);
             if x & HIGH != 0 && !pre.folds {
                 pre.folds = (at..at + n).any(|i| folds_at(b, i));
@@ -113,13 +124,6 @@ impl Prescan {
             .iter()
             .map(|r| ByteBits::of(&b[r.range()]))
             .collect();
-        pre.groups.reserve(pre.digits.len());
-        for &d in &pre.digits {
-            match pre.groups.last_mut() {
-                Some(g) if g.end == d => g.end = d + 1,
-                _ => pre.groups.push(Span::from(d..d + 1)),
-            }
-        }
         // Clusters: digit groups joined by number punctuation.
         pre.clusters.reserve(pre.groups.len());
         let mut last_end = 0;
@@ -326,7 +330,8 @@ mod tests {
             .filter(|(_, c)| c.is_ascii_digit())
             .map(|(i, _)| i)
             .collect();
-        assert_eq!(p.digits, digits);
+        let in_groups: Vec<usize> = p.groups.iter().flat_map(|g| g.range()).collect();
+        assert_eq!(in_groups, digits);
         assert_eq!(p.groups_in(Span::from(0..12)), &[Span::from(2..12)]);
         assert_eq!(p.groups.len(), 5);
         for c in 0..=255u8 {
