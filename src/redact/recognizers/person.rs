@@ -261,8 +261,9 @@ pub fn scan(text: &str, out: &mut Vec<Candidate>) {
     let mut i = 0;
     while i < toks.len() {
         let w = word(i);
-        // Most words are not capitalized: test that before lower-casing.
-        if !is_capitalized(w) {
+        // Most words are not capitalized: test that before lower-casing (lower-case ASCII first,
+        // without a call).
+        if w.as_bytes()[0].is_ascii_lowercase() || !is_capitalized(w) {
             i += 1;
             continue;
         }
