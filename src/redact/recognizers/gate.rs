@@ -93,8 +93,10 @@ pub(crate) enum Gate {
     /// Dates: a numeric date (digits and `/.-`, four digits at least), or a four-digit year
     /// with at most `before` bytes of day and month words in front of it.
     Dates { numeric: Box<Gate>, before: usize },
-    /// Every match holds one of `words` (ASCII case-insensitive) and spans at most `back`
-    /// white-space-separated words before the one holding it and `ahead` after.
+    /// Every match holds one of `words` (ASCII case-insensitive) where a word starts (after a
+    /// byte other than an ASCII letter, digit or `_`: "bearer" follows `\b`, "pin" white space)
+    /// and spans at most `back` white-space-separated words before the one holding it and
+    /// `ahead` after.
     Near {
         words: &'static [&'static str],
         back: usize,
@@ -222,7 +224,11 @@ impl Gate {
                     // Occurrences in one word share its window: found once, so a long word
                     // full of them stays linear.
                     let mut word_end = 0;
-                    for at in find_ci(text, w) {
+                    let b = text.as_bytes();
+                    let starts_word = |at: usize| {
+                        at == 0 || !(b[at - 1].is_ascii_alphanumeric() || b[at - 1] == b'_')
+                    };
+                    for at in find_ci(text, w).filter(|&at| starts_word(at)) {
                         if at < word_end {
                             continue;
                         }
