@@ -133,7 +133,7 @@ fn cues() -> &'static [MetaRegex; 4] {
 /// white-space characters before its cue or twelve after it (street names of at most five
 /// words, a unit of at most six), and the bounds below leave a margin.
 fn windows(text: &str, pre: &Prescan) -> [Vec<Span>; 3] {
-    let spaces = Spaces::new(text);
+    let spaces = Spaces(&pre.spaces);
     let cues = if pre.folds {
         // `(?i)` endings also match `ſ` and `K`: let the cue regexes find them.
         let [english, romance, germanic, preposition] = cues();

@@ -57,6 +57,9 @@ pub(crate) struct Prescan {
     pub groups: Vec<Span>,
     /// Positions of the ASCII capitals.
     pub upper: Vec<usize>,
+    /// Positions of ASCII white space (space, tab, line feed, carriage return, vertical tab,
+    /// form feed).
+    pub spaces: Vec<usize>,
     /// Maximal runs of bytes other than space, tab and newline that are at least [`LONG`]
     /// bytes long. Other white space stays inside runs, which only makes them longer.
     pub long: Vec<Span>,
@@ -81,6 +84,7 @@ impl Prescan {
         let mut pre = Prescan {
             groups: Vec::with_capacity(b.len() / 8),
             upper: Vec::with_capacity(b.len() / 8),
+            spaces: Vec::with_capacity(b.len() / 4),
             long: Vec::with_capacity(b.len() / LONG + 1),
             ..Prescan::default()
         };
@@ -107,6 +111,14 @@ impl Prescan {
             let seps = zero_bytes(x ^ (b' ' as u64 * ONES))
                 | zero_bytes(x ^ (b'\n' as u64 * ONES))
                 | zero_bytes(x ^ (b'\t' as u64 * ONES));
+            let mut blank = seps
+                | zero_bytes(x ^ (b'\r' as u64 * ONES))
+                | zero_bytes(x ^ (0x0b * ONES))
+                | zero_bytes(x ^ (0x0c * ONES));
+            if n < 8 {
+                blank &= (1 << (8 * n)) - 1; // not the padding
+            }
+            push_bytes(blank, at, &mut pre.spaces);
             if seps != 0 {
                 // The run so far ends at the first separator; the next starts after the last.
                 let end = (at + seps.trailing_zeros() as usize / 8).min(b.len());
@@ -260,21 +272,10 @@ pub(crate) fn floor_boundary(text: &str, i: usize) -> usize {
     i
 }
 
-/// Positions of ASCII white space, to bound windows by a number of words.
-pub(crate) struct Spaces(Vec<usize>);
+/// Positions of ASCII white space ([`Prescan::spaces`]), to bound windows by a number of words.
+pub(crate) struct Spaces<'a>(pub &'a [usize]);
 
-impl Spaces {
-    pub(crate) fn new(text: &str) -> Spaces {
-        // A plain loop into a list with room: a filtered iterator grew it push by push.
-        let mut at = Vec::with_capacity(text.len() / 4);
-        for (i, c) in text.bytes().enumerate() {
-            if matches!(c, b' ' | b'\t' | b'\n' | b'\r' | b'\x0b' | b'\x0c') {
-                at.push(i);
-            }
-        }
-        Spaces(at)
-    }
-
+impl Spaces<'_> {
     /// The earliest start of a match that ends at or after `p` and holds at most `k` white-space
     /// characters before `p`. Unicode spaces are not counted, which only widens the window.
     pub(crate) fn back(&self, p: usize, k: usize) -> usize {
@@ -332,6 +333,13 @@ mod tests {
             .collect();
         let in_groups: Vec<usize> = p.groups.iter().flat_map(|g| g.range()).collect();
         assert_eq!(in_groups, digits);
+        // Every ASCII white-space byte, at any alignment and at the end (not the padding).
+        for t in [text, "a\r\x0b\x0c b\n", " x \t", "abcdefgh ", "abcdefg"] {
+            let blank: Vec<usize> = (0..t.len())
+                .filter(|&i| matches!(t.as_bytes()[i], b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c))
+                .collect();
+            assert_eq!(Prescan::new(t).spaces, blank, "{t:?}");
+        }
         assert_eq!(p.groups_in(Span::from(0..12)), &[Span::from(2..12)]);
         assert_eq!(p.groups.len(), 5);
         for c in 0..=255u8 {
