@@ -57,6 +57,9 @@ impl ByteSet {
     }
 }
 
+/// See [`Gate::seeded_where`].
+pub(crate) type SeedTest = fn(&[u8], usize) -> bool;
+
 /// Where a regex may match.
 pub(crate) enum Gate {
     /// Anywhere: custom patterns, whose shape we do not know.
@@ -87,6 +90,9 @@ pub(crate) enum Gate {
         /// Digit seeds and an alphabet of number bytes: runs lie inside the text's number
         /// clusters ([`Prescan::clusters`]).
         numeric: bool,
+        /// A test every match has a seed passing (a digit group right after two capitals for
+        /// an IBAN): runs whose seeds all fail it hold no match and are not walked.
+        seed_test: Option<SeedTest>,
     },
     /// Every match starts with one of these words (ASCII case-insensitive).
     Starts(&'static [&'static str]),
@@ -142,6 +148,7 @@ impl Gate {
             tail: None,
             long,
             numeric,
+            seed_test: None,
         }
     }
 
@@ -166,6 +173,15 @@ impl Gate {
     pub(crate) fn accepting(mut self, test: fn(&[u8]) -> bool) -> Gate {
         if let Gate::Runs { accept, .. } = &mut self {
             *accept = Some(test);
+        }
+        self
+    }
+
+    /// Only seeds passing `test` (given the text's bytes up to the range's end and the seed's
+    /// position; for digits, the start of a group) are walked from.
+    pub(crate) fn seeded_where(mut self, test: SeedTest) -> Gate {
+        if let Gate::Runs { seed_test, .. } = &mut self {
+            *seed_test = Some(test);
         }
         self
     }
@@ -307,6 +323,7 @@ impl Gate {
             starts,
             accept,
             tail,
+            seed_test,
             ..
         } = self
         else {
@@ -319,6 +336,7 @@ impl Gate {
             bytes: seed_bytes,
             set: seeds,
             hay: b,
+            test: *seed_test,
             next: range.start,
         };
         while i < b.len() {
@@ -372,13 +390,24 @@ struct Seeds<'a> {
     bytes: &'a [u8],
     set: &'a ByteSet,
     hay: &'a [u8],
+    /// Which seeds can be part of a match (none: all).
+    test: Option<SeedTest>,
     /// Where the byte search goes on.
     next: usize,
 }
 
 impl Seeds<'_> {
-    /// The first seed at or after `i`.
+    /// The first seed at or after `i` that passes the gate's seed test.
     fn first_from(&mut self, i: usize) -> Option<usize> {
+        loop {
+            let p = self.next_from(i)?;
+            if self.test.is_none_or(|test| test(self.hay, p)) {
+                return Some(p);
+            }
+        }
+    }
+
+    fn next_from(&mut self, i: usize) -> Option<usize> {
         if self.bytes.is_empty() {
             return self.groups.by_ref().map(|g| g.start).find(|&p| p >= i);
         }

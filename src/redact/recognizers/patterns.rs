@@ -478,27 +478,27 @@ pub(super) fn built_in() -> Vec<Spec> {
             .gate(Gate::runs(&["0-9", " -"], &["0-9"], 13, 13)),
         Spec::new(Iban, r"\b[A-Z]{2}[0-9]{2}(?: ?[A-Z0-9]{1,4}){3,9}\b", iban)
             // The shortest IBAN (Norway) has 15 characters; the check wants the full length.
-            .gate(Gate::runs(&["A-Z", "0-9", " "], &["0-9"], 2, 15).accepting(runs::iban)),
+            .gate(Gate::runs(&["A-Z", "0-9", " "], &["0-9"], 2, 15).accepting(runs::iban).seeded_where(runs::iban_seed)),
         Spec::new(UsSsn, r"\b(?:\d{3}-\d{2}-\d{4}|\d{3} \d{2} \d{4}|\d{9})\b", us_ssn)
             .gate(Gate::runs(&["0-9", " -"], &["0-9"], 9, 9).accepting(runs::ssn))
             .context(&["ssn", "social security", "social-security", "ss#", "ss #", "taxpayer", "tin"])
             .boost(0.5),
         Spec::new(IpAddress, r"\b(?:[0-9]{1,3}\.){3}[0-9]{1,3}\b", ipv4)
-            .gate(Gate::runs(&["0-9", "."], &["0-9"], 4, 7).accepting(runs::ipv4)),
+            .gate(Gate::runs(&["0-9", "."], &["0-9"], 4, 7).accepting(runs::ipv4).seeded_where(runs::ipv4_seed)),
         Spec::new(IpAddress, r"(?:\b[0-9A-Fa-f]{1,4}|::)(?::{1,2}[0-9A-Fa-f]{1,4}){1,7}(?:::)?(?:(?:\.[0-9]{1,3}){3})?", ipv6)
             .gate(Gate::runs(&["0-9", "a-f", "A-F", ":."], &[":"], 2, 5)),
         Spec::new(MacAddress, r"\b(?:[0-9A-Fa-f]{2}[:-]){5}[0-9A-Fa-f]{2}\b|\b[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4}\b", mac)
-            .gate(Gate::runs(&["0-9", "a-f", "A-F", ":.-"], &[":.-"], 2, 14).accepting(runs::mac)),
+            .gate(Gate::runs(&["0-9", "a-f", "A-F", ":.-"], &[":.-"], 2, 14).accepting(runs::mac).seeded_where(runs::mac_seed)),
         Spec::new(Url, r"\b[A-Za-z][A-Za-z0-9+.-]{1,15}://[^\s/?#@:]+:[^\s/?#@]+@[^\s<>]+", url)
             .gate(Gate::runs_in(ByteSet::all_but(b" \t\n\r\x0b\x0c<>"), &["@"], 1, 8).containing(&["://"])),
         Spec::new(Url, r"\b(?i-u:https?)://[^\s<>]*?[?&#](?i-u:access_token|token|api_key|apikey|key|secret|password|pwd|passwd|sig|signature|auth|session|sessionid|sid|code|client_secret|x-amz-signature|x-amz-credential)=[^\s&#<>]{6,}[^\s<>]*", url)
             .gate(Gate::runs_in(ByteSet::all_but(b" \t\n\r\x0b\x0c<>"), &["="], 1, 12).containing(&["://"])),
         Spec::new(Crypto, r"\b[13][1-9A-HJ-NP-Za-km-z]{25,34}\b", bitcoin_base58)
-            .gate(Gate::runs(&["A-Z", "a-z", "0-9"], &["0-9"], 1, 26).whole(35).starting(&["1", "3"])),
+            .gate(Gate::runs(&["A-Z", "a-z", "0-9"], &["0-9"], 1, 26).whole(35).starting(&["1", "3"]).seeded_where(runs::base58_seed)),
         Spec::new(Crypto, r"\b(?:bc|tb)1[02-9ac-hj-np-z]{11,71}\b", bitcoin_bech32)
-            .gate(Gate::runs(&["A-Z", "a-z", "0-9"], &["0-9"], 1, 14).whole(74).starting(&["bc1", "tb1"])),
+            .gate(Gate::runs(&["A-Z", "a-z", "0-9"], &["0-9"], 1, 14).whole(74).starting(&["bc1", "tb1"]).seeded_where(runs::bech32_seed)),
         Spec::new(Crypto, r"\b0x[0-9a-fA-F]{40}\b", |_, s, e| hit(s, e, 0.4))
-            .gate(Gate::runs(&["A-Z", "a-z", "0-9"], &["0-9"], 1, 42).whole(42).starting(&["0x"]))
+            .gate(Gate::runs(&["A-Z", "a-z", "0-9"], &["0-9"], 1, 42).whole(42).starting(&["0x"]).seeded_where(runs::hex_wallet_seed))
             .context(&["wallet", "eth", "ether", "ethereum", "send", "address", "usdt", "metamask", "crypto"]),
         Spec::new(ApiKey, r"\b(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|ANPA)[A-Z2-7]{16}\b", strong)
             .gate(Gate::runs(&["A-Z", "0-9"], &["A"], 1, 20).whole(20).starting(&["AKIA", "ASIA", "ABIA", "ACCA", "AGPA", "AIDA", "AROA", "ANPA"])),

@@ -1,6 +1,9 @@
 //! Format tests for gate runs (see [`super::gate::Gate::Runs`]): each says whether a run of
 //! the format's bytes can hold a match of its regex, looking only at the bytes. A run that
 //! fails is not searched, so every test must hold for any run that holds a match.
+//!
+//! Seed tests (`*_seed`, see [`super::gate::Gate::seeded_where`]) look at one seed in its
+//! text: every match must hold a seed that passes, so a run is only walked from those.
 
 /// The lengths of the digit groups of `run`, with the separator byte that follows each.
 fn groups(run: &[u8]) -> impl Iterator<Item = (usize, Option<u8>)> + '_ {
@@ -62,4 +65,48 @@ mod tests {
         assert!(mac(b"aa:bb:cc:dd:ee:ff") && mac(b"aabb.ccdd.eeff") && !mac(b"2024-01-15"));
         assert!(iban(b"DE89 3704 0044 0532 0130 00") && !iban(b"1234 5678 9012 3456"));
     }
+}
+
+fn hex(b: &[u8], i: usize) -> bool {
+    b.get(i).is_some_and(u8::is_ascii_hexdigit)
+}
+
+fn alnum_before(b: &[u8], p: usize) -> bool {
+    p > 0 && b[p - 1].is_ascii_alphanumeric()
+}
+
+/// `\b[A-Z]{2}[0-9]{2}…`: the check digits start a group right after two capitals.
+pub(crate) fn iban_seed(b: &[u8], p: usize) -> bool {
+    p >= 2
+        && b[p - 2].is_ascii_uppercase()
+        && b[p - 1].is_ascii_uppercase()
+        && b.get(p + 1).is_some_and(u8::is_ascii_digit)
+}
+
+/// `\b[13]…\b`, a whole run: its first digit group starts the run with `1` or `3`.
+pub(crate) fn base58_seed(b: &[u8], p: usize) -> bool {
+    matches!(b[p], b'1' | b'3') && !alnum_before(b, p)
+}
+
+/// `\b(?:bc|tb)1…`: the group after `bc` or `tb` at the start of the run.
+pub(crate) fn bech32_seed(b: &[u8], p: usize) -> bool {
+    p >= 2 && matches!(&b[p - 2..p], b"bc" | b"tb") && b[p] == b'1' && !alnum_before(b, p - 2)
+}
+
+/// `\b0x[0-9a-fA-F]{40}\b`: the run starts with `0x`.
+pub(crate) fn hex_wallet_seed(b: &[u8], p: usize) -> bool {
+    b[p] == b'0' && b.get(p + 1) == Some(&b'x') && !alnum_before(b, p)
+}
+
+/// `(?:[0-9]{1,3}\.){3}[0-9]{1,3}`: the first group of the address is followed by a dot and a
+/// digit.
+pub(crate) fn ipv4_seed(b: &[u8], p: usize) -> bool {
+    let end = p + b[p..].iter().take_while(|c| c.is_ascii_digit()).count();
+    b.get(end) == Some(&b'.') && b.get(end + 1).is_some_and(u8::is_ascii_digit)
+}
+
+/// A MAC address's separators (`:`, `-`, or the dots of `xxxx.xxxx.xxxx`) have two hex digits
+/// on each side.
+pub(crate) fn mac_seed(b: &[u8], p: usize) -> bool {
+    p >= 2 && hex(b, p - 2) && hex(b, p - 1) && hex(b, p + 1) && hex(b, p + 2)
 }
