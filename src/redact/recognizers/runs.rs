@@ -53,20 +53,6 @@ pub(crate) fn iban(run: &[u8]) -> bool {
     })
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn tests_hold_for_matches() {
-        assert!(ssn(b"536-22-8726") && ssn(b"536 22 8726") && ssn(b"536228726"));
-        assert!(!ssn(b"536-228-726") && !ssn(b"536-22 8726") && !ssn(b"12345678"));
-        assert!(ipv4(b"10.0.0.1") && !ipv4(b"3.14159"));
-        assert!(mac(b"aa:bb:cc:dd:ee:ff") && mac(b"aabb.ccdd.eeff") && !mac(b"2024-01-15"));
-        assert!(iban(b"DE89 3704 0044 0532 0130 00") && !iban(b"1234 5678 9012 3456"));
-    }
-}
-
 fn hex(b: &[u8], i: usize) -> bool {
     b.get(i).is_some_and(u8::is_ascii_hexdigit)
 }
@@ -109,4 +95,18 @@ pub(crate) fn ipv4_seed(b: &[u8], p: usize) -> bool {
 /// on each side.
 pub(crate) fn mac_seed(b: &[u8], p: usize) -> bool {
     p >= 2 && hex(b, p - 2) && hex(b, p - 1) && hex(b, p + 1) && hex(b, p + 2)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tests_hold_for_matches() {
+        assert!(ssn(b"536-22-8726") && ssn(b"536 22 8726") && ssn(b"536228726"));
+        assert!(!ssn(b"536-228-726") && !ssn(b"536-22 8726") && !ssn(b"12345678"));
+        assert!(ipv4(b"10.0.0.1") && !ipv4(b"3.14159"));
+        assert!(mac(b"aa:bb:cc:dd:ee:ff") && mac(b"aabb.ccdd.eeff") && !mac(b"2024-01-15"));
+        assert!(iban(b"DE89 3704 0044 0532 0130 00") && !iban(b"1234 5678 9012 3456"));
+    }
 }
