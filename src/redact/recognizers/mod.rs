@@ -61,6 +61,8 @@ pub(crate) struct Spec {
     check: Check,
     /// Words that, found near a match, raise its score by `boost`.
     context: &'static [&'static str],
+    /// The context words' first two bytes, for [`cued`].
+    pairs: Pairs,
     boost: f32,
     /// Capture group holding the sensitive part (0 = the whole match; otherwise the first
     /// group that participated, counting from this one, for alternatives like quoted values).
@@ -94,6 +96,7 @@ impl Spec {
             pattern,
             check: Box::new(check),
             context: &[],
+            pairs: Pairs::of(&[]),
             boost: 0.35,
             group: 0,
             value: None,
@@ -123,6 +126,7 @@ impl Spec {
 
     pub(crate) fn context(mut self, words: &'static [&'static str]) -> Spec {
         self.context = words;
+        self.pairs = Pairs::of(words);
         self
     }
 
@@ -214,6 +218,7 @@ impl Recognizers {
                 pattern: p.regex.clone(),
                 check: Box::new(check),
                 context: &[],
+                pairs: Pairs::of(&[]),
                 boost: 0.0,
                 group: 0,
                 value: None,
@@ -283,7 +288,7 @@ impl Recognizers {
                 let (before, after) = spec.window;
                 windows.retain(|w| {
                     let lo = w.start.saturating_sub(before + 4);
-                    cued(text, lo, w.end + after, spec.context)
+                    cued(text, lo, w.end + after, spec.context, &spec.pairs)
                 });
             }
             if windows.is_empty() {
@@ -325,24 +330,14 @@ impl Recognizers {
 /// Whether one of the context `words` may occur in `text[lo..hi]`: ASCII case-insensitively,
 /// a non-ASCII letter standing for itself in any case. A superset of what [`has_context`] finds
 /// in any window inside the range.
-fn cued(text: &str, lo: usize, hi: usize, words: &[&str]) -> bool {
+fn cued(text: &str, lo: usize, hi: usize, words: &[&str], pairs: &Pairs) -> bool {
     let span = &text.as_bytes()[lo..hi.min(text.len())];
     // One pass over the window; only the first two bytes of a context word are looked at
     // before the word itself ("a", "b", "d", "n" start half the words of a text; "ag", "bi",
-    // "do", "na" far fewer). Bytes past ASCII letters share the last slot.
-    let slot = |b: u8| match b.to_ascii_lowercase() {
-        c @ b'a'..=b'z' => (c - b'a') as usize,
-        _ => 26,
-    };
-    let mut pairs = [0u32; 27];
-    for w in words {
-        let w = w.as_bytes();
-        pairs[slot(w[0])] |= 1 << slot(w.get(1).copied().unwrap_or(b' '));
-    }
+    // "do", "na" far fewer).
     (0..span.len().saturating_sub(1)).any(|i| {
         let c = span[i].to_ascii_lowercase();
-        c.is_ascii_lowercase()
-            && pairs[slot(c)] & 1 << slot(span[i + 1]) != 0
+        pairs.0[c as usize] & pair_bit(span[i + 1]) != 0
             && words.iter().any(|w| {
                 if w.as_bytes()[0] != c {
                     return false;
@@ -354,6 +349,30 @@ fn cued(text: &str, lo: usize, hi: usize, words: &[&str]) -> bool {
                     && (rest.is_empty() || span.get(i + head.len()).is_some_and(|&b| b >= 0x80))
             })
     })
+}
+
+/// For each lower-case first byte of a context word, the bits ([`pair_bit`]) of the bytes that
+/// can follow it.
+pub(crate) struct Pairs(Box<[u32; 256]>);
+
+impl Pairs {
+    fn of(words: &[&str]) -> Pairs {
+        let mut first = Box::new([0u32; 256]);
+        for w in words {
+            let w = w.as_bytes();
+            first[w[0].to_ascii_lowercase() as usize] |=
+                pair_bit(w.get(1).copied().unwrap_or(b' '));
+        }
+        Pairs(first)
+    }
+}
+
+/// A bit per ASCII letter (either case); every other byte shares the last bit.
+fn pair_bit(b: u8) -> u32 {
+    match b.to_ascii_lowercase() {
+        c @ b'a'..=b'z' => 1 << (c - b'a'),
+        _ => 1 << 26,
+    }
 }
 
 /// Whether one of `words` occurs, starting a word, within the context window around a match.
