@@ -486,7 +486,7 @@ pub(super) fn built_in() -> Vec<Spec> {
         Spec::new(IpAddress, r"\b(?:[0-9]{1,3}\.){3}[0-9]{1,3}\b", ipv4)
             .gate(Gate::runs(&["0-9", "."], &["0-9"], 4, 7).accepting(runs::ipv4).seeded_where(runs::ipv4_seed)),
         Spec::new(IpAddress, r"(?:\b[0-9A-Fa-f]{1,4}|::)(?::{1,2}[0-9A-Fa-f]{1,4}){1,7}(?:::)?(?:(?:\.[0-9]{1,3}){3})?", ipv6)
-            .gate(Gate::runs(&["0-9", "a-f", "A-F", ":."], &[":"], 2, 5)),
+            .gate(Gate::runs(&["0-9", "a-f", "A-F", ":."], &[":"], 2, 5).accepting(runs::ipv6)),
         Spec::new(MacAddress, r"\b(?:[0-9A-Fa-f]{2}[:-]){5}[0-9A-Fa-f]{2}\b|\b[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4}\b", mac)
             .gate(Gate::runs(&["0-9", "a-f", "A-F", ":.-"], &[":.-"], 2, 14).accepting(runs::mac).seeded_where(runs::mac_seed)),
         Spec::new(Url, r"\b[A-Za-z][A-Za-z0-9+.-]{1,15}://[^\s/?#@:]+:[^\s/?#@]+@[^\s<>]+", url)

@@ -53,6 +53,12 @@ pub(crate) fn iban(run: &[u8]) -> bool {
     })
 }
 
+/// An IPv6 address has `::` or at least six colons (seven, or six before an IPv4 tail); no
+/// part of a run with neither parses as one.
+pub(crate) fn ipv6(run: &[u8]) -> bool {
+    run.windows(2).any(|w| w == b"::") || memchr::memchr_iter(b':', run).nth(5).is_some()
+}
+
 fn hex(b: &[u8], i: usize) -> bool {
     b.get(i).is_some_and(u8::is_ascii_hexdigit)
 }
