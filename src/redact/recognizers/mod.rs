@@ -476,6 +476,7 @@ mod tests {
                 "_4111 1111 1111 1111_ x4111-1111-1111-1111 +44\u{a0}20 7946 0958\u{a0}ext\u{a0}12",
                 "ſecret=hunter22 toKen: abcdef12 Kneippſtraße 5 Hauptstraẞe 7 PASSWORD : 'x y z w'",
                 "a@b.co,c@d.io;_e@f.org 1.2.3.4.5 10.0.0.1: fe80::1:2:3 ab:cd:ef:01:23:45",
+                "2001:0db8:85a3:0000:0000:8a2e:0370:7334 1:2:3:4:5:6:1.2.3.4 ::ffff:10.0.0.1 10:30:00",
                 "https://u:p@h.io/x?token=abcdefgh1 http://x.io/?sig=123456&a=b <https://a:b@c.d>",
                 "12 Rue de la Paix, 5 rue de Rivoli 12, Calle Mayor s/n, Piso 3 Am Markt 5 An der Alster 12b",
                 "221B Baker Street\u{a0}Suite 4, 19522 E 5th St. Apt 9 Via\u{2003}Roma 3, Hauptstr. 82c Zimmer 6",
