@@ -6,20 +6,31 @@
 use llm_memory::redact::{EntityType, Redactor, RedactorConfig};
 use std::time::Instant;
 
-fn turns() -> Vec<String> {
+/// The labeled corpus's messages.
+fn messages() -> Vec<String> {
     let corpus = std::fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/tests/data/redact_corpus.jsonl"
     ))
     .expect("tests/data/redact_corpus.jsonl");
+    corpus
+        .lines()
+        .map(|line| {
+            let v: serde_json::Value = serde_json::from_str(line).expect("corpus line");
+            v["text"].as_str().unwrap_or_default().to_string()
+        })
+        .collect()
+}
+
+/// The messages packed into 2 kB turns.
+fn turns(messages: &[String]) -> Vec<String> {
     let mut out = Vec::new();
     let mut cur = String::new();
-    for line in corpus.lines() {
-        let v: serde_json::Value = serde_json::from_str(line).expect("corpus line");
+    for m in messages {
         if !cur.is_empty() {
             cur.push_str("\n\n");
         }
-        cur.push_str(v["text"].as_str().unwrap_or_default());
+        cur.push_str(m);
         if cur.encode_utf16().count() >= 2048 {
             let cut: Vec<u16> = cur.encode_utf16().take(2048).collect();
             out.push(String::from_utf16_lossy(&cut));
@@ -50,9 +61,7 @@ fn mbps(config: &str, turns: &[String]) -> f64 {
     let mut best = f64::MAX;
     for _ in 0..5 {
         let t = Instant::now();
-        for turn in turns {
-            std::hint::black_box(r.redact(turn));
-        }
+        passes(&mut r, turns, 1);
         best = best.min(t.elapsed().as_secs_f64());
     }
     bytes as f64 / 1e6 / best
@@ -64,22 +73,17 @@ fn main() {
         use std::hash::{Hash, Hasher};
         let mut h = std::collections::hash_map::DefaultHasher::new();
         let mut r = Redactor::new(RedactorConfig::default()).expect("redactor");
-        let corpus = std::fs::read_to_string(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/tests/data/redact_corpus.jsonl"
-        ))
-        .expect("corpus");
+        let messages = messages();
         let mut n = 0;
-        for line in corpus.lines() {
-            let v: serde_json::Value = serde_json::from_str(line).expect("corpus line");
-            let out = r.redact(v["text"].as_str().unwrap_or_default());
+        for m in &messages {
+            let out = r.redact(m);
             n += out.findings.len();
             out.text.hash(&mut h);
             for f in &out.findings {
                 (f.start, f.end, f.score.to_bits()).hash(&mut h);
             }
         }
-        for t in turns() {
+        for t in turns(&messages) {
             r.redact(&t).text.hash(&mut h);
         }
         println!("{n} findings, digest {:x}", h.finish());
@@ -94,9 +98,9 @@ fn main() {
             k if k.starts_with('{') => k.to_string(),
             k => format!(r#"{{"types":["{k}"]}}"#),
         };
-        let turns = turns();
-        // `--once`: one pass, for instruction counts (`valgrind --tool=callgrind`), which
-        // unlike timings on a shared machine do not drift between runs.
+        let turns = turns(&messages());
+        // `--once`: one warm-up pass, then three in `measured_passes`, for instruction counts
+        // (`valgrind --tool=callgrind`), which unlike timings on a shared machine do not drift.
         if args.iter().any(|a| a == "--once") {
             let mut r = Redactor::new(RedactorConfig::from_json(&config).expect("config"))
                 .expect("redactor");
@@ -109,7 +113,7 @@ fn main() {
         }
         return;
     }
-    let turns = turns();
+    let turns = turns(&messages());
     println!("all types: {:.1} MB/s", mbps("{}", &turns));
     for kind in EntityType::BUILT_IN {
         let config = format!(r#"{{"types":["{kind}"]}}"#);

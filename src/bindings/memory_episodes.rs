@@ -122,7 +122,7 @@ impl Memory {
     /// `forget_memory`. Run the model's calls with `callTool`.
     #[wasm_bindgen(unchecked_return_type = "MemoryTool[]")]
     pub fn tools(&self) -> Result<JsValue, JsValue> {
-        to_js(&tools::definitions())
+        to_js(tools::definitions())
     }
 
     /// Executes one memory tool call and resolves to the tool-result string to add as the

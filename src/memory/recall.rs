@@ -372,9 +372,8 @@ impl Memory {
 
     /// Tokens of the memory tools' schemas as sent (their JSON text) and how many there are.
     pub fn tool_schema_tokens(&self) -> (usize, usize) {
-        let defs = tools::definitions();
         (
-            self.counter.count(&defs.to_string()),
+            self.counter.count(tools::definitions_text()),
             tools::TOOL_NAMES.len(),
         )
     }

@@ -7,6 +7,7 @@ use super::facts::NewFact;
 use super::{find_entry, format_date, ItemKind, RecallQuery, RecallState};
 use crate::history::Entry;
 use serde_json::{json, Map, Value};
+use std::sync::OnceLock;
 
 pub const TOOL_NAMES: [&str; 4] = [
     "store_memory",
@@ -19,9 +20,16 @@ pub const TOOL_NAMES: [&str; 4] = [
 const MAX_RESULTS: usize = 20;
 
 /// The OpenAI `tools` array (`[{ type: "function", function: { name, description, parameters } }]`).
-pub fn definitions() -> Value {
-    // Parsed from text: the `json!` form compiled to 15 KB of wasm.
-    serde_json::from_str(DEFINITIONS).unwrap_or_default()
+pub fn definitions() -> &'static Value {
+    // Parsed from text, once: the `json!` form compiled to 15 KB of wasm.
+    static DEFS: OnceLock<Value> = OnceLock::new();
+    DEFS.get_or_init(|| serde_json::from_str(DEFINITIONS).unwrap_or_default())
+}
+
+/// [`definitions`] as the compact JSON text sent to the model, for counting its tokens.
+pub fn definitions_text() -> &'static str {
+    static TEXT: OnceLock<String> = OnceLock::new();
+    TEXT.get_or_init(|| definitions().to_string())
 }
 
 /// `k`'s maximum is [`MAX_RESULTS`] (a test holds them equal).

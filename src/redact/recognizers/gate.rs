@@ -57,48 +57,22 @@ impl ByteSet {
     }
 }
 
-/// See [`Gate::seeded_where`].
+/// See [`Runs::seeded_where`].
 pub(crate) type SeedTest = fn(&[u8], usize) -> bool;
 
 /// Where a regex may match.
 pub(crate) enum Gate {
     /// Anywhere: custom patterns, whose shape we do not know.
     Always,
-    /// Every match consists of `alphabet` bytes only and holds at least `min_seeds` bytes of
-    /// `seeds` (a subset of the alphabet) and `min_len` bytes; a maximal run of the alphabet
-    /// that cannot satisfy this holds no match. `contains`, when set, must occur in the run.
-    /// `tail`, when set, lets a match go on past the run over white space and these bytes
-    /// (a phone number's " ext. 12").
-    Runs {
-        alphabet: Box<ByteSet>,
-        seeds: Box<ByteSet>,
-        /// The seed bytes when there are at most three (else empty, meaning digits).
-        seed_bytes: Vec<u8>,
-        min_seeds: usize,
-        min_len: usize,
-        /// Runs longer than this hold no match (when a match must be a whole run).
-        max_len: usize,
-        /// One of these must occur in the run (none: no condition).
-        contains: &'static [&'static str],
-        /// The run must start with one of these (none: no condition).
-        starts: &'static [&'static str],
-        /// A last, format-specific test of the run (three dots for an IPv4 address).
-        accept: Option<fn(&[u8]) -> bool>,
-        tail: Option<Box<ByteSet>>,
-        /// Runs this long never hold white space: only the text's long runs need a look.
-        long: bool,
-        /// Digit seeds and an alphabet of number bytes: runs lie inside the text's number
-        /// clusters ([`Prescan::clusters`]).
-        numeric: bool,
-        /// A test every match has a seed passing (a digit group right after two capitals for
-        /// an IBAN): runs whose seeds all fail it hold no match and are not walked.
-        seed_test: Option<SeedTest>,
-    },
+    Runs(Runs),
     /// Every match starts with one of these words (ASCII case-insensitive).
     Starts(&'static [&'static str]),
     /// Dates: a numeric date (digits and `/.-`, four digits at least), or a four-digit year
     /// with at most `before` bytes of day and month words in front of it.
-    Dates { numeric: Box<Gate>, before: usize },
+    Dates {
+        numeric: Runs,
+        before: usize,
+    },
     /// Every match holds one of `words` (ASCII case-insensitive) where a word starts (after a
     /// byte other than an ASCII letter, digit or `_`: "bearer" follows `\b`, "pin" white space)
     /// and spans at most `back` white-space-separated words before the one holding it and
@@ -110,13 +84,50 @@ pub(crate) enum Gate {
     },
 }
 
+/// Every match consists of `alphabet` bytes only and holds at least `min_seeds` bytes of
+/// `seeds` (a subset of the alphabet) and `min_len` bytes; a maximal run of the alphabet that
+/// cannot satisfy this holds no match. The builders below narrow that further.
+pub(crate) struct Runs {
+    alphabet: Box<ByteSet>,
+    seeds: Box<ByteSet>,
+    /// The seed bytes when there are at most three (else empty, meaning digits).
+    seed_bytes: Vec<u8>,
+    min_seeds: usize,
+    min_len: usize,
+    /// Runs longer than this hold no match (when a match must be a whole run).
+    max_len: usize,
+    /// One of these must occur in the run (none: no condition).
+    contains: &'static [&'static str],
+    /// The run must start with one of these (none: no condition).
+    starts: &'static [&'static str],
+    /// A last, format-specific test of the run (three dots for an IPv4 address).
+    accept: Option<fn(&[u8]) -> bool>,
+    /// When set, a match may go on past the run over white space and these bytes (a phone
+    /// number's " ext. 12").
+    tail: Option<Box<ByteSet>>,
+    /// Runs this long never hold white space: only the text's long runs need a look.
+    long: bool,
+    /// Digit seeds and an alphabet of number bytes: runs lie inside the text's number
+    /// clusters ([`Prescan::clusters`]).
+    numeric: bool,
+    /// A test every match has a seed passing (a digit group right after two capitals for an
+    /// IBAN): runs whose seeds all fail it hold no match and are not walked.
+    seed_test: Option<SeedTest>,
+}
+
+impl From<Runs> for Gate {
+    fn from(runs: Runs) -> Gate {
+        Gate::Runs(runs)
+    }
+}
+
 impl Gate {
     pub(crate) fn runs(
         alphabet: &[&str],
         seeds: &[&str],
         min_seeds: usize,
         min_len: usize,
-    ) -> Gate {
+    ) -> Runs {
         Gate::runs_in(ByteSet::of(alphabet), seeds, min_seeds, min_len)
     }
 
@@ -126,7 +137,7 @@ impl Gate {
         seeds: &[&str],
         min_seeds: usize,
         min_len: usize,
-    ) -> Gate {
+    ) -> Runs {
         let seed_bytes = if seeds == ["0-9"] {
             Vec::new()
         } else {
@@ -135,7 +146,7 @@ impl Gate {
         debug_assert!(seed_bytes.len() <= 3);
         let long = min_len >= LONG && !b" \n\t".iter().any(|&b| alphabet.has(b));
         let numeric = seed_bytes.is_empty() && (0..=255).all(|c| !alphabet.has(c) || in_numbers(c));
-        Gate::Runs {
+        Runs {
             alphabet: Box::new(alphabet),
             seeds: Box::new(ByteSet::of(seeds)),
             seed_bytes,
@@ -150,56 +161,6 @@ impl Gate {
             numeric,
             seed_test: None,
         }
-    }
-
-    /// The regex is `\b…\b` over exactly the run's alphabet (plus `_` as a word byte outside
-    /// it), so a match is a whole run: runs outside `min..=max` bytes hold none.
-    pub(crate) fn whole(mut self, max: usize) -> Gate {
-        if let Gate::Runs { max_len, .. } = &mut self {
-            *max_len = max;
-        }
-        self
-    }
-
-    /// Runs must contain one of `words`.
-    pub(crate) fn containing(mut self, words: &'static [&'static str]) -> Gate {
-        if let Gate::Runs { contains, .. } = &mut self {
-            *contains = words;
-        }
-        self
-    }
-
-    /// Runs must pass `test`.
-    pub(crate) fn accepting(mut self, test: fn(&[u8]) -> bool) -> Gate {
-        if let Gate::Runs { accept, .. } = &mut self {
-            *accept = Some(test);
-        }
-        self
-    }
-
-    /// Only seeds passing `test` (given the text's bytes up to the range's end and the seed's
-    /// position; for digits, the start of a group) are walked from.
-    pub(crate) fn seeded_where(mut self, test: SeedTest) -> Gate {
-        if let Gate::Runs { seed_test, .. } = &mut self {
-            *seed_test = Some(test);
-        }
-        self
-    }
-
-    /// Runs must start with one of `words`.
-    pub(crate) fn starting(mut self, words: &'static [&'static str]) -> Gate {
-        if let Gate::Runs { starts, .. } = &mut self {
-            *starts = words;
-        }
-        self
-    }
-
-    /// Lets matches continue past a run over white space and `bytes` (see [`Gate::Runs`]).
-    pub(crate) fn with_tail(mut self, bytes: &[&str]) -> Gate {
-        if let Gate::Runs { tail, .. } = &mut self {
-            *tail = Some(Box::new(ByteSet::of(bytes)));
-        }
-        self
     }
 
     pub(crate) fn windows(&self, text: &str, pre: &Prescan, out: &mut Vec<Span>) {
@@ -236,14 +197,14 @@ impl Gate {
             }
             Gate::Near { words, back, ahead } => {
                 let mut found: Vec<(usize, usize)> = Vec::new();
+                let b = text.as_bytes();
+                let starts_word = |at: usize| {
+                    at == 0 || !(b[at - 1].is_ascii_alphanumeric() || b[at - 1] == b'_')
+                };
                 for w in words.iter() {
                     // Occurrences in one word share its window: found once, so a long word
                     // full of them stays linear.
                     let mut word_end = 0;
-                    let b = text.as_bytes();
-                    let starts_word = |at: usize| {
-                        at == 0 || !(b[at - 1].is_ascii_alphanumeric() || b[at - 1] == b'_')
-                    };
                     for at in find_ci(text, w).filter(|&at| starts_word(at)) {
                         if at < word_end {
                             continue;
@@ -265,54 +226,85 @@ impl Gate {
                     push_window(out, s, e);
                 }
             }
-            Gate::Runs { long, .. } if *long => {
-                for (chunk, bytes) in pre.long.iter().zip(&pre.long_bytes) {
-                    if self.may_hold(&text.as_bytes()[chunk.range()], Some(bytes)) {
-                        self.runs_within(text, pre.groups_in(*chunk), *chunk, out);
-                    }
+            Gate::Runs(runs) => runs.windows(text, pre, out),
+        }
+    }
+}
+
+impl Runs {
+    /// The regex is `\b…\b` over exactly the run's alphabet (plus `_` as a word byte outside
+    /// it), so a match is a whole run: runs outside `min..=max` bytes hold none.
+    pub(crate) fn whole(mut self, max: usize) -> Runs {
+        self.max_len = max;
+        self
+    }
+
+    /// Runs must contain one of `words`.
+    pub(crate) fn containing(mut self, words: &'static [&'static str]) -> Runs {
+        self.contains = words;
+        self
+    }
+
+    /// Runs must start with one of `words`.
+    pub(crate) fn starting(mut self, words: &'static [&'static str]) -> Runs {
+        self.starts = words;
+        self
+    }
+
+    /// Runs must pass `test`.
+    pub(crate) fn accepting(mut self, test: fn(&[u8]) -> bool) -> Runs {
+        self.accept = Some(test);
+        self
+    }
+
+    /// Only seeds passing `test` (given the text's bytes up to the range's end and the seed's
+    /// position; for digits, the start of a group) are walked from.
+    pub(crate) fn seeded_where(mut self, test: SeedTest) -> Runs {
+        self.seed_test = Some(test);
+        self
+    }
+
+    /// Lets matches continue past a run over white space and `bytes`.
+    pub(crate) fn with_tail(mut self, bytes: &[&str]) -> Runs {
+        self.tail = Some(Box::new(ByteSet::of(bytes)));
+        self
+    }
+
+    fn windows(&self, text: &str, pre: &Prescan, out: &mut Vec<Span>) {
+        let b = text.as_bytes();
+        if self.long {
+            for (chunk, bytes) in pre.long.iter().zip(&pre.long_bytes) {
+                if self.may_hold(&b[chunk.range()], Some(bytes)) {
+                    self.runs_within(text, pre.groups_in(*chunk), *chunk, out);
                 }
             }
-            Gate::Runs {
-                numeric, min_seeds, ..
-            } if *numeric => {
-                if self.may_hold(text.as_bytes(), None) {
-                    for c in &pre.clusters {
-                        if c.digits >= *min_seeds {
-                            let groups = &pre.groups[c.groups.clone()];
-                            self.runs_within(text, groups, c.span, out);
-                        }
-                    }
-                }
+            return;
+        }
+        if !self.may_hold(b, None) {
+            return;
+        }
+        if self.numeric {
+            for c in pre.clusters.iter().filter(|c| c.digits >= self.min_seeds) {
+                self.runs_within(text, &pre.groups[c.groups.clone()], c.span, out);
             }
-            Gate::Runs { .. } => {
-                if self.may_hold(text.as_bytes(), None) {
-                    self.runs_within(text, &pre.groups, Span::from(0..text.len()), out)
-                }
-            }
+        } else {
+            self.runs_within(text, &pre.groups, Span::from(0..text.len()), out)
         }
     }
 
-    /// Whether `hay` holds the literals every run of a [`Gate::Runs`] must contain or start
-    /// with: most long chunks of a text hold no key prefix, and are not walked seed by seed.
+    /// Whether `hay` holds the literals every run must contain or start with: most long chunks
+    /// of a text hold no key prefix, and are not walked seed by seed.
     fn may_hold(&self, hay: &[u8], bytes: Option<&ByteBits>) -> bool {
-        let Gate::Runs {
-            contains, starts, ..
-        } = self
-        else {
-            return true;
+        let holds = |lit: &&str| {
+            bytes.is_none_or(|b| b.has_all(lit.as_bytes())) && holds_literal(hay, lit.as_bytes())
         };
-        let holds = |lit: &str| {
-            let lit = lit.as_bytes();
-            bytes.is_none_or(|b| b.has_all(lit))
-                && memchr::memchr_iter(lit[0], hay).any(|i| hay[i..].starts_with(lit))
-        };
-        (contains.is_empty() || contains.iter().any(|w| holds(w)))
-            && (starts.is_empty() || starts.iter().any(|w| holds(w)))
+        (self.contains.is_empty() || self.contains.iter().any(holds))
+            && (self.starts.is_empty() || self.starts.iter().any(holds))
     }
 
-    /// The windows of a [`Gate::Runs`] inside `range`, whose ends are not in the alphabet.
+    /// The windows inside `range`, whose ends are not in the alphabet.
     fn runs_within(&self, text: &str, groups: &[Span], range: Span, out: &mut Vec<Span>) {
-        let Gate::Runs {
+        let Runs {
             alphabet,
             seeds,
             seed_bytes,
@@ -325,10 +317,7 @@ impl Gate {
             tail,
             seed_test,
             ..
-        } = self
-        else {
-            return;
-        };
+        } = self;
         let b = &text.as_bytes()[..range.end];
         let mut i = range.start;
         let mut seeds_at = Seeds {
@@ -360,9 +349,7 @@ impl Gate {
                 && (*min_len..=*max_len).contains(&run.len())
                 && (starts.is_empty() || starts.iter().any(|w| run.starts_with(w.as_bytes())))
                 && (contains.is_empty()
-                    || contains
-                        .iter()
-                        .any(|w| memchr::memmem::find(run, w.as_bytes()).is_some()))
+                    || contains.iter().any(|w| holds_literal(run, w.as_bytes())))
                 && accept.is_none_or(|test| test(run))
             {
                 let mut stop = end;
@@ -379,6 +366,12 @@ impl Gate {
             i = end + 1;
         }
     }
+}
+
+/// Whether `lit` occurs in `hay`: short haystacks and literals, where a memchr for the first
+/// byte beats building a substring searcher per call.
+fn holds_literal(hay: &[u8], lit: &[u8]) -> bool {
+    memchr::memchr_iter(lit[0], hay).any(|i| hay[i..].starts_with(lit))
 }
 
 /// Where seeds are: the shared digit groups, or up to three bytes found with memchr (SIMD in

@@ -113,8 +113,8 @@ impl Spec {
         self
     }
 
-    pub(crate) fn gate(mut self, gate: Gate) -> Spec {
-        self.gate = gate;
+    pub(crate) fn gate(mut self, gate: impl Into<Gate>) -> Spec {
+        self.gate = gate.into();
         self
     }
 
@@ -299,7 +299,8 @@ impl Recognizers {
                     push(s, e);
                 }
             } else {
-                let mut caps = regex.create_captures();
+                // Made only when a value reader does not answer.
+                let mut caps = None;
                 // Matches are found by the fast engines; groups are then resolved on the match
                 // alone (the same leftmost-first match), where the slow engines have little
                 // to read.
@@ -308,8 +309,9 @@ impl Recognizers {
                         push(gs, ge);
                         continue;
                     }
+                    let caps = caps.get_or_insert_with(|| regex.create_captures());
                     let input = Input::new(text).span(s..e).anchored(Anchored::Yes);
-                    regex.search_captures(&input, &mut caps);
+                    regex.search_captures(&input, caps);
                     let group = (spec.group..caps.group_len()).find_map(|g| caps.get_group(g));
                     if let Some(g) = group {
                         push(g.start, g.end);

@@ -541,6 +541,6 @@ pub(super) fn built_in() -> Vec<Spec> {
             .context_before_only(28)
             .weak(0.2)
             // "12th of September, 1987": a day and a month name take at most 24 bytes.
-            .gate(Gate::Dates { numeric: Box::new(Gate::runs(&["0-9", "/.-"], &["0-9"], 4, 6).accepting(runs::date)), before: 24 }),
+            .gate(Gate::Dates { numeric: Gate::runs(&["0-9", "/.-"], &["0-9"], 4, 6).accepting(runs::date), before: 24 }),
     ]
 }

@@ -136,36 +136,7 @@ impl Prescan {
             .iter()
             .map(|r| ByteBits::of(&b[r.range()]))
             .collect();
-        // Clusters: digit groups joined by number punctuation.
-        pre.clusters.reserve(pre.groups.len());
-        let mut last_end = 0;
-        for (k, g) in pre.groups.iter().enumerate() {
-            let digits = g.end - g.start;
-            match pre.clusters.last_mut() {
-                Some(c) if b[last_end..g.start].iter().all(|&x| in_numbers(x)) => {
-                    c.span.end = g.end;
-                    c.digits += digits;
-                    c.groups.end = k + 1;
-                }
-                _ => {
-                    let mut start = g.start;
-                    while start > last_end && in_numbers(b[start - 1]) {
-                        start -= 1;
-                    }
-                    pre.clusters.push(Cluster {
-                        span: Span::from(start..g.end),
-                        digits,
-                        groups: k..k + 1,
-                    });
-                }
-            }
-            last_end = g.end;
-        }
-        for c in &mut pre.clusters {
-            while c.span.end < b.len() && in_numbers(b[c.span.end]) {
-                c.span.end += 1;
-            }
-        }
+        pre.clusters = number_clusters(b, &pre.groups);
         pre
     }
 
@@ -175,6 +146,40 @@ impl Prescan {
         let hi = self.groups.partition_point(|g| g.start < span.end);
         &self.groups[lo..hi]
     }
+}
+
+/// Digit groups joined by number punctuation ([`in_numbers`]) into maximal clusters.
+fn number_clusters(b: &[u8], groups: &[Span]) -> Vec<Cluster> {
+    let mut clusters: Vec<Cluster> = Vec::with_capacity(groups.len());
+    let mut last_end = 0;
+    for (k, g) in groups.iter().enumerate() {
+        let digits = g.end - g.start;
+        match clusters.last_mut() {
+            Some(c) if b[last_end..g.start].iter().all(|&x| in_numbers(x)) => {
+                c.span.end = g.end;
+                c.digits += digits;
+                c.groups.end = k + 1;
+            }
+            _ => {
+                let mut start = g.start;
+                while start > last_end && in_numbers(b[start - 1]) {
+                    start -= 1;
+                }
+                clusters.push(Cluster {
+                    span: Span::from(start..g.end),
+                    digits,
+                    groups: k..k + 1,
+                });
+            }
+        }
+        last_end = g.end;
+    }
+    for c in &mut clusters {
+        while c.span.end < b.len() && in_numbers(b[c.span.end]) {
+            c.span.end += 1;
+        }
+    }
+    clusters
 }
 
 /// See [`Prescan::clusters`].

@@ -1,8 +1,8 @@
-//! Format tests for gate runs (see [`super::gate::Gate::Runs`]): each says whether a run of
+//! Format tests for gate runs (see [`super::gate::Runs`]): each says whether a run of
 //! the format's bytes can hold a match of its regex, looking only at the bytes. A run that
 //! fails is not searched, so every test must hold for any run that holds a match.
 //!
-//! Seed tests (`*_seed`, see [`super::gate::Gate::seeded_where`]) look at one seed in its
+//! Seed tests (`*_seed`, see [`super::gate::Runs::seeded_where`]) look at one seed in its
 //! text: every match must hold a seed that passes, so a run is only walked from those.
 
 /// The lengths of the digit groups of `run`, with the separator byte that follows each.

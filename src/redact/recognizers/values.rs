@@ -39,7 +39,7 @@ pub(crate) fn assignments(text: &str, keywords: &[&str], out: &mut Vec<(usize, u
         // When the value does not fit, the regex goes on after the keyword's start; every
         // shorter keyword ending at the same place has the same operator and value, so the
         // next candidate is the next operator.
-        if keyword_before(text, op, keywords, searched_to).is_none() {
+        if !keyword_before(text, op, keywords, searched_to) {
             continue;
         }
         if let Some((gs, ge, end)) = assignment_at(text, op) {
@@ -49,21 +49,22 @@ pub(crate) fn assignments(text: &str, keywords: &[&str], out: &mut Vec<(usize, u
     }
 }
 
-/// The start of the longest keyword (ASCII case-insensitive) that ends just before `op`, with
-/// white space and one quote allowed in between, starting at `from` or later.
-fn keyword_before(text: &str, op: usize, keywords: &[&str], from: usize) -> Option<usize> {
+/// Whether a keyword (ASCII case-insensitive) starting at `from` or later ends just before
+/// `op`, with white space and one quote allowed in between.
+fn keyword_before(text: &str, op: usize, keywords: &[&str], from: usize) -> bool {
     let b = text.as_bytes();
     let mut end = skip_space_back(text, op);
     if end > 0 && matches!(b[end - 1], b'"' | b'\'') {
         end -= 1;
     }
-    let last = b.get(end.checked_sub(1)?)?.to_ascii_lowercase();
-    keywords
-        .iter()
-        .filter(|k| k.as_bytes()[k.len() - 1] == last && end >= from + k.len())
-        .filter(|k| b[end - k.len()..end].eq_ignore_ascii_case(k.as_bytes()))
-        .map(|k| end - k.len())
-        .min()
+    let Some(last) = end.checked_sub(1).map(|i| b[i].to_ascii_lowercase()) else {
+        return false;
+    };
+    keywords.iter().any(|k| {
+        k.as_bytes()[k.len() - 1] == last
+            && end >= from + k.len()
+            && b[end - k.len()..end].eq_ignore_ascii_case(k.as_bytes())
+    })
 }
 
 /// The value after the operator at `op`: its three spellings are tried in the regex's order,
