@@ -27,7 +27,8 @@ const pkg = {
     ".": { types: "./llm_memory.d.ts", default: "./llm_memory.js" },
     "./llm_memory_bg.wasm": "./llm_memory_bg.wasm",
   },
-  files: ["llm_memory.js", "llm_memory.d.ts", "llm_memory_bg.wasm", "llm_memory_bg.wasm.d.ts", "README.md"],
+  // snippets/: JS the bindings import (wasm-bindgen copies it there).
+  files: ["llm_memory.js", "llm_memory.d.ts", "llm_memory_bg.wasm", "llm_memory_bg.wasm.d.ts", "snippets/", "README.md"],
   sideEffects: false,
   keywords: ["llm", "memory", "context", "tokenizer", "wasm", "chat", "pii"],
 };

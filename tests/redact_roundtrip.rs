@@ -56,6 +56,23 @@ proptest! {
         }
     }
 
+    /// `start`/`end` index the input and `output_start` the redacted text in UTF-16 units,
+    /// as JavaScript strings do, whatever characters come before (escaped look-alikes too).
+    #[test]
+    fn finding_offsets_are_utf16_in_input_and_output(x in text()) {
+        let mut r = fresh();
+        let red = r.redact(&x);
+        let input: Vec<u16> = x.encode_utf16().collect();
+        let output: Vec<u16> = red.text.encode_utf16().collect();
+        for f in &red.findings {
+            prop_assert!(f.start < f.end && f.end <= input.len());
+            let value = String::from_utf16(&input[f.start..f.end]).unwrap();
+            prop_assert_eq!(r.restore(&f.placeholder), value);
+            let at = f.output_start..f.output_start + f.placeholder.encode_utf16().count();
+            prop_assert_eq!(String::from_utf16(&output[at]).unwrap(), f.placeholder.clone());
+        }
+    }
+
     #[test]
     fn streaming_restore_matches_whole_restore(x in text(), cuts in prop::collection::vec(0usize..64, 0..6)) {
         let mut r = fresh();

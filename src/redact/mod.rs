@@ -40,6 +40,10 @@ pub struct Finding {
     /// What replaced the value: `[EMAIL_1]`, or `[EMAIL]` in mask mode.
     pub placeholder: String,
     pub score: f32,
+    /// Where the placeholder starts in the redacted text (UTF-16), so a binding can hand it
+    /// out as a slice of that text instead of a string of its own.
+    #[serde(skip)]
+    pub output_start: usize,
 }
 
 /// The result of [`Redactor::redact`].
@@ -116,8 +120,12 @@ impl Redactor {
         let mut findings = Vec::with_capacity(spans.len());
         let mut utf16 = Utf16Cursor::new(text);
         let mut copied = 0;
+        // The redacted text's length so far in UTF-16 (placeholders are ASCII).
+        let mut out16 = 0;
         for c in spans {
+            let escaped_from = out.len();
             self.grammar.escape_into(&text[copied..c.start], &mut out);
+            out16 += utf16_len(&out.as_bytes()[escaped_from..]);
             let value = &text[c.start..c.end];
             let placeholder = match self.config.mode {
                 Mode::Placeholder => self.vault.placeholder_for(&c.kind, value),
@@ -128,9 +136,11 @@ impl Redactor {
                 start: utf16.at(c.start),
                 end: utf16.at(c.end),
                 kind: c.kind,
-                placeholder,
                 score: (c.score * 100.0).round() / 100.0,
+                output_start: out16,
+                placeholder,
             });
+            out16 += findings.last().map_or(0, |f| f.placeholder.len());
             copied = c.end;
         }
         self.grammar.escape_into(&text[copied..], &mut out);
@@ -221,13 +231,18 @@ impl<'a> Utf16Cursor<'a> {
     }
 
     fn at(&mut self, byte: usize) -> usize {
-        self.unit += self.text[self.byte..byte]
-            .chars()
-            .map(char::len_utf16)
-            .sum::<usize>();
+        self.unit += utf16_len(&self.text.as_bytes()[self.byte..byte]);
         self.byte = byte;
         self.unit
     }
+}
+
+/// The UTF-16 length of whole UTF-8 characters: one unit per byte that starts a character,
+/// two for the four-byte ones (counted without decoding).
+pub fn utf16_len(utf8: &[u8]) -> usize {
+    utf8.iter()
+        .map(|&b| (b & 0xc0 != 0x80) as usize + (b >= 0xf0) as usize)
+        .sum()
 }
 
 #[cfg(test)]

@@ -20,6 +20,23 @@ test("redact replaces values and reports UTF-16 offsets", () => {
   assert.equal(r.redact("again ann@example.com").text, "again [EMAIL_1]");
 });
 
+test("findings read as written: two-decimal scores, placeholders in order in the text", () => {
+  const r = new Redactor({ patterns: [{ name: "TICKET", regex: "TCK-\\d{4}", score: 0.9 }] });
+  const input = "Ünïcödé 😀 my name is Zoltan Kovacs, TCK-1234, [EMAIL_1] ann@example.com, 555-123-4567";
+  const { text, findings } = r.redact(input);
+  assert.deepEqual(findings.map((f) => f.type), ["PERSON", "TICKET", "EMAIL", "PHONE"]);
+  let from = 0;
+  for (const f of findings) {
+    assert.equal(f.score, Math.round(f.score * 100) / 100, `${f.type} score ${f.score}`);
+    assert.ok(f.score > 0 && f.score <= 1);
+    from = text.indexOf(f.placeholder, from);
+    assert.ok(from >= 0, `${f.placeholder} in ${text}`);
+    assert.equal(r.restore(f.placeholder), input.slice(f.start, f.end));
+  }
+  assert.deepEqual(Object.keys(findings[0]), ["type", "start", "end", "placeholder", "score"]);
+  assert.equal(findings[1].score, 0.9);
+});
+
 test("restore is the inverse, tolerant of light changes and of look-alikes", () => {
   const r = new Redactor();
   const input = "I wrote [EMAIL_1] literally; my address is ann@example.com";
