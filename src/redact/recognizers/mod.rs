@@ -320,7 +320,7 @@ impl Recognizers {
             }
         }
         if self.person {
-            person::scan(text, &mut out);
+            person::scan_from(text, &pre.upper, &pre.leads, &mut out);
         }
         if self.address {
             address::scan(text, &pre, &mut out);

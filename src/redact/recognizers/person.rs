@@ -14,6 +14,7 @@ struct Token {
 }
 
 /// Words: runs of letters, with inner apostrophes and hyphens (O'Brien, Jean-Luc, I'm).
+#[cfg(test)]
 fn tokenize(text: &str, out: &mut Vec<Token>) {
     let b = text.as_bytes();
     let n = b.len();
@@ -236,120 +237,300 @@ fn lower_into<'b>(word: &str, buf: &'b mut String) -> &'b str {
 
 /// Scans `text` for person names and appends candidates.
 pub fn scan(text: &str, out: &mut Vec<Candidate>) {
-    let mut toks = Vec::with_capacity(text.len() / 5);
-    tokenize(text, &mut toks);
-    let word = |k: usize| &text[toks[k].start..toks[k].end];
-    let gap = |k: usize| {
-        let from = if k == 0 { 0 } else { toks[k - 1].end };
-        &text[from..toks[k].start]
-    };
-    // The lower-cased words before token i match `cue`, separated by plain spaces.
-    let cue_matches = |i: usize, cue: &[&str]| {
-        if cue.len() > i {
-            return false;
-        }
-        cue.iter().enumerate().all(|(n, w)| {
-            let k = i - cue.len() + n;
-            let sep = gap(k + 1);
-            lower_eq(word(k), w)
-                && (sep == " "
-                    || (n + 1 == cue.len() && sep.trim() == ",")
-                    || (n + 1 == cue.len() && sep.trim() == ":"))
-        })
-    };
+    let b = text.as_bytes();
+    let upper: Vec<usize> = (0..b.len())
+        .filter(|&i| b[i].is_ascii_uppercase())
+        .collect();
+    let leads: Vec<usize> = (0..b.len()).filter(|&i| b[i] >= 0xc0).collect();
+    scan_from(text, &upper, &leads, out);
+}
+
+/// [`scan`], given where `text`'s ASCII capitals and non-ASCII characters start (in order):
+/// a name starts with a capital letter, so only words starting there are read, and the words
+/// around one only when it could be a name. Most of a text is never tokenized.
+pub(crate) fn scan_from(text: &str, upper: &[usize], leads: &[usize], out: &mut Vec<Candidate>) {
     let (mut lower_buf, mut prev_buf, mut next_buf) = (String::new(), String::new(), String::new());
-    let mut i = 0;
-    while i < toks.len() {
-        let w = word(i);
-        // Most words are not capitalized: test that before lower-casing (lower-case ASCII first,
-        // without a call).
-        if w.as_bytes()[0].is_ascii_lowercase() || !is_capitalized(w) {
-            i += 1;
+    let word = |t: Token| &text[t.start..t.end];
+    // Names already taken end here; capitals inside them are not read again.
+    let mut taken = 0;
+    let (mut u, mut l) = (0, 0);
+    loop {
+        // The next capital or non-ASCII character, in text order.
+        let p = match (upper.get(u), leads.get(l)) {
+            (Some(&a), Some(&c)) if a < c => {
+                u += 1;
+                a
+            }
+            (_, Some(&c)) => {
+                l += 1;
+                c
+            }
+            (Some(&a), None) => {
+                u += 1;
+                a
+            }
+            (None, None) => break,
+        };
+        if p < taken || !starts_word(text, p) {
+            continue;
+        }
+        let cur = Token {
+            start: p,
+            end: word_end(text, p),
+        };
+        let w = word(cur);
+        if !is_capitalized(w) {
             continue;
         }
         let lower = lower_into(w, &mut lower_buf);
         if is_not_name(lower) || is_honorific(lower) {
-            i += 1;
             continue;
         }
-        let first_part = lower.split('-').next().unwrap_or("");
-        let given = is_given_name(lower) || is_given_name(first_part);
-        let prev_lower = (i > 0).then(|| lower_into(word(i - 1), &mut prev_buf));
+        // "Jean-Luc": the first part alone may be the listed name.
+        let given = is_given_name(lower)
+            || lower
+                .split_once('-')
+                .is_some_and(|(first, _)| is_given_name(first));
+        let prev = word_before(text, cur.start);
+        let prev_lower = prev.map(|t| lower_into(word(t), &mut prev_buf));
+        let gap = &text[prev.map_or(0, |t| t.end)..cur.start];
         // Honorifics only count capitalized: "89ms" is not "Ms".
-        let after_title = word(i - i.min(1)).starts_with(char::is_uppercase)
+        let after_title = prev.is_some_and(|t| word(t).starts_with(char::is_uppercase))
             && prev_lower.is_some_and(is_honorific)
-            && matches!(gap(i), " " | ". ");
-        let after_name_label = prev_lower == Some("name") && gap(i).trim() == ":";
+            && matches!(gap, " " | ". ");
+        let after_name_label = prev_lower == Some("name") && gap.trim() == ":";
         let cue = |strength| {
-            prev_lower.is_some_and(|p| cues_ending_in(p, strength).any(|c| cue_matches(i, c)))
+            prev_lower.is_some_and(|p| {
+                cues_ending_in(p, strength).any(|c| cue_before(text, cur, prev, c))
+            })
         };
         let strong = after_title || after_name_label || cue(Cue::Strong);
         let medium = !strong && cue(Cue::Medium);
-        let signature = i > 0
-            && gap(i).contains('\n')
-            && gap(i).contains(',')
+        let signature = prev.is_some()
+            && gap.contains('\n')
+            && gap.contains(',')
             && prev_lower.is_some_and(|p| SIGN_OFFS.contains(&p));
 
         // Extend over the family name: capitalized words and particles joined by single spaces.
-        let mut j = i;
-        while j + 1 < toks.len() && j - i < 4 && gap(j + 1) == " " {
-            let next = word(j + 1);
-            if is_capitalized(next) && {
-                let next_lower = lower_into(next, &mut next_buf);
+        let mut last = cur;
+        let mut more = 0;
+        while more < 4 {
+            let Some(next) = word_after_space(text, last.end) else {
+                break;
+            };
+            let next_word = word(next);
+            if is_capitalized(next_word) && {
+                let next_lower = lower_into(next_word, &mut next_buf);
                 !is_not_name(next_lower) && !is_honorific(next_lower)
             } {
-                j += 1;
-            } else if is_particle(next) {
+                last = next;
+                more += 1;
+            } else if is_particle(next_word) {
                 // One or two particles ("da", "van der") must lead to a capitalized word.
-                let mut k = j + 1;
-                while k + 1 < toks.len()
-                    && k - j < 2
-                    && gap(k + 1) == " "
-                    && is_particle(word(k + 1))
-                {
-                    k += 1;
+                let mut particle = next;
+                let mut particles = 1;
+                while particles < 2 {
+                    match word_after_space(text, particle.end) {
+                        Some(t) if is_particle(word(t)) => {
+                            particle = t;
+                            particles += 1;
+                        }
+                        _ => break,
+                    }
                 }
-                if k + 1 < toks.len() && gap(k + 1) == " " && is_capitalized(word(k + 1)) {
-                    j = k + 1;
-                } else {
-                    break;
+                match word_after_space(text, particle.end) {
+                    Some(t) if is_capitalized(word(t)) => {
+                        last = t;
+                        more += particles + 1;
+                    }
+                    _ => break,
                 }
-            } else if matches!(next, "Jr" | "Sr") {
-                j += 1;
+            } else if matches!(next_word, "Jr" | "Sr") {
+                last = next;
+                more += 1;
             } else {
                 break;
             }
         }
-        let multi = j > i;
+        let multi = more > 0;
         let score = if strong || signature {
             0.85
-        } else if medium && (given || multi || !gap_after_is_word(text, toks[j].end)) {
+        } else if medium && (given || multi || !gap_after_is_word(text, last.end)) {
             0.7
         } else if medium {
             0.6
         } else if given && multi {
             0.75
-        } else if given && !starts_sentence(text, toks[i].start) {
+        } else if given && !starts_sentence(text, cur.start) {
             0.55
         } else {
             0.0
         };
         if score > 0.0 {
-            let mut end = toks[j].end;
-            if matches!(word(j), "Jr" | "Sr") && text[end..].starts_with('.') {
+            let mut end = last.end;
+            if matches!(word(last), "Jr" | "Sr") && text[end..].starts_with('.') {
                 end += 1;
             }
             out.push(Candidate {
                 kind: EntityType::Person,
-                start: toks[i].start,
+                start: cur.start,
                 end,
                 score,
             });
-            i = j + 1;
-        } else {
-            i += 1;
+            taken = last.end;
         }
     }
+}
+
+/// Whether the words before `cur` are `cue` (lower-cased), separated by single spaces; the
+/// last may be followed by a comma or colon ("Dear, Anna"; "Signed: Anna"). `prev` is the
+/// word right before `cur`.
+fn cue_before(text: &str, cur: Token, prev: Option<Token>, cue: &[&str]) -> bool {
+    let mut after = cur;
+    let mut at = prev;
+    for (n, w) in cue.iter().enumerate().rev() {
+        let Some(t) = at else {
+            return false;
+        };
+        let sep = &text[t.end..after.start];
+        let last = n + 1 == cue.len();
+        if !(lower_eq(&text[t.start..t.end], w)
+            && (sep == " " || (last && matches!(sep.trim(), "," | ":"))))
+        {
+            return false;
+        }
+        after = t;
+        at = if n > 0 {
+            word_before(text, t.start)
+        } else {
+            None
+        };
+    }
+    true
+}
+
+/// Whether the character at `i` is a letter of a word: an ASCII letter or, beyond ASCII, an
+/// alphabetic character.
+fn letter_at(text: &str, i: usize) -> bool {
+    match text.as_bytes().get(i) {
+        Some(c) if c.is_ascii() => c.is_ascii_alphabetic(),
+        Some(_) => text[i..].chars().next().is_some_and(char::is_alphabetic),
+        None => false,
+    }
+}
+
+/// The character ending at byte `i` and where it starts.
+#[inline]
+fn char_before(text: &str, i: usize) -> Option<(usize, char)> {
+    let b = *text.as_bytes().get(i.wrapping_sub(1))?;
+    if b.is_ascii() {
+        return Some((i - 1, b as char));
+    }
+    let c = text[..i].chars().next_back()?;
+    Some((i - c.len_utf8(), c))
+}
+
+fn is_letter(c: char) -> bool {
+    if c.is_ascii() {
+        c.is_ascii_alphabetic()
+    } else {
+        c.is_alphabetic()
+    }
+}
+
+/// Apostrophes and hyphens between two letters join them into one word: O'Brien, Jean-Luc.
+fn is_joiner(c: char) -> bool {
+    matches!(c, '\'' | '-' | '’')
+}
+
+/// Whether a word starts at `i`: a letter that no letter (or joiner after a letter) precedes.
+fn starts_word(text: &str, i: usize) -> bool {
+    // Most candidates are ASCII capitals: a letter already.
+    if !text.as_bytes()[i].is_ascii_uppercase() && !letter_at(text, i) {
+        return false;
+    }
+    match char_before(text, i) {
+        None => true,
+        Some((_, c)) if is_letter(c) => false,
+        Some((j, c)) if is_joiner(c) => !char_before(text, j).is_some_and(|(_, d)| is_letter(d)),
+        Some(_) => true,
+    }
+}
+
+/// Where the word starting at `i` ends: letters, with inner apostrophes and hyphens.
+fn word_end(text: &str, mut i: usize) -> usize {
+    let b = text.as_bytes();
+    let n = b.len();
+    while i < n {
+        while i < n && b[i].is_ascii_alphabetic() {
+            i += 1;
+        }
+        let Some(&c) = b.get(i) else { break };
+        if c.is_ascii() {
+            if matches!(c, b'\'' | b'-') && letter_at(text, i + 1) {
+                i += 1;
+                continue;
+            }
+            break;
+        }
+        let ch = text[i..].chars().next().unwrap_or(' ');
+        let len = ch.len_utf8();
+        if ch.is_alphabetic() || (ch == '’' && letter_at(text, i + len)) {
+            i += len;
+            continue;
+        }
+        break;
+    }
+    i
+}
+
+/// The word before byte `i` (which is not inside a word).
+fn word_before(text: &str, mut i: usize) -> Option<Token> {
+    // Back over what is not a letter to the last letter of the word.
+    let b = text.as_bytes();
+    let end = loop {
+        // ASCII that is not a letter is passed without decoding.
+        if i > 0 && b[i - 1].is_ascii() && !b[i - 1].is_ascii_alphabetic() {
+            i -= 1;
+            continue;
+        }
+        let (j, c) = char_before(text, i)?;
+        if is_letter(c) {
+            break i;
+        }
+        i = j;
+    };
+    // Back over letters and joiners between letters to its first letter.
+    let (mut start, _) = char_before(text, end)?;
+    loop {
+        while start > 0 && b[start - 1].is_ascii_alphabetic() {
+            start -= 1;
+        }
+        let Some((j, c)) = char_before(text, start) else {
+            break;
+        };
+        if is_letter(c) {
+            start = j;
+        } else if let Some((k, _)) =
+            char_before(text, j).filter(|&(_, d)| is_joiner(c) && is_letter(d))
+        {
+            start = k;
+        } else {
+            break;
+        }
+    }
+    Some(Token { start, end })
+}
+
+/// The word after `end` when exactly one space separates them.
+fn word_after_space(text: &str, end: usize) -> Option<Token> {
+    if text.as_bytes().get(end) != Some(&b' ') || !letter_at(text, end + 1) {
+        return None;
+    }
+    Some(Token {
+        start: end + 1,
+        end: word_end(text, end + 1),
+    })
 }
 
 /// `word.to_lowercase() == lower` without allocating (`lower` has no final sigma).
@@ -374,6 +555,127 @@ fn gap_after_is_word(text: &str, end: usize) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The scan before [`scan_from`]: every word tokenized, then read in order. The tests keep it
+    /// as the reference the lazy scan must equal.
+    #[cfg(test)]
+    fn scan_by_tokens(text: &str, out: &mut Vec<Candidate>) {
+        let mut toks = Vec::with_capacity(text.len() / 5);
+        tokenize(text, &mut toks);
+        let word = |k: usize| &text[toks[k].start..toks[k].end];
+        let gap = |k: usize| {
+            let from = if k == 0 { 0 } else { toks[k - 1].end };
+            &text[from..toks[k].start]
+        };
+        // The lower-cased words before token i match `cue`, separated by plain spaces.
+        let cue_matches = |i: usize, cue: &[&str]| {
+            if cue.len() > i {
+                return false;
+            }
+            cue.iter().enumerate().all(|(n, w)| {
+                let k = i - cue.len() + n;
+                let sep = gap(k + 1);
+                lower_eq(word(k), w)
+                    && (sep == " "
+                        || (n + 1 == cue.len() && sep.trim() == ",")
+                        || (n + 1 == cue.len() && sep.trim() == ":"))
+            })
+        };
+        let (mut lower_buf, mut prev_buf, mut next_buf) =
+            (String::new(), String::new(), String::new());
+        let mut i = 0;
+        while i < toks.len() {
+            let w = word(i);
+            // Most words are not capitalized: test that before lower-casing (lower-case ASCII first,
+            // without a call).
+            if w.as_bytes()[0].is_ascii_lowercase() || !is_capitalized(w) {
+                i += 1;
+                continue;
+            }
+            let lower = lower_into(w, &mut lower_buf);
+            if is_not_name(lower) || is_honorific(lower) {
+                i += 1;
+                continue;
+            }
+            let first_part = lower.split('-').next().unwrap_or("");
+            let given = is_given_name(lower) || is_given_name(first_part);
+            let prev_lower = (i > 0).then(|| lower_into(word(i - 1), &mut prev_buf));
+            // Honorifics only count capitalized: "89ms" is not "Ms".
+            let after_title = word(i - i.min(1)).starts_with(char::is_uppercase)
+                && prev_lower.is_some_and(is_honorific)
+                && matches!(gap(i), " " | ". ");
+            let after_name_label = prev_lower == Some("name") && gap(i).trim() == ":";
+            let cue = |strength| {
+                prev_lower.is_some_and(|p| cues_ending_in(p, strength).any(|c| cue_matches(i, c)))
+            };
+            let strong = after_title || after_name_label || cue(Cue::Strong);
+            let medium = !strong && cue(Cue::Medium);
+            let signature = i > 0
+                && gap(i).contains('\n')
+                && gap(i).contains(',')
+                && prev_lower.is_some_and(|p| SIGN_OFFS.contains(&p));
+
+            // Extend over the family name: capitalized words and particles joined by single spaces.
+            let mut j = i;
+            while j + 1 < toks.len() && j - i < 4 && gap(j + 1) == " " {
+                let next = word(j + 1);
+                if is_capitalized(next) && {
+                    let next_lower = lower_into(next, &mut next_buf);
+                    !is_not_name(next_lower) && !is_honorific(next_lower)
+                } {
+                    j += 1;
+                } else if is_particle(next) {
+                    // One or two particles ("da", "van der") must lead to a capitalized word.
+                    let mut k = j + 1;
+                    while k + 1 < toks.len()
+                        && k - j < 2
+                        && gap(k + 1) == " "
+                        && is_particle(word(k + 1))
+                    {
+                        k += 1;
+                    }
+                    if k + 1 < toks.len() && gap(k + 1) == " " && is_capitalized(word(k + 1)) {
+                        j = k + 1;
+                    } else {
+                        break;
+                    }
+                } else if matches!(next, "Jr" | "Sr") {
+                    j += 1;
+                } else {
+                    break;
+                }
+            }
+            let multi = j > i;
+            let score = if strong || signature {
+                0.85
+            } else if medium && (given || multi || !gap_after_is_word(text, toks[j].end)) {
+                0.7
+            } else if medium {
+                0.6
+            } else if given && multi {
+                0.75
+            } else if given && !starts_sentence(text, toks[i].start) {
+                0.55
+            } else {
+                0.0
+            };
+            if score > 0.0 {
+                let mut end = toks[j].end;
+                if matches!(word(j), "Jr" | "Sr") && text[end..].starts_with('.') {
+                    end += 1;
+                }
+                out.push(Candidate {
+                    kind: EntityType::Person,
+                    start: toks[i].start,
+                    end,
+                    score,
+                });
+                i = j + 1;
+            } else {
+                i += 1;
+            }
+        }
+    }
 
     fn names(text: &str) -> Vec<&str> {
         let mut out = Vec::new();
@@ -402,6 +704,62 @@ mod tests {
         assert_eq!(names("Frau Elanur Maier called"), ["Elanur Maier"]);
         assert_eq!(names("ask Priya about it"), ["Priya"]);
         assert_eq!(names("Hi Anna Jr."), ["Anna Jr."]);
+    }
+
+    /// Capitals and non-ASCII characters found by a byte scan, by [`Prescan`] and the whole
+    /// text tokenized: the lazy scan finds what the reference finds, on the corpus too.
+    fn agrees(text: &str) {
+        let mut lazy = Vec::new();
+        scan(text, &mut lazy);
+        let pre = super::super::prescan::Prescan::new(text);
+        let mut pre_lazy = Vec::new();
+        scan_from(text, &pre.upper, &pre.leads, &mut pre_lazy);
+        let mut reference = Vec::new();
+        scan_by_tokens(text, &mut reference);
+        assert_eq!(lazy, reference, "{text:?}");
+        assert_eq!(pre_lazy, reference, "{text:?}");
+    }
+
+    #[test]
+    fn lazy_scan_equals_tokenized_scan() {
+        for text in super::super::tests::gate_texts() {
+            agrees(&text);
+        }
+        for text in [
+            "Dear, Anna; name: Bob O'Neil-Smith and Jean-Luc d'Arc van der Berg Jr. met Mr. Dürr",
+            "Best regards,\nÉlodie Ørsted\nthanks,  Ana María da Silva de la Cruz",
+            "x-Anna 'Anna a'Anna a-'Anna a''Anna ’Anna a’Anna Ünal ünal 9Anna _Anna",
+            "mein Name ist Jürgen Groß; mi nombre es José; me llamo Ana, soy Lucía",
+        ] {
+            agrees(text);
+        }
+    }
+
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Generated text from cue words, names, particles, joiners and separators.
+        #[test]
+        fn lazy_scan_agrees_on_generated_text(
+            parts in proptest::collection::vec(prop_oneof![
+                Just("my"), Just("name"), Just("is"), Just("Name"), Just("Dear"), Just("dear"),
+                Just("Mr."), Just("Ms"), Just("Dr"), Just("Anna"), Just("Zoltan"), Just("Kovacs"),
+                Just("van"), Just("der"), Just("de"), Just("la"), Just("Jr"), Just("Sr"),
+                Just("The"), Just("API"), Just("McDonald"), Just("Élodie"), Just("Øre"), Just("ünal"),
+                Just("regards"), Just("Thanks"), Just("ich"), Just("heiße"), Just("mi"), Just("nombre"),
+                Just("es"), Just("hi"), Just("talked"), Just("to"),
+                Just(" "), Just(" "), Just(" "), Just("  "), Just(","), Just(", "), Just(":"),
+                Just("."), Just(". "), Just("\n"), Just(",\n"), Just("-"), Just("'"), Just("’"),
+                Just("9"), Just("_"), Just("\u{301}"), Just("😀"), Just("\u{a0}"),
+            ], 0..24)
+        ) {
+            let text = parts.concat();
+            let mut lazy = Vec::new();
+            scan(&text, &mut lazy);
+            let mut reference = Vec::new();
+            scan_by_tokens(&text, &mut reference);
+            prop_assert_eq!(lazy, reference, "{:?}", text);
+        }
     }
 
     #[test]

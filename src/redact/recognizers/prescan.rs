@@ -57,6 +57,8 @@ pub(crate) struct Prescan {
     pub groups: Vec<Span>,
     /// Positions of the ASCII capitals.
     pub upper: Vec<usize>,
+    /// Where the non-ASCII characters start (their lead bytes).
+    pub leads: Vec<usize>,
     /// Positions of ASCII white space (space, tab, line feed, carriage return, vertical tab,
     /// form feed).
     pub spaces: Vec<usize>,
@@ -105,8 +107,12 @@ impl Prescan {
             let x = u64::from_le_bytes(block);
             push_groups(in_range(x, b'0', b'9'), at, &mut pre.groups);
             push_bytes(in_range(x, b'A', b'Z'), at, &mut pre.upper);
-            if x & HIGH != 0 && !pre.folds {
-                pre.folds = (at..at + n).any(|i| folds_at(b, i));
+            if x & HIGH != 0 {
+                // Lead bytes have their two high bits set (continuation bytes only the first).
+                push_bytes(x & (x << 1) & HIGH, at, &mut pre.leads);
+                if !pre.folds {
+                    pre.folds = (at..at + n).any(|i| folds_at(b, i));
+                }
             }
             let seps = zero_bytes(x ^ (b' ' as u64 * ONES))
                 | zero_bytes(x ^ (b'\n' as u64 * ONES))
