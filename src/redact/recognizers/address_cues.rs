@@ -39,9 +39,19 @@ fn english() -> &'static Buckets {
     B.get_or_init(|| buckets(EN_SUFFIXES))
 }
 
-fn romance() -> &'static Buckets {
-    static B: OnceLock<Buckets> = OnceLock::new();
-    B.get_or_init(|| buckets(ROMANCE_WORDS))
+/// The Romance street words, each with the length of its ASCII beginning.
+fn romance() -> &'static [Vec<(&'static str, usize)>; 26] {
+    static B: OnceLock<[Vec<(&'static str, usize)>; 26]> = OnceLock::new();
+    B.get_or_init(|| {
+        buckets(ROMANCE_WORDS).map(|b| b.into_iter().map(|w| (w, ascii_len(w))).collect())
+    })
+}
+
+/// The length of `word`'s ASCII beginning.
+fn ascii_len(word: &str) -> usize {
+    word.bytes()
+        .position(|c| !c.is_ascii())
+        .unwrap_or(word.len())
 }
 
 const PREPOSITIONS: [&str; 7] = ["Am", "An der", "Auf dem", "Im", "In der", "Zum", "Zur"];
@@ -95,16 +105,19 @@ pub(crate) fn find(text: &str, upper: &[usize], groups: &[Span]) -> Cues {
         }
         // (No suffix is longer than 16 bytes: longer words are not compared at all.)
         let word = &b[p..end];
-        if word.len() <= 16 && english()[letter].iter().any(|w| w.as_bytes() == word) {
+        // Compared inline: a call to compare each word cost more than the comparison.
+        let same = |w: &str| w.len() == word.len() && w.bytes().zip(word).all(|(x, &y)| x == y);
+        if word.len() <= 16 && english()[letter].iter().any(|w| same(w)) {
             cues.english.push((p, end));
         }
-        // Compare the second byte inline first: a call to compare each word cost more.
-        let second = b.get(p + 1).copied();
+        // A Romance word is followed by `\.?\s`, so the run of ASCII word bytes from `p` ends
+        // where the word's ASCII part does: other lengths need no comparison.
+        let ascii = end - p;
         // The longest word there, whose window holds those of the shorter ones.
         let longest = romance()[letter]
             .iter()
-            .filter(|w| w.as_bytes().get(1).copied() == second && rest.starts_with(*w))
-            .map(|w| w.len())
+            .filter(|&&(w, n)| n == ascii && rest.starts_with(w))
+            .map(|(w, _)| w.len())
             .max();
         if let Some(n) = longest {
             cues.romance.push((p, p + n));

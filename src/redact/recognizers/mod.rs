@@ -481,6 +481,7 @@ mod tests {
                 "2001:0db8:85a3:0000:0000:8a2e:0370:7334 1:2:3:4:5:6:1.2.3.4 ::ffff:10.0.0.1 10:30:00",
                 "https://u:p@h.io/x?token=abcdefgh1 http://x.io/?sig=123456&a=b <https://a:b@c.d>",
                 "12 Rue de la Paix, 5 rue de Rivoli 12, Calle Mayor s/n, Piso 3 Am Markt 5 An der Alster 12b",
+                "Allée des Roses 5, Calleja Mayor 3, Callers 5, Rue_5, Rue.\u{a0}de la Paix 7, Praça\u{2003}da Sé 2, RueDu Bac 4",
                 "221B Baker Street\u{a0}Suite 4, 19522 E 5th St. Apt 9 Via\u{2003}Roma 3, Hauptstr. 82c Zimmer 6",
                 // Assignments: quoted keywords, `:=`/`=>`, Unicode spaces, longest keyword.
                 "\"client_secret\" => \"s3cr3t-value\" DB_PASSWORD\u{a0}:= hunter2x TOKEN='a b c d'",
