@@ -123,3 +123,9 @@ async fn a_rejecting_summarizer_falls_back_to_trimming() {
     assert!(get(&out, "report.totalTokens").as_f64().unwrap() <= 100.0);
     assert_eq!(mem.length(), 30);
 }
+
+/// The redaction prescan's simd128 byte classes equal the byte-by-byte ones in this build.
+#[wasm_bindgen_test]
+fn simd_byte_classes_agree() {
+    assert!(llm_memory::redact::recognizers::byte_classes_agree());
+}

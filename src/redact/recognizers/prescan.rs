@@ -2,47 +2,32 @@
 //! recognizer: where the digits are and which stretches without white space are long enough to
 //! hold a key, a token or a wallet address. Plus the small text helpers the gates share.
 
+use super::classes::classify;
 use regex_automata::Span;
 
 /// Runs without white space shorter than this hold no key, token, wallet or MAC address: the
 /// gates of those recognizers (`min_len >= LONG`) only look inside longer runs.
 pub(crate) const LONG: usize = 14;
 
-const ONES: u64 = 0x0101_0101_0101_0101;
-const HIGH: u64 = 0x8080_8080_8080_8080;
-
-/// The high bit of each byte of `x` in `lo..=hi` (ASCII).
-fn in_range(x: u64, lo: u8, hi: u8) -> u64 {
-    let low = x & !HIGH;
-    let at_least_lo = low + (0x80 - lo as u64) * ONES;
-    let above_hi = low + (0x80 - hi as u64 - 1) * ONES;
-    at_least_lo & !above_hi & !x & HIGH
-}
-
-/// Pushes `at + i` for each byte `i` whose high bit is set in `mask`.
-fn push_bytes(mut mask: u64, at: usize, out: &mut Vec<usize>) {
+/// Pushes `at + i` for each bit `i` set in `mask`.
+fn push_bits(mut mask: u16, at: usize, out: &mut Vec<usize>) {
     while mask != 0 {
-        out.push(at + mask.trailing_zeros() as usize / 8);
+        out.push(at + mask.trailing_zeros() as usize);
         mask &= mask - 1;
     }
 }
 
-/// Adds the bytes whose high bit is set in `mask` (at `at + i`) to the digit groups: each
-/// extends the last group or starts one.
-fn push_groups(mut mask: u64, at: usize, groups: &mut Vec<Span>) {
+/// Adds the bytes whose bit is set in `mask` (at `at + i`) to the digit groups: each extends
+/// the last group or starts one.
+fn push_groups(mut mask: u16, at: usize, groups: &mut Vec<Span>) {
     while mask != 0 {
-        let d = at + mask.trailing_zeros() as usize / 8;
+        let d = at + mask.trailing_zeros() as usize;
         match groups.last_mut() {
             Some(g) if g.end == d => g.end = d + 1,
             _ => groups.push(Span::from(d..d + 1)),
         }
         mask &= mask - 1;
     }
-}
-
-/// The high bit of each zero byte of `x`, exactly (no borrow from one byte to the next).
-fn zero_bytes(x: u64) -> u64 {
-    !(((x & !HIGH) + !HIGH) | x) & HIGH
 }
 
 /// Whether `ſ` or `K` (which `(?i)` matches to ASCII letters) starts at byte `i`.
@@ -90,48 +75,42 @@ impl Prescan {
             long: Vec::with_capacity(b.len() / LONG + 1),
             ..Prescan::default()
         };
-        // Eight bytes at a time (SWAR): most blocks hold no capital and no non-ASCII byte, and
-        // white space is found for a whole block at once. Byte by byte, this pass cost more
-        // than the rest of a short text's scan. The last block is padded with spaces.
+        // Sixteen bytes at a time (see [`classify`]): most blocks hold no capital and no
+        // non-ASCII byte, and white space is found for a whole block at once. Byte by byte,
+        // this pass cost more than the rest of a short text's scan. The last block is padded
+        // with spaces.
         let mut run_start = 0;
-        for at in (0..b.len()).step_by(8) {
-            let n = (b.len() - at).min(8);
-            let block: [u8; 8] = match b[at..].first_chunk::<8>() {
+        for at in (0..b.len()).step_by(16) {
+            let n = (b.len() - at).min(16);
+            let block: [u8; 16] = match b[at..].first_chunk::<16>() {
                 Some(full) => *full,
                 None => {
-                    let mut last = [b' '; 8];
+                    let mut last = [b' '; 16];
                     last[..n].copy_from_slice(&b[at..]);
                     last
                 }
             };
-            let x = u64::from_le_bytes(block);
-            push_groups(in_range(x, b'0', b'9'), at, &mut pre.groups);
-            push_bytes(in_range(x, b'A', b'Z'), at, &mut pre.upper);
-            if x & HIGH != 0 {
-                // Lead bytes have their two high bits set (continuation bytes only the first).
-                push_bytes(x & (x << 1) & HIGH, at, &mut pre.leads);
+            let c = classify(&block);
+            push_groups(c.digit, at, &mut pre.groups);
+            push_bits(c.upper, at, &mut pre.upper);
+            if c.high != 0 {
+                push_bits(c.lead, at, &mut pre.leads);
                 if !pre.folds {
                     pre.folds = (at..at + n).any(|i| folds_at(b, i));
                 }
             }
-            let seps = zero_bytes(x ^ (b' ' as u64 * ONES))
-                | zero_bytes(x ^ (b'\n' as u64 * ONES))
-                | zero_bytes(x ^ (b'\t' as u64 * ONES));
-            let mut blank = seps
-                | zero_bytes(x ^ (b'\r' as u64 * ONES))
-                | zero_bytes(x ^ (0x0b * ONES))
-                | zero_bytes(x ^ (0x0c * ONES));
-            if n < 8 {
-                blank &= (1 << (8 * n)) - 1; // not the padding
-            }
-            push_bytes(blank, at, &mut pre.spaces);
-            if seps != 0 {
-                // The run so far ends at the first separator; the next starts after the last.
-                let end = (at + seps.trailing_zeros() as usize / 8).min(b.len());
+            // Not the padding.
+            let real = if n < 16 { (1u16 << n) - 1 } else { u16::MAX };
+            push_bits(c.blank & real, at, &mut pre.spaces);
+            // Each separator ends a run (a block can hold a whole long one).
+            let mut seps = c.seps & real;
+            while seps != 0 {
+                let end = at + seps.trailing_zeros() as usize;
                 if end - run_start >= LONG {
                     pre.long.push(Span::from(run_start..end));
                 }
-                run_start = at + (63 - seps.leading_zeros() as usize) / 8 + 1;
+                run_start = end + 1;
+                seps &= seps - 1;
             }
         }
         if b.len() >= run_start + LONG {
@@ -311,7 +290,7 @@ mod tests {
     /// Every run of at least LONG bytes without a separator is found, whatever its alignment.
     #[test]
     fn long_runs_at_every_offset() {
-        for pad in 0..9 {
+        for pad in 0..17 {
             for len in [1, 7, 8, 9, LONG - 1, LONG, LONG + 1, 30] {
                 let text = format!("{} {} tail", "p".repeat(pad), "k".repeat(len));
                 let p = Prescan::new(&text);
@@ -353,11 +332,6 @@ mod tests {
         }
         assert_eq!(p.groups_in(Span::from(0..12)), &[Span::from(2..12)]);
         assert_eq!(p.groups.len(), 5);
-        for c in 0..=255u8 {
-            let x = u64::from_le_bytes([b'a', c, b'z', 0x80, 0xff, b'/', b':', b' ']);
-            assert_eq!(in_range(x, b'0', b'9') != 0, c.is_ascii_digit(), "{c}");
-            assert_eq!(in_range(x, b'A', b'Z') != 0, c.is_ascii_uppercase(), "{c}");
-        }
     }
 
     #[test]
