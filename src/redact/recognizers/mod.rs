@@ -354,7 +354,10 @@ fn cued(text: &str, lo: usize, hi: usize, words: &[&str], pairs: &Pairs) -> bool
     // "do", "na" far fewer).
     (0..span.len().saturating_sub(1)).any(|i| {
         let c = span[i].to_ascii_lowercase();
-        pairs.0[c as usize] & pair_bit(span[i + 1]) != 0
+        let follow = pairs.0[c as usize];
+        // Most bytes start no context word: one look-up rules them out.
+        follow != 0
+            && follow & pair_bit(span[i + 1]) != 0
             && words.iter().any(|w| {
                 if w.as_bytes()[0] != c {
                     return false;
