@@ -132,15 +132,16 @@ impl Redactor {
                 Mode::Mask => format!("[{}]", c.kind),
             };
             out.push_str(&placeholder);
+            let output_start = out16;
+            out16 += placeholder.len();
             findings.push(Finding {
                 start: utf16.at(c.start),
                 end: utf16.at(c.end),
                 kind: c.kind,
-                score: (c.score * 100.0).round() / 100.0,
-                output_start: out16,
                 placeholder,
+                score: (c.score * 100.0).round() / 100.0,
+                output_start,
             });
-            out16 += findings.last().map_or(0, |f| f.placeholder.len());
             copied = c.end;
         }
         self.grammar.escape_into(&text[copied..], &mut out);
@@ -239,7 +240,7 @@ impl<'a> Utf16Cursor<'a> {
 
 /// The UTF-16 length of whole UTF-8 characters: one unit per byte that starts a character,
 /// two for the four-byte ones (counted without decoding).
-pub fn utf16_len(utf8: &[u8]) -> usize {
+pub(crate) fn utf16_len(utf8: &[u8]) -> usize {
     utf8.iter()
         .map(|&b| (b & 0xc0 != 0x80) as usize + (b >= 0xf0) as usize)
         .sum()
