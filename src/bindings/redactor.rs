@@ -73,7 +73,7 @@ extern "C" {
 }
 
 /// A redaction in the form `redaction.js` unpacks: converting each finding to a JS object from
-/// here cost five boundary crossings and two strings per finding, about as much as finding it.
+/// here cost five boundary crossings and two strings per finding (~5 % of a redaction in Node).
 fn pack(redaction: redact::Redaction) -> (String, Vec<u32>) {
     let redact::Redaction { mut text, findings } = redaction;
     let mut packed = Vec::with_capacity(2 + findings.len() * 6);
@@ -88,9 +88,9 @@ fn pack(redaction: redact::Redaction) -> (String, Vec<u32>) {
                 types.len() - 1
             }
         };
-        let placeholder = f.output_start + f.placeholder.len();
+        let placeholder_end = f.output_start + f.placeholder.len();
         let score = (f.score * 100.0).round() as u32;
-        packed.extend([index, f.start, f.end, f.output_start, placeholder].map(|n| n as u32));
+        packed.extend([index, f.start, f.end, f.output_start, placeholder_end].map(|n| n as u32));
         packed.push(score);
     }
     packed[1] = types.len() as u32;
