@@ -12,12 +12,14 @@
 //! (no SIMD prefilters for most patterns, a lazy DFA that re-walks every byte per pattern), and
 //! running ~30 patterns over every byte cost more than everything else together.
 
+use super::key_literals;
 use super::prescan::{
     find_ci, floor_boundary, in_numbers, skip_space, skip_space_back, skip_word, skip_word_back,
-    ByteBits, Prescan, LONG,
+    Prescan, LONG,
 };
 use regex_automata::meta::Regex;
 use regex_automata::{Input, Span};
+use std::sync::OnceLock;
 
 /// A set of bytes, as a lookup table.
 #[derive(Clone)]
@@ -113,6 +115,9 @@ pub(crate) struct Runs {
     /// A test every match has a seed passing (a digit group right after two capitals for an
     /// IBAN): runs whose seeds all fail it hold no match and are not walked.
     seed_test: Option<SeedTest>,
+    /// For long runs: the bits of `contains` and `starts` among the prescan's key literals
+    /// ([`Prescan::long_literals`]); `None` when one has no bit there.
+    literal_bits: OnceLock<Option<(u64, u64)>>,
 }
 
 impl From<Runs> for Gate {
@@ -160,6 +165,7 @@ impl Gate {
             long,
             numeric,
             seed_test: None,
+            literal_bits: OnceLock::new(),
         }
     }
 
@@ -251,6 +257,16 @@ impl Runs {
         self
     }
 
+    /// The literals a long run must hold for this gate (none for other gates).
+    pub(crate) fn long_literals(&self) -> impl Iterator<Item = &'static str> {
+        let words: [&'static [&'static str]; 2] = if self.long {
+            [self.contains, self.starts]
+        } else {
+            [&[], &[]]
+        };
+        words.into_iter().flatten().copied()
+    }
+
     /// Runs must pass `test`.
     pub(crate) fn accepting(mut self, test: fn(&[u8]) -> bool) -> Runs {
         self.accept = Some(test);
@@ -273,14 +289,25 @@ impl Runs {
     fn windows(&self, text: &str, pre: &Prescan, out: &mut Vec<Span>) {
         let b = text.as_bytes();
         if self.long {
-            for (chunk, bytes) in pre.long.iter().zip(&pre.long_bytes) {
-                if self.may_hold(&b[chunk.range()], Some(bytes)) {
+            let bits = self.literal_bits.get_or_init(|| {
+                let keys = key_literals();
+                Some((keys.mask(self.contains)?, keys.mask(self.starts)?))
+            });
+            for (chunk, &present) in pre.long.iter().zip(&pre.long_literals) {
+                let holds = match bits {
+                    Some((contains, starts)) => {
+                        (self.contains.is_empty() || contains & present != 0)
+                            && (self.starts.is_empty() || starts & present != 0)
+                    }
+                    None => self.may_hold(&b[chunk.range()]),
+                };
+                if holds {
                     self.runs_within(text, pre.groups_in(*chunk), *chunk, out);
                 }
             }
             return;
         }
-        if !self.may_hold(b, None) {
+        if !self.may_hold(b) {
             return;
         }
         if self.numeric {
@@ -294,10 +321,8 @@ impl Runs {
 
     /// Whether `hay` holds the literals every run must contain or start with: most long chunks
     /// of a text hold no key prefix, and are not walked seed by seed.
-    fn may_hold(&self, hay: &[u8], bytes: Option<&ByteBits>) -> bool {
-        let holds = |lit: &&str| {
-            bytes.is_none_or(|b| b.has_all(lit.as_bytes())) && holds_literal(hay, lit.as_bytes())
-        };
+    fn may_hold(&self, hay: &[u8]) -> bool {
+        let holds = |lit: &&str| holds_literal(hay, lit.as_bytes());
         (self.contains.is_empty() || self.contains.iter().any(holds))
             && (self.starts.is_empty() || self.starts.iter().any(holds))
     }

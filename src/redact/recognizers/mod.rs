@@ -14,6 +14,7 @@ pub mod address;
 mod address_cues;
 mod classes;
 mod gate;
+mod literals;
 pub mod names;
 mod patterns;
 pub mod person;
@@ -195,6 +196,19 @@ fn built_in() -> &'static [Compiled] {
                 spec,
             })
             .collect()
+    })
+}
+
+/// Every literal a built-in gate over long runs needs, so the prescan finds them all in one
+/// pass over each long run (see [`literals`]).
+fn key_literals() -> &'static literals::Literals {
+    static SET: std::sync::OnceLock<literals::Literals> = std::sync::OnceLock::new();
+    SET.get_or_init(|| {
+        let runs = built_in().iter().filter_map(|c| match &c.spec.gate {
+            Gate::Runs(runs) => Some(runs),
+            _ => None,
+        });
+        literals::Literals::of(runs.flat_map(|r| r.long_literals()))
     })
 }
 

@@ -50,9 +50,9 @@ pub(crate) struct Prescan {
     /// Maximal runs of bytes other than space, tab and newline that are at least [`LONG`]
     /// bytes long. Other white space stays inside runs, which only makes them longer.
     pub long: Vec<Span>,
-    /// Which bytes occur in each long run (a bit per byte value), so a gate can tell that a
-    /// run lacks its key's prefix without searching it.
-    pub long_bytes: Vec<ByteBits>,
+    /// Which key literals each long run holds (bits of [`super::key_literals`]), so a gate can
+    /// tell that a run lacks its key's prefix without searching it.
+    pub long_literals: Vec<u64>,
     /// Maximal runs of digits and number punctuation ([`in_numbers`]) holding a digit, with
     /// their digit count. A number-shaped match (phone, card, SSN, IPv4, numeric date) lies
     /// inside one, so a gate only looks into clusters with enough digits.
@@ -116,10 +116,11 @@ impl Prescan {
         if b.len() >= run_start + LONG {
             pre.long.push(Span::from(run_start..b.len()));
         }
-        pre.long_bytes = pre
+        let keys = super::key_literals();
+        pre.long_literals = pre
             .long
             .iter()
-            .map(|r| ByteBits::of(&b[r.range()]))
+            .map(|r| keys.present(&b[r.range()]))
             .collect();
         pre.clusters = number_clusters(b, &pre.groups);
         pre
@@ -178,26 +179,6 @@ pub(crate) struct Cluster {
 /// Digits and the punctuation numbers are written with: `0-9`, space, `.-/()+`.
 pub(crate) fn in_numbers(c: u8) -> bool {
     c.is_ascii_digit() || matches!(c, b' ' | b'.' | b'-' | b'/' | b'(' | b')' | b'+')
-}
-
-/// A set of byte values.
-#[derive(Default, Clone, Copy)]
-pub(crate) struct ByteBits([u64; 4]);
-
-impl ByteBits {
-    fn of(bytes: &[u8]) -> ByteBits {
-        let mut set = ByteBits::default();
-        for &c in bytes {
-            set.0[c as usize >> 6] |= 1 << (c & 63);
-        }
-        set
-    }
-
-    /// Whether every byte of `word` is in the set.
-    pub(crate) fn has_all(&self, word: &[u8]) -> bool {
-        word.iter()
-            .all(|&c| self.0[c as usize >> 6] & 1 << (c & 63) != 0)
-    }
 }
 
 /// Start positions of `word` (lower-case ASCII) in `text`, ignoring ASCII case.
