@@ -31,9 +31,18 @@ pub(crate) fn stated(text: &str, s: usize, e: usize) -> Option<(usize, usize)> {
 /// leftmost-first search takes them. Pushes each match's value span.
 pub(crate) fn assignments(text: &str, keywords: &[&str], out: &mut Vec<(usize, usize)>) {
     let b = text.as_bytes();
+    // The bytes keywords end with (either case): most operators follow none of them (times,
+    // URLs, JSON), and are passed over with one look-up.
+    let mut ends = [false; 256];
+    for k in keywords {
+        let last = k.as_bytes()[k.len() - 1];
+        ends[last.to_ascii_lowercase() as usize] = true;
+        ends[last.to_ascii_uppercase() as usize] = true;
+    }
     let mut searched_to = 0;
     for op in memchr::memchr2_iter(b':', b'=', b) {
-        if op < searched_to {
+        if op < searched_to || (op > 0 && !ends[b[op - 1] as usize] && !quote_or_space(b[op - 1]))
+        {
             continue;
         }
         // When the value does not fit, the regex goes on after the keyword's start; every
@@ -47,6 +56,12 @@ pub(crate) fn assignments(text: &str, keywords: &[&str], out: &mut Vec<(usize, u
             searched_to = end;
         }
     }
+}
+
+/// What may stand between a keyword and its operator ([`keyword_before`]): white space (any
+/// byte of a non-ASCII space too) and a quote.
+fn quote_or_space(c: u8) -> bool {
+    matches!(c, b'"' | b'\'') || c.is_ascii_whitespace() || c == 0x0b || c >= 0x80
 }
 
 /// Whether a keyword (ASCII case-insensitive) starting at `from` or later ends just before
