@@ -63,41 +63,31 @@ fn phone(text: &str, s: usize, mut e: usize) -> Option<Hit> {
         Some(i) => &m[..i],
         None => m,
     };
-    let digits = main.bytes().filter(u8::is_ascii_digit).count();
+    let shape = Shape::of(main);
+    let digits = shape.digits;
     if !(7..=15).contains(&digits) || embedded_in_token(text, s, e) {
         return None;
     }
-    let groups: Vec<&str> = main
-        .split(|c: char| !c.is_ascii_digit())
-        .filter(|g| !g.is_empty())
-        .collect();
-    let seps: Vec<char> = main
-        .trim()
-        .chars()
-        .filter(|c| matches!(c, ' ' | '.' | '-' | '/'))
-        .collect();
     let international = m.starts_with('+') || m.starts_with("00");
     // Dates (2024-01-15, 15.01.2024, 01/15/2024) and clock times are the classic false positive.
-    if !international && groups.len() == 3 {
-        let l: Vec<usize> = groups.iter().map(|g| g.len()).collect();
+    if !international && shape.groups == 3 {
+        let l = shape.first;
         if l == [4, 2, 2] || (l[0] <= 2 && l[1] <= 2 && (l[2] == 4 || l[2] == 2)) {
             return None;
         }
     }
     // US ZIP+4 (12345-6789) and Brazilian CEP (12345-678) are postal codes.
     if !international
-        && seps == ['-']
-        && groups.len() == 2
-        && groups[0].len() == 5
-        && groups[1].len() <= 4
+        && shape.seps == 1
+        && shape.first_sep == b'-'
+        && shape.groups == 2
+        && shape.first[0] == 5
+        && shape.first[1] <= 4
     {
         return None;
     }
     // Versions and IPs are dot-separated with 1-digit groups or parse as an address.
-    if seps.contains(&'.')
-        && (groups.iter().any(|g| g.len() == 1)
-            || main.trim().parse::<std::net::Ipv4Addr>().is_ok())
-    {
+    if shape.dot && (shape.one_digit_group || main.trim().parse::<std::net::Ipv4Addr>().is_ok()) {
         return None;
     }
     // Amounts grouped by thousands next to a currency.
@@ -119,19 +109,76 @@ fn phone(text: &str, s: usize, mut e: usize) -> Option<Hit> {
         return None;
     }
     // Bare digit runs shorter than nine are order numbers and ids far more often than phones.
-    if seps.is_empty() && !international && !main.contains('(') && digits < 9 {
+    let paren = main.contains('(');
+    if shape.seps == 0 && !international && !paren && digits < 9 {
         return None;
     }
     let score = if international && digits >= 8 {
         0.75
-    } else if seps.is_empty() && !main.contains('(') {
+    } else if shape.seps == 0 && !paren {
         0.3
-    } else if groups.len() >= 2 && groups.iter().any(|g| g.len() >= 3) {
+    } else if shape.groups >= 2 && shape.long_group {
         0.6
     } else {
         0.35
     };
     hit(s, e, score)
+}
+
+/// What [`phone`] asks of a candidate's number part, read in one pass without allocating.
+#[derive(Default)]
+struct Shape {
+    digits: usize,
+    /// Runs of digits, and the lengths of the first three.
+    groups: usize,
+    first: [usize; 3],
+    one_digit_group: bool,
+    /// A group of three digits or more.
+    long_group: bool,
+    /// Separators (space, `.`, `-`, `/`) between the number's first and last non-space
+    /// character; the first of them; whether one is a dot.
+    seps: usize,
+    first_sep: u8,
+    dot: bool,
+}
+
+impl Shape {
+    fn of(main: &str) -> Shape {
+        let mut shape = Shape::default();
+        let mut run = 0;
+        let close = |shape: &mut Shape, run: usize| {
+            if let Some(slot) = shape.first.get_mut(shape.groups) {
+                *slot = run;
+            }
+            shape.groups += 1;
+            shape.digits += run;
+            shape.one_digit_group |= run == 1;
+            shape.long_group |= run >= 3;
+        };
+        for &c in main.as_bytes() {
+            if c.is_ascii_digit() {
+                run += 1;
+            } else if run > 0 {
+                close(&mut shape, run);
+                run = 0;
+            }
+        }
+        if run > 0 {
+            close(&mut shape, run);
+        }
+        for c in main
+            .trim()
+            .bytes()
+            .filter(|c| matches!(c, b' ' | b'.' | b'-' | b'/'))
+        {
+            if shape.seps == 0 {
+                shape.first_sep = c;
+            }
+            shape.seps += 1;
+            shape.dot |= c == b'.';
+        }
+        shape
+    }
 }
 
 fn credit_card(text: &str, s: usize, e: usize) -> Option<Hit> {

@@ -41,8 +41,7 @@ pub(crate) fn assignments(text: &str, keywords: &[&str], out: &mut Vec<(usize, u
     }
     let mut searched_to = 0;
     for op in memchr::memchr2_iter(b':', b'=', b) {
-        if op < searched_to || (op > 0 && !ends[b[op - 1] as usize] && !quote_or_space(b[op - 1]))
-        {
+        if op < searched_to || (op > 0 && !ends[b[op - 1] as usize] && !quote_or_space(b[op - 1])) {
             continue;
         }
         // When the value does not fit, the regex goes on after the keyword's start; every
