@@ -241,9 +241,23 @@ impl<'a> Utf16Cursor<'a> {
 /// The UTF-16 length of whole UTF-8 characters: one unit per byte that starts a character,
 /// two for the four-byte ones (counted without decoding).
 pub(crate) fn utf16_len(utf8: &[u8]) -> usize {
-    utf8.iter()
-        .map(|&b| (b & 0xc0 != 0x80) as usize + (b >= 0xf0) as usize)
-        .sum()
+    let count = |bytes: &[u8]| -> usize {
+        bytes
+            .iter()
+            .map(|&b| (b & 0xc0 != 0x80) as usize + (b >= 0xf0) as usize)
+            .sum()
+    };
+    // Eight ASCII bytes are eight units: most text is counted a word at a time.
+    let (chunks, rest) = utf8.as_chunks::<8>();
+    let mut n = count(rest);
+    for chunk in chunks {
+        n += if u64::from_ne_bytes(*chunk) & 0x8080_8080_8080_8080 == 0 {
+            8
+        } else {
+            count(chunk)
+        };
+    }
+    n
 }
 
 #[cfg(test)]
@@ -268,6 +282,22 @@ mod tests {
         assert_eq!(out.findings[0].end, 20);
         let again = r.redact("again: ann@example.com");
         assert_eq!(again.text, "again: [EMAIL_1]");
+    }
+
+    #[test]
+    fn utf16_lengths_at_every_alignment() {
+        let text = "plain ascii text, then é ü 😀 ẞ and more ascii after it 😀😀 x";
+        for from in 0..text.len() {
+            for to in from..=text.len() {
+                if let Some(part) = text.get(from..to) {
+                    assert_eq!(
+                        utf16_len(part.as_bytes()),
+                        part.encode_utf16().count(),
+                        "{part:?}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]

@@ -7,6 +7,9 @@ pub(crate) struct Literals {
     words: Vec<&'static str>,
     /// For each byte, the bits of the literals that start with it.
     by_first: Box<[u64; 256]>,
+    /// Each literal's second byte (its first for one-byte literals), compared inline before
+    /// the whole literal: most bytes that start one are not followed by its second.
+    second: Vec<u8>,
 }
 
 impl Literals {
@@ -16,12 +19,15 @@ impl Literals {
         let mut set = Literals {
             words: Vec::new(),
             by_first: Box::new([0; 256]),
+            second: Vec::new(),
         };
         for w in words {
             if w.is_empty() || set.words.contains(&w) || set.words.len() == 64 {
                 continue;
             }
-            set.by_first[w.as_bytes()[0] as usize] |= 1 << set.words.len();
+            let b = w.as_bytes();
+            set.by_first[b[0] as usize] |= 1 << set.words.len();
+            set.second.push(b[b.len().min(2) - 1]);
             set.words.push(w);
         }
         set
@@ -42,7 +48,10 @@ impl Literals {
             let mut maybe = self.by_first[c as usize] & !found;
             while maybe != 0 {
                 let bit = maybe.trailing_zeros() as usize;
-                if hay[i..].starts_with(self.words[bit].as_bytes()) {
+                let w = self.words[bit].as_bytes();
+                if hay.get(i + w.len().min(2) - 1) == Some(&self.second[bit])
+                    && hay[i..].starts_with(w)
+                {
                     found |= 1 << bit;
                 }
                 maybe &= maybe - 1;
