@@ -248,10 +248,11 @@ pub(crate) fn utf16_len(utf8: &[u8]) -> usize {
             .sum()
     };
     // Eight ASCII bytes are eight units: most text is counted a word at a time.
-    let (chunks, rest) = utf8.as_chunks::<8>();
-    let mut n = count(rest);
+    let chunks = utf8.chunks_exact(8);
+    let mut n = count(chunks.remainder());
     for chunk in chunks {
-        n += if u64::from_ne_bytes(*chunk) & 0x8080_8080_8080_8080 == 0 {
+        let word = u64::from_ne_bytes(chunk.try_into().unwrap_or_default());
+        n += if word & 0x8080_8080_8080_8080 == 0 {
             8
         } else {
             count(chunk)
