@@ -20,31 +20,44 @@ pub(crate) struct Cues {
     pub preposition: Vec<(usize, usize)>,
 }
 
-/// Words by their first letter (`A`..`Z`).
-type Buckets = [Vec<&'static str>; 26];
+/// Words by their first letter (`A`..`Z`) and the length of their ASCII beginning (below
+/// [`MAX_LEN`]): a capital's word is compared only with words it can be. Walking a letter's
+/// whole list for every capital cost more than the rest of the address search.
+struct Buckets(Vec<Vec<&'static str>>);
 
-fn buckets(words: &'static str) -> Buckets {
-    let mut out: Buckets = Default::default();
-    for w in words.split('|') {
-        if let Some(i) = w.bytes().next().filter(u8::is_ascii_uppercase) {
-            out[(i - b'A') as usize].push(w);
+/// Longer than any street word's ASCII beginning.
+const MAX_LEN: usize = 24;
+
+impl Buckets {
+    fn of(words: &'static str) -> Buckets {
+        let mut out = vec![Vec::new(); 26 * MAX_LEN];
+        for w in words.split('|') {
+            if let Some(c) = w.bytes().next().filter(u8::is_ascii_uppercase) {
+                out[(c - b'A') as usize * MAX_LEN + ascii_len(w)].push(w);
+            }
         }
+        Buckets(out)
     }
-    out
+
+    /// The words starting with capital `c` whose ASCII beginning is `len` bytes long.
+    fn get(&self, c: u8, len: usize) -> &[&'static str] {
+        if len >= MAX_LEN {
+            return &[];
+        }
+        &self.0[(c - b'A') as usize * MAX_LEN + len]
+    }
 }
 
 /// The English suffixes: a cue is a whole run of ASCII word bytes (it ends at `\b`).
 fn english() -> &'static Buckets {
     static B: OnceLock<Buckets> = OnceLock::new();
-    B.get_or_init(|| buckets(EN_SUFFIXES))
+    B.get_or_init(|| Buckets::of(EN_SUFFIXES))
 }
 
-/// The Romance street words, each with the length of its ASCII beginning.
-fn romance() -> &'static [Vec<(&'static str, usize)>; 26] {
-    static B: OnceLock<[Vec<(&'static str, usize)>; 26]> = OnceLock::new();
-    B.get_or_init(|| {
-        buckets(ROMANCE_WORDS).map(|b| b.into_iter().map(|w| (w, ascii_len(w))).collect())
-    })
+/// The Romance street words.
+fn romance() -> &'static Buckets {
+    static B: OnceLock<Buckets> = OnceLock::new();
+    B.get_or_init(|| Buckets::of(ROMANCE_WORDS))
 }
 
 /// The length of `word`'s ASCII beginning.
@@ -93,9 +106,9 @@ pub(crate) fn find(text: &str, upper: &[usize], groups: &[Span]) -> Cues {
     // The end of the run of word bytes holding the previous capital: capitals in one run
     // share it, which keeps a long run of capitals linear.
     let mut end = 0;
+    let (english, romance) = (english(), romance());
     for &p in upper {
         let rest = &text[p..];
-        let letter = (b[p] - b'A') as usize;
         // English: a suffix ending at an ASCII word boundary (anywhere: "MainStreet" too).
         if end <= p {
             end = p + 1;
@@ -103,21 +116,22 @@ pub(crate) fn find(text: &str, upper: &[usize], groups: &[Span]) -> Cues {
                 end += 1;
             }
         }
-        // (No suffix is longer than 16 bytes: longer words are not compared at all.)
         let word = &b[p..end];
-        // Compared inline: a call to compare each word cost more than the comparison.
-        let same = |w: &str| w.len() == word.len() && w.bytes().zip(word).all(|(x, &y)| x == y);
-        if word.len() <= 16 && english()[letter].iter().any(|w| same(w)) {
+        if english
+            .get(b[p], word.len())
+            .iter()
+            .any(|w| w.as_bytes() == word)
+        {
             cues.english.push((p, end));
         }
         // A Romance word is followed by `\.?\s`, so the run of ASCII word bytes from `p` ends
-        // where the word's ASCII part does: other lengths need no comparison.
-        let ascii = end - p;
+        // where the word's ASCII part does: only words of that ASCII length can be there.
         // The longest word there, whose window holds those of the shorter ones.
-        let longest = romance()[letter]
+        let longest = romance
+            .get(b[p], end - p)
             .iter()
-            .filter(|&&(w, n)| n == ascii && rest.starts_with(w))
-            .map(|(w, _)| w.len())
+            .filter(|w| rest.starts_with(**w))
+            .map(|w| w.len())
             .max();
         if let Some(n) = longest {
             cues.romance.push((p, p + n));
