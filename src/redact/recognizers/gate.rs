@@ -14,8 +14,8 @@
 
 use super::key_literals;
 use super::prescan::{
-    find_ci, floor_boundary, in_numbers, skip_space, skip_space_back, skip_word, skip_word_back,
-    Prescan, LONG,
+    extension_at, find_ci, floor_boundary, in_numbers, skip_space, skip_space_back, skip_word,
+    skip_word_back, Prescan, LONG,
 };
 use regex_automata::meta::Regex;
 use regex_automata::{Input, Span};
@@ -311,7 +311,11 @@ impl Runs {
             return;
         }
         if self.numeric {
-            for c in pre.clusters.iter().filter(|c| c.digits >= self.min_seeds) {
+            // An extension can bring the seeds a short cluster lacks.
+            let enough = |c: &&super::prescan::Cluster| {
+                c.digits >= self.min_seeds || (self.tail.is_some() && c.extension)
+            };
+            for c in pre.clusters.iter().filter(enough) {
                 self.runs_within(text, &pre.groups[c.groups.clone()], c.span, out);
             }
         } else {
@@ -370,22 +374,27 @@ impl Runs {
                 end += 1;
             }
             let run = &b[start..end];
+            // A match goes on past the run only into an extension, whose seeds count too: a
+            // match that its check rejects still hides what it spans from the search that
+            // follows, so its window must be searched ("2024 ext. 4111.4111" holds no phone
+            // number).
+            let mut stop = end;
+            if let Some(tail) = tail.as_ref().filter(|_| extension_at(text, end)) {
+                while let Some(c) = text[stop..].chars().next() {
+                    if !(c.is_whitespace() || (c.is_ascii() && tail.has(c as u8))) {
+                        break;
+                    }
+                    n += (c.is_ascii() && seeds.has(c as u8)) as usize;
+                    stop += c.len_utf8();
+                }
+            }
             if n >= *min_seeds
-                && (*min_len..=*max_len).contains(&run.len())
+                && (*min_len..=*max_len).contains(&(stop - start))
                 && (starts.is_empty() || starts.iter().any(|w| run.starts_with(w.as_bytes())))
                 && (contains.is_empty()
                     || contains.iter().any(|w| holds_literal(run, w.as_bytes())))
                 && accept.is_none_or(|test| test(run))
             {
-                let mut stop = end;
-                if let Some(tail) = tail {
-                    while let Some(c) = text[stop..].chars().next() {
-                        if !(c.is_whitespace() || (c.is_ascii() && tail.has(c as u8))) {
-                            break;
-                        }
-                        stop += c.len_utf8();
-                    }
-                }
                 push_window(out, start, stop);
             }
             i = end + 1;

@@ -523,6 +523,8 @@ mod tests {
                 "our wi-fi password is Tr0ub4dor&3, the  PIN  :  4455",
                 // Phones with extensions and international prefixes; dates with years.
                 "+1 (415) 555-0100 ext. 12, 0044 20 7946 0958 x99, call 555-0100 extension 7",
+                // A rejected match (too few digits) runs into a number through its extension.
+                "2024 ext. 4111.4111, 12\n x 4111 2222 33 and 7 #\u{a0}555 1234 567 +4 extension 12345678",
                 "born on 12th of September, 1987; DOB Sept. 3, 1979; geboren 03.04.1987; age 3/4/88",
             ]
             .map(String::from),

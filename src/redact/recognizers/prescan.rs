@@ -123,6 +123,9 @@ impl Prescan {
             .map(|r| keys.present(&b[r.range()]))
             .collect();
         pre.clusters = number_clusters(b, &pre.groups);
+        for c in &mut pre.clusters {
+            c.extension = extension_at(text, c.span.end);
+        }
         pre
     }
 
@@ -155,6 +158,7 @@ fn number_clusters(b: &[u8], groups: &[Span]) -> Vec<Cluster> {
                     span: Span::from(start..g.end),
                     digits,
                     groups: k..k + 1,
+                    extension: false,
                 });
             }
         }
@@ -174,6 +178,49 @@ pub(crate) struct Cluster {
     pub digits: usize,
     /// Its digit groups, as indices into [`Prescan::groups`].
     pub groups: std::ops::Range<usize>,
+    /// Whether a phone extension follows (see [`extension_at`]).
+    pub extension: bool,
+}
+
+/// Whether an extension starts at `i`: white space, `x`, `ext`, `ext.`, `extension` or `#`,
+/// white space and a digit (`\s*(?:x|ext\.?|extension|#)\s*[0-9]`), the only way a phone
+/// pattern goes on past its number.
+pub(crate) fn extension_at(text: &str, i: usize) -> bool {
+    let b = text.as_bytes();
+    let j = skip_blank(text, i);
+    if !matches!(b.get(j), Some(b'x' | b'e' | b'#')) {
+        return false;
+    }
+    let rest = &b[j..];
+    let word = [&b"extension"[..], b"ext.", b"ext", b"x", b"#"]
+        .into_iter()
+        .find(|w| rest.starts_with(w));
+    word.is_some_and(|w| {
+        b.get(skip_blank(text, j + w.len()))
+            .is_some_and(u8::is_ascii_digit)
+    })
+}
+
+/// [`skip_space`] with ASCII white space passed byte by byte.
+fn skip_blank(text: &str, mut i: usize) -> usize {
+    let b = text.as_bytes();
+    loop {
+        while b
+            .get(i)
+            .is_some_and(|&c| matches!(c, b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c))
+        {
+            i += 1;
+        }
+        let next = if b.get(i).is_some_and(|&c| c >= 0x80) {
+            skip_space(text, i)
+        } else {
+            i
+        };
+        if next == i {
+            return i;
+        }
+        i = next;
+    }
 }
 
 /// Digits and the punctuation numbers are written with: `0-9`, space, `.-/()+`.
