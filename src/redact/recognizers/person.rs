@@ -258,6 +258,11 @@ pub(crate) fn scan_from(text: &str, upper: &[usize], leads: &[usize], out: &mut 
             && gap.contains('\n')
             && gap.contains(',')
             && prev_lower.is_some_and(|p| SIGN_OFFS.contains(&p));
+        // Without a cue or a known given name nothing below can score: most capitalized words
+        // end here, before the words after them are read.
+        if !(strong || medium || signature || given) {
+            continue;
+        }
 
         // Extend over the family name: capitalized words and particles joined by single spaces.
         let mut last = cur;
