@@ -60,6 +60,12 @@ fn romance() -> &'static Buckets {
     B.get_or_init(|| Buckets::of(ROMANCE_WORDS))
 }
 
+/// `hay.starts_with(word)`, compared inline: street words are short, and a call to compare
+/// each cost more than the comparison (one per capital of a text).
+fn starts_with(hay: &[u8], word: &str) -> bool {
+    hay.len() >= word.len() && word.bytes().zip(hay).all(|(w, &h)| w == h)
+}
+
 /// The length of `word`'s ASCII beginning.
 fn ascii_len(word: &str) -> usize {
     word.bytes()
@@ -130,14 +136,17 @@ pub(crate) fn find(text: &str, upper: &[usize], groups: &[Span]) -> Cues {
         let longest = romance
             .get(b[p], end - p)
             .iter()
-            .filter(|w| rest.starts_with(**w))
+            .filter(|w| starts_with(rest.as_bytes(), w))
             .map(|w| w.len())
             .max();
         if let Some(n) = longest {
             cues.romance.push((p, p + n));
         }
         if matches!(b[p], b'A' | b'I' | b'Z') {
-            for w in PREPOSITIONS.iter().filter(|w| rest.starts_with(*w)) {
+            for w in PREPOSITIONS
+                .iter()
+                .filter(|w| starts_with(rest.as_bytes(), w))
+            {
                 if let Some(n) = space_at(text, p + w.len()) {
                     cues.preposition.push((p, p + w.len() + n));
                 }
