@@ -89,8 +89,13 @@ pub fn is_given_name(lower: &str) -> bool {
 }
 
 pub fn is_honorific(lower: &str) -> bool {
-    // Most words are longer than any honorific: no comparisons for them.
-    lower.len() <= 8 && HONORIFICS.contains(&lower)
+    // Most words are longer than any honorific: no comparisons for them; of the rest, most
+    // differ from each honorific of their length in the first byte, compared inline.
+    let b = lower.as_bytes();
+    b.len() <= 8
+        && HONORIFICS
+            .iter()
+            .any(|h| h.len() == b.len() && h.as_bytes().first() == b.first() && *h == lower)
 }
 
 pub fn is_not_name(lower: &str) -> bool {
