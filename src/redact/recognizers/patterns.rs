@@ -423,9 +423,10 @@ fn birth_date(text: &str, s: usize, e: usize) -> Option<Hit> {
         .filter(|g| !g.is_empty())
         .filter_map(|g| g.parse().ok())
         .collect();
-    let month_word = MONTHS
-        .iter()
-        .position(|mw| m.to_ascii_lowercase().contains(mw))
+    let lower = m.to_ascii_lowercase();
+    let month_word = (lower.bytes().any(|c| c.is_ascii_alphabetic()))
+        .then(|| MONTHS.iter().position(|mw| lower.contains(mw)))
+        .flatten()
         .map(|i| i as u32 % 12 + 1);
     let ok = match (nums.as_slice(), month_word) {
         ([y, mo, d], None) if *y > 31 => v::plausible_birth_date(*y, *mo, *d),
