@@ -6,7 +6,7 @@
 //! words or places (Will, May, June, Mark, Grace, Paris, Jordan…) are left out on purpose: a
 //! false hit on "May I ask" costs more than a missed "May" without context.
 
-use rustc_hash::FxHashSet;
+use rustc_hash::FxHashMap;
 use std::sync::OnceLock;
 
 const GIVEN_NAMES: &str = "
@@ -79,28 +79,42 @@ phone email e-mail address name subject re fwd date time city country update mob
 assistant system tool message
 ";
 
-fn set(words: &'static str) -> FxHashSet<&'static str> {
-    words.split_whitespace().collect()
+/// What a lower-cased word is to the person scan: one look-up answers all three lists.
+#[derive(Clone, Copy, Default, Debug, PartialEq)]
+pub struct Listed {
+    pub given_name: bool,
+    pub not_name: bool,
+    pub honorific: bool,
+}
+
+pub fn listed(lower: &str) -> Listed {
+    static MAP: OnceLock<FxHashMap<&'static str, Listed>> = OnceLock::new();
+    let map = MAP.get_or_init(|| {
+        let mut map: FxHashMap<&'static str, Listed> = FxHashMap::default();
+        for w in GIVEN_NAMES.split_whitespace() {
+            map.entry(w).or_default().given_name = true;
+        }
+        for w in NOT_NAMES.split_whitespace() {
+            map.entry(w).or_default().not_name = true;
+        }
+        for &w in HONORIFICS {
+            map.entry(w).or_default().honorific = true;
+        }
+        map
+    });
+    map.get(lower).copied().unwrap_or_default()
 }
 
 pub fn is_given_name(lower: &str) -> bool {
-    static SET: OnceLock<FxHashSet<&'static str>> = OnceLock::new();
-    SET.get_or_init(|| set(GIVEN_NAMES)).contains(lower)
+    listed(lower).given_name
 }
 
 pub fn is_honorific(lower: &str) -> bool {
-    // Most words are longer than any honorific: no comparisons for them; of the rest, most
-    // differ from each honorific of their length in the first byte, compared inline.
-    let b = lower.as_bytes();
-    b.len() <= 8
-        && HONORIFICS
-            .iter()
-            .any(|h| h.len() == b.len() && h.as_bytes().first() == b.first() && *h == lower)
+    listed(lower).honorific
 }
 
 pub fn is_not_name(lower: &str) -> bool {
-    static SET: OnceLock<FxHashSet<&'static str>> = OnceLock::new();
-    SET.get_or_init(|| set(NOT_NAMES)).contains(lower)
+    listed(lower).not_name
 }
 
 /// Lower-case particles inside family names: "van der Berg", "da Silva", "de la Cruz".

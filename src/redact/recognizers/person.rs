@@ -3,7 +3,7 @@
 //! or when it is a known given name; following capitalized words and particles ("van der")
 //! extend it to the family name. Cue strength sets the score, as context words do for patterns.
 
-use super::names::{is_given_name, is_honorific, is_not_name, is_particle};
+use super::names::{is_given_name, is_honorific, is_particle, listed};
 use super::Candidate;
 use crate::redact::entity::EntityType;
 use words::{starts_word, word_after_space, word_before, word_end};
@@ -231,11 +231,12 @@ pub(crate) fn scan_from(text: &str, upper: &[usize], leads: &[usize], out: &mut 
             continue;
         }
         let lower = lower_into(w, &mut lower_buf);
-        if is_not_name(lower) || is_honorific(lower) {
+        let list = listed(lower);
+        if list.not_name || list.honorific {
             continue;
         }
         // "Jean-Luc": the first part alone may be the listed name.
-        let given = is_given_name(lower)
+        let given = list.given_name
             || lower
                 .split_once('-')
                 .is_some_and(|(first, _)| is_given_name(first));
@@ -274,7 +275,8 @@ pub(crate) fn scan_from(text: &str, upper: &[usize], leads: &[usize], out: &mut 
             let next_word = word(next);
             if is_capitalized(next_word) && {
                 let next_lower = lower_into(next_word, &mut next_buf);
-                !is_not_name(next_lower) && !is_honorific(next_lower)
+                let next_list = listed(next_lower);
+                !next_list.not_name && !next_list.honorific
             } {
                 last = next;
                 more += 1;

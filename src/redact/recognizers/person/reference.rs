@@ -2,6 +2,7 @@
 //! then read in order. The tests keep it as the reference the lazy scan must equal.
 
 use super::*;
+use crate::redact::recognizers::names::is_not_name;
 
 /// Words: runs of letters, with inner apostrophes and hyphens (O'Brien, Jean-Luc, I'm).
 fn tokenize(text: &str, out: &mut Vec<Token>) {
