@@ -128,6 +128,8 @@ fn hard_negatives() {
     assert_clean("interface L { password: string; token?: string }");
     assert_clean("password = getpass.getpass()\ntoken = os.environ['T']");
     assert_clean("meeting on 2024-05-01 at 12:30:45, ratio 16:9");
+    // Log timestamps: a date and a clock time (the hour is not the end of a phone number).
+    assert_clean("2024-01-15 10:30:00 INFO started; at 15/01/2024 09:05:12.123 it stopped");
     assert_clean("std::io::Result and fs::read");
     assert_clean("ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx is the format");
     assert_clean("May I ask, Will this Mark the end?");

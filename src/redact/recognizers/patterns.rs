@@ -76,6 +76,13 @@ fn phone(text: &str, s: usize, mut e: usize) -> Option<Hit> {
             return None;
         }
     }
+    // Followed by the rest of a clock time: a date and an hour ("2024-01-15 10:30:00" in a
+    // log line).
+    if text.as_bytes().get(e) == Some(&b':')
+        && text.as_bytes().get(e + 1).is_some_and(u8::is_ascii_digit)
+    {
+        return None;
+    }
     // US ZIP+4 (12345-6789) and Brazilian CEP (12345-678) are postal codes.
     if !international
         && shape.seps == 1
