@@ -130,6 +130,8 @@ fn hard_negatives() {
     assert_clean("meeting on 2024-05-01 at 12:30:45, ratio 16:9");
     // Log timestamps: a date and a clock time (the hour is not the end of a phone number).
     assert_clean("2024-01-15 10:30:00 INFO started; at 15/01/2024 09:05:12.123 it stopped");
+    // Decimals and dates with month names are not phones or people.
+    assert_clean("coordinates 48.858844, 2.294351; [15/Jan/2024:10:30:00 +0000] GET /");
     assert_clean("std::io::Result and fs::read");
     assert_clean("ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx is the format");
     assert_clean("May I ask, Will this Mark the end?");

@@ -83,6 +83,10 @@ fn phone(text: &str, s: usize, mut e: usize) -> Option<Hit> {
     {
         return None;
     }
+    // One dot between two groups is a decimal point: coordinates, measurements (48.858844).
+    if !international && shape.seps == 1 && shape.first_sep == b'.' && shape.groups == 2 {
+        return None;
+    }
     // US ZIP+4 (12345-6789) and Brazilian CEP (12345-678) are postal codes.
     if !international
         && shape.seps == 1

@@ -316,7 +316,7 @@ pub(crate) fn scan_from(text: &str, upper: &[usize], leads: &[usize], out: &mut 
             0.6
         } else if given && multi {
             0.75
-        } else if given && !starts_sentence(text, cur.start) {
+        } else if given && !starts_sentence(text, cur.start) && !in_date_or_path(text, cur) {
             0.55
         } else {
             0.0
@@ -367,6 +367,14 @@ fn cue_before(text: &str, cur: Token, prev: Option<Token>, cue: &[&str]) -> bool
 /// `word.to_lowercase() == lower` without allocating (`lower` has no final sigma).
 fn lower_eq(word: &str, lower: &str) -> bool {
     word.chars().flat_map(char::to_lowercase).eq(lower.chars())
+}
+
+/// A word between slashes or glued to a digit is part of a date or a path ("15/Jan/2024",
+/// "/home/anna"), not someone's name on its own.
+fn in_date_or_path(text: &str, word: Token) -> bool {
+    let b = text.as_bytes();
+    let glue = |c: Option<&u8>| c.is_some_and(|&c| c == b'/' || c.is_ascii_digit());
+    glue(word.start.checked_sub(1).and_then(|i| b.get(i))) || glue(b.get(word.end))
 }
 
 /// A lone given name opening a sentence is as likely a capitalized word ("Maxime" in Latin

@@ -154,7 +154,8 @@ pub(super) fn scan_by_tokens(text: &str, out: &mut Vec<Candidate>) {
             0.6
         } else if given && multi {
             0.75
-        } else if given && !starts_sentence(text, toks[i].start) {
+        } else if given && !starts_sentence(text, toks[i].start) && !in_date_or_path(text, toks[i])
+        {
             0.55
         } else {
             0.0
