@@ -104,8 +104,8 @@ pub(crate) struct Runs {
     starts: &'static [&'static str],
     /// A last, format-specific test of the run (three dots for an IPv4 address).
     accept: Option<fn(&[u8]) -> bool>,
-    /// When set, a match may go on past the run over white space and these bytes (a phone
-    /// number's " ext. 12").
+    /// When set, a match may go on past the run into a phone extension (" ext. 12", where
+    /// [`extension_at`] finds one), over white space and these bytes.
     tail: Option<Box<ByteSet>>,
     /// Runs this long never hold white space: only the text's long runs need a look.
     long: bool,
@@ -280,7 +280,7 @@ impl Runs {
         self
     }
 
-    /// Lets matches continue past a run over white space and `bytes`.
+    /// Lets matches continue past a run into a phone extension, over white space and `bytes`.
     pub(crate) fn with_tail(mut self, bytes: &[&str]) -> Runs {
         self.tail = Some(Box::new(ByteSet::of(bytes)));
         self
