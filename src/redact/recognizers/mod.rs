@@ -18,6 +18,7 @@ mod literals;
 pub mod names;
 mod patterns;
 pub mod person;
+mod phone;
 mod prescan;
 mod runs;
 mod values;
