@@ -87,6 +87,7 @@ pub struct Listed {
     pub honorific: bool,
 }
 
+/// The lists `lower` (a lower-cased word) is on.
 pub fn listed(lower: &str) -> Listed {
     static MAP: OnceLock<FxHashMap<&'static str, Listed>> = OnceLock::new();
     let map = MAP.get_or_init(|| {
