@@ -39,6 +39,11 @@ fn positives() {
     );
     assert_finds("PHONE", "Tel: 030 1234567", "030 1234567");
     assert_finds("PHONE", "call me on 06 12 34 56 78", "06 12 34 56 78");
+    // Short local numbers need a context word; nine digits and more do not.
+    assert_finds("PHONE", "call me at 555 0199 tonight", "555 0199");
+    assert_finds("PHONE", "mi móvil: 612 345 678", "612 345 678");
+    assert_finds("PHONE", "reach me on 0612 345 678", "0612 345 678");
+    assert_finds("PHONE", "the office: 555-0100 ext. 7", "555-0100 ext. 7");
     assert_finds(
         "CREDIT_CARD",
         "card 4111-1111-1111-1111 exp 12/27",
@@ -137,6 +142,16 @@ fn hard_negatives() {
     assert_clean("May I ask, Will this Mark the end?");
     assert_clean("ISBN 978-3-16-148410-0");
     assert_clean("It costs $1 234 567 in total");
+    // Log lines and tables: HTTP status and size, counts with units, thousands with spaces,
+    // short digit groups; a street word inside a hex string.
+    assert_clean("\"GET /contact HTTP/1.1\" 200 5123 \"-\"; \"POST /x HTTP/1.1\" 503 123456");
+    assert_clean("Total: 539 891 823 bytes in 5247 files; rx 19251629 packets 419 4405 dropped");
+    assert_clean("| 2022-09-14 | 14 343 324 | 30.1% | and 1 234 567 890 events");
+    assert_clean("| 2021-02-21 | 796 080 921 | 53.5% |\n| total | 1.234.567.890 |");
+    assert_clean("Build 123 4567 finished; latency 200 5123");
+    assert_clean("segfault at 0x7C8fAddB9054 ip f6CD745FcBcc03Bd error 6");
+    // A phone context word on the line before: log lines are separate records.
+    assert_clean("WARN sms gateway down\nBuild 290 8475 finished in 26m 54s");
 }
 
 #[test]

@@ -2,7 +2,8 @@
 // benign messages full of hard negatives (UUIDs, SHAs, versions, order numbers, Luhn-failing
 // card-like numbers, code that names passwords without containing one).
 //
-// Deterministic: faker and our own PRNG are seeded, so re-running writes the same file.
+// Deterministic: faker and our own PRNG are seeded and faker's reference date is fixed, so
+// re-running writes the same file.
 //   node tests/data/gen_redact_corpus.mjs  > tests/data/redact_corpus.jsonl
 //
 // Each line: {"id", "locale", "benign", "text", "spans": [{"type", "start", "end", "value"}]}
@@ -15,6 +16,9 @@ import {
 const LOCALES = { en_US: fakerEN_US, en_GB: fakerEN_GB, de: fakerDE, fr: fakerFR, es: fakerES, it: fakerIT, pt_BR: fakerPT_BR, nl: fakerNL };
 const N_PII = Number(process.env.N_PII ?? 4000);
 const N_BENIGN = Number(process.env.N_BENIGN ?? 5000);
+// Log excerpts and tables pasted into a chat, after the messages above: mostly benign numbers
+// (timestamps, status codes, sizes, counts, coordinates), some with PII in them.
+const N_LOGS = Number(process.env.N_LOGS ?? 1000);
 
 // A small seeded PRNG for our own choices (mulberry32).
 let seed = 0x5eed1234;
@@ -208,6 +212,70 @@ function piiSnippet(f, locale) {
   return pick(T)();
 }
 
+// ---- log lines and table rows ----
+const MON = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+const pad = (n, w = 2) => String(n).padStart(w, '0');
+const hms = () => `${pad(int(0, 23))}:${pad(int(0, 59))}:${pad(int(0, 59))}`;
+const ymd = () => `20${int(18, 26)}-${pad(int(1, 12))}-${pad(int(1, 28))}`;
+const thousands = () => `${int(1, 999)} ${pad(int(0, 999), 3)} ${pad(int(0, 999), 3)}`;
+const STATUS = [200, 200, 200, 201, 204, 301, 302, 304, 400, 401, 403, 404, 500, 502, 503];
+const VERB = ['GET', 'GET', 'POST', 'PUT', 'DELETE'];
+
+function requestLine(f) {
+  return `"${pick(VERB)} /${f.word.noun()}/${int(1, 99999)} HTTP/1.1" ${pick(STATUS)} ${int(0, 999999)}`;
+}
+
+// A benign log or table line.
+function logLine(f) {
+  const T = [
+    () => `[${pad(int(1, 28))}/${pick(MON)}/20${int(18, 26)}:${hms()} +0000] ${requestLine(f)} "-" "curl/${int(7, 8)}.${int(0, 88)}.${int(0, 9)}"`,
+    () => `[${ymd()} ${hms()}] ${requestLine(f)} ${int(1, 999)}ms`,
+    () => `${pick(MON)} ${int(1, 28)} ${hms()} web-${pad(int(1, 20))} ${pick(['nginx', 'sshd', 'kernel', 'systemd', 'cron'])}[${int(100, 65000)}]: ${f.hacker.phrase()}`,
+    () => `${ymd()}T${hms()}.${int(100, 999)}Z ${pick(['INFO', 'WARN', 'ERROR', 'DEBUG'])} [${f.hacker.noun()}] took ${int(1, 5000)} ms, ${int(1, 999)} rows`,
+    () => `${ymd()},${hms()},${pick(STATUS)},${int(100, 99999)},${int(0, 9)}.${int(100, 999)}`,
+    () => `| ${ymd()} | ${thousands()} | ${int(0, 99)}.${int(0, 9)}% |`,
+    () => `| ${f.word.noun()} | ${int(1, 999)} ${int(1000, 9999)} | ${int(1, 99)} ${pad(int(0, 999), 3)} |`,
+    () => `Total: ${thousands()} bytes in ${int(1, 9999)} files`,
+    () => `${thousands()} ${pick(['events', 'requests', 'rows', 'records', 'tokens'])} processed, ${int(1, 99)} ${pad(int(0, 999), 3)} errors`,
+    () => `location ${int(-89, 89)}.${int(100000, 999999)}, ${int(-179, 179)}.${int(100000, 999999)}`,
+    () => `    at ${f.hacker.noun()}.${f.hacker.verb()} (/app/src/${f.system.commonFileName('js')}:${int(1, 999)}:${int(1, 99)})`,
+    () => `  File "/app/${f.system.commonFileName('py')}", line ${int(1, 2000)}, in ${f.hacker.verb()}`,
+    () => `pod/${f.hacker.noun()}-${chars(LOWER + DIGITS, 9)}-${chars(LOWER + DIGITS, 5)}   1/1   Running   ${int(0, 9)}   ${int(1, 30)}d${int(1, 23)}h`,
+    () => `pid ${int(100, 65000)} rss ${int(1000, 999999)} kB vsz ${int(1000, 9999999)} kB cpu ${int(0, 99)}.${int(0, 9)}%`,
+    () => `segfault at ${chars('0123456789abcdef', 12)} ip ${chars('0123456789abcdef', 16)} sp ${chars('0123456789abcdef', 16)} error ${int(4, 7)}`,
+    () => `${pick(['RX', 'TX'])} packets ${int(1000, 99999999)} bytes ${int(1000, 999999999)} (${int(1, 999)}.${int(0, 9)} MB) dropped ${int(0, 999)}`,
+    () => `latency p50 ${int(1, 99)} ms p95 ${int(100, 999)} ms p99 ${int(1000, 9999)} ms over ${int(1000, 99999)} requests`,
+    () => `Build ${int(100, 999)} ${int(1000, 9999)} finished in ${int(1, 59)}m ${int(1, 59)}s`,
+    () => `${f.system.semver()} build ${ymd().replaceAll('-', '')}.${int(1, 9)} (${f.git.commitSha({ length: 7 })})`,
+    () => `ticket ${pick(['JIRA', 'OPS', 'SUP'])}-${int(100, 9999)} opened ${ymd()} ${hms()} UTC`,
+  ];
+  return pick(T)();
+}
+
+// A log line with personal data in it, labeled.
+function piiLogLine(f) {
+  const T = [
+    () => [`[${ymd()} ${hms()}] login ok user=`, ['EMAIL', f.internet.email()], ` from `, ['IP_ADDRESS', f.internet.ipv4()]],
+    () => [['IP_ADDRESS', f.internet.ipv4()], ` - - [${pad(int(1, 28))}/${pick(MON)}/20${int(18, 26)}:${hms()} +0000] ${requestLine(f)}`],
+    () => [`${ymd()}T${hms()}Z WARN sms to `, ['PHONE', f.phone.number({ style: 'international' })], ` failed: ${pick(STATUS)}`],
+    () => [`| ${ymd()} | `, ['EMAIL', f.internet.email()], ` | ${thousands()} |`],
+  ];
+  return pick(T)();
+}
+
+function logMessage(f, benign) {
+  const parts = [pick(['Here is the log:\n```\n', 'Any idea what this means?\n\n', '```\n', ''])];
+  const n = int(2, 6);
+  const pii = benign ? -1 : int(0, n - 1);
+  for (let i = 0; i < n; i++) {
+    if (i > 0) parts.push('\n');
+    if (i === pii) parts.push(...piiLogLine(f));
+    else parts.push(logLine(f));
+  }
+  if (parts[0].includes('```')) parts.push('\n```');
+  return assemble(parts);
+}
+
 // Benign snippets: realistic chat and dev content with hard negatives and no personal data.
 function benignSnippet(f) {
   const T = [
@@ -258,10 +326,24 @@ function message(f, locale, benign) {
 
 let id = 0;
 const localeNames = Object.keys(LOCALES);
-for (const [i, name] of localeNames.entries()) LOCALES[name].seed(1000 + i);
+// Faker's dates (birth dates, recent timestamps) count back from a reference date, which is
+// today unless set: pinned, so the file does not change from one day to the next.
+const REF_DATE = '2026-11-29T17:00:00Z';
+for (const [i, name] of localeNames.entries()) {
+  LOCALES[name].seed(1000 + i);
+  LOCALES[name].setDefaultRefDate(REF_DATE);
+}
 for (let i = 0; i < N_PII + N_BENIGN; i++) {
   const benign = i >= N_PII;
   const locale = localeNames[i % localeNames.length];
   const { text, spans } = message(LOCALES[locale], locale, benign);
   process.stdout.write(JSON.stringify({ id: id++, locale, benign, text, spans }) + '\n');
+}
+// Seeded afresh, so the messages above do not change when this section does.
+seed = 0x10651065;
+LOCALES.en_US.seed(2000);
+for (let i = 0; i < N_LOGS; i++) {
+  const benign = rand() < 0.7;
+  const { text, spans } = logMessage(LOCALES.en_US, benign);
+  process.stdout.write(JSON.stringify({ id: id++, locale: 'en_US', benign, text, spans }) + '\n');
 }

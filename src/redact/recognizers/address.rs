@@ -98,7 +98,7 @@ fn regexes() -> &'static [MetaRegex; 3] {
             r"(?-u:\b)[0-9]{{1,6}}[A-Za-z]?(?:\s[NSEW]\.?)?(?:\s{name_word}){{1,4}}\s(?:{EN_SUFFIXES})\.?(?-u:\b){UNIT}"
         );
         let romance = format!(
-            r"(?:(?-u:\b)[0-9]{{1,5}}[a-z]?,?\s)?(?:{ROMANCE_WORDS})\.?(?:\s[\p{{L}}'’\-]+){{1,5}}?(?:,?\s[0-9]{{1,5}}[a-z]?(?-u:\b)|\ss/n\.?){UNIT}|(?-u:\b)[0-9]{{1,5}}[a-z]?,?\s(?:{ROMANCE_WORDS})\.?(?:\s[\p{{L}}'’\-]+){{1,4}}{UNIT}"
+            r"(?:(?-u:\b)[0-9]{{1,5}}[a-z]?,?\s)?(?-u:\b)(?:{ROMANCE_WORDS})\.?(?:\s[\p{{L}}'’\-]+){{1,5}}?(?:,?\s[0-9]{{1,5}}[a-z]?(?-u:\b)|\ss/n\.?){UNIT}|(?-u:\b)[0-9]{{1,5}}[a-z]?,?\s(?:{ROMANCE_WORDS})\.?(?:\s[\p{{L}}'’\-]+){{1,4}}{UNIT}"
         );
         let germanic = format!(
             r"(?:(?:Am|An der|Auf dem|Im|In der|Zum|Zur|de|het)\s)?(?:\p{{Lu}}[\p{{L}}\-]*\s)?\p{{L}}[\p{{L}}\-]*(?:{GERMANIC_ENDINGS}|\s(?:Str\.|Straße|Weg|Gasse|Platz|Allee))\s[0-9]{{1,5}}\s?[a-z]?(?-u:\b){UNIT}|(?:Am|An der|Auf dem|Im|In der|Zum|Zur)\s\p{{Lu}}\p{{L}}+\s[0-9]{{1,5}}[a-z]?(?-u:\b){UNIT}"

@@ -93,6 +93,8 @@ pub(crate) struct Spec {
     /// How far (bytes) before and after the match context words count. Some cues only work
     /// close and in front: a date followed by someone else's "I was born" is just a date.
     window: (usize, usize),
+    /// Context words count only on the match's own line (log lines are separate records).
+    own_line: bool,
     /// Where in a text the regex can match; the rest is not searched.
     gate: Gate,
     /// The highest score the check gives without context words. When it is below the
@@ -119,6 +121,7 @@ impl Spec {
             value: None,
             finder: None,
             window: (CONTEXT_BEFORE, CONTEXT_AFTER),
+            own_line: false,
             gate: Gate::Always,
             weak: 1.0,
         }
@@ -138,6 +141,12 @@ impl Spec {
     /// Only context words within `before` bytes in front of the match count.
     pub(crate) fn context_before_only(mut self, before: usize) -> Spec {
         self.window = (before, 0);
+        self
+    }
+
+    /// Only context words on the match's line count.
+    pub(crate) fn context_on_its_line(mut self) -> Spec {
+        self.own_line = true;
         self
     }
 
@@ -254,6 +263,7 @@ impl Recognizers {
                 value: None,
                 finder: None,
                 window: (0, 0),
+                own_line: false,
                 gate: Gate::Always,
                 weak: 1.0,
             };
@@ -291,8 +301,13 @@ impl Recognizers {
                     return;
                 }
                 if let Some(mut hit) = (spec.check)(text, s, e) {
+                    let window = if spec.own_line {
+                        line_window(text, hit.start, hit.end, spec.window)
+                    } else {
+                        spec.window
+                    };
                     if hit.score < 1.0
-                        && has_context(text, hit.start, hit.end, spec.window, spec.context)
+                        && has_context(text, hit.start, hit.end, window, spec.context)
                     {
                         hit.score = (hit.score + spec.boost).min(1.0);
                     }
@@ -410,6 +425,21 @@ fn pair_bit(b: u8) -> u32 {
     }
 }
 
+/// A context window narrowed to the line of `text[start..end]`.
+fn line_window(
+    text: &str,
+    start: usize,
+    end: usize,
+    (before, after): (usize, usize),
+) -> (usize, usize) {
+    let b = text.as_bytes();
+    let lo = start.saturating_sub(before);
+    let before = memchr::memrchr(b'\n', &b[lo..start]).map_or(before, |i| start - (lo + i + 1));
+    let hi = (end + after).min(b.len());
+    let after = memchr::memchr(b'\n', &b[end..hi]).map_or(after, |i| i);
+    (before, after)
+}
+
 /// Whether one of `words` occurs, starting a word, within the context window around a match.
 pub(crate) fn has_context(
     text: &str,
@@ -424,6 +454,16 @@ pub(crate) fn has_context(
     let mut lo = start.saturating_sub(before);
     while !text.is_char_boundary(lo) {
         lo += 1;
+    }
+    // A word the window's edge cuts does not start there ("ring" in "around_wring").
+    if text[..lo]
+        .chars()
+        .next_back()
+        .is_some_and(char::is_alphanumeric)
+    {
+        lo += text[lo..start]
+            .find(|c: char| !c.is_alphanumeric())
+            .unwrap_or(start - lo);
     }
     let mut hi = (end + after).min(text.len());
     while !text.is_char_boundary(hi) {
@@ -490,6 +530,19 @@ mod tests {
             .all(|(k, _)| k != "DATE_OF_BIRTH"));
         assert!(kinds("I was born on 03/04/1987")
             .contains(&("DATE_OF_BIRTH".to_string(), "03/04/1987".to_string())));
+    }
+
+    #[test]
+    fn context_words_cut_by_the_window_edge_do_not_count() {
+        // "ring" is a phone context word; here the window's first bytes are the end of "wring".
+        let text = "xxxxxxxxxxxxxxxxxxx around_wring.py ends 739 9804";
+        let at = text.find("739").unwrap();
+        let lo = text.find("ring").unwrap();
+        assert!(!has_context(text, at, at + 8, (at - lo, 0), &["ring"]));
+        assert!(has_context(text, at, at + 8, (at - lo + 1, 0), &["wring"]));
+        let text = "give me a ring: 739 9804";
+        let at = text.find("739").unwrap();
+        assert!(has_context(text, at, at + 8, (at - 10, 0), &["ring"]));
     }
 
     /// Texts that stress the gates: the start of the labeled corpus, and hand-made edge cases

@@ -385,13 +385,15 @@ pub(super) fn built_in() -> Vec<Spec> {
         Spec::new(Phone, r"(?:\+|\b00)[0-9][0-9]{0,3}(?:[ .\-/]?(?:\([0-9]{1,4}\)|[0-9]{1,6})){1,7}(?:\s*(?:x|ext\.?|extension|#)\s*[0-9]{1,6}\b)?", phone)
             .gate(Gate::runs(&["0-9", "+ .-/()"], &["0-9"], 7, 7).containing(&["+", "00"]).with_tail(&["0-9", "xetnsio.#"]))
             .context(PHONE_CONTEXT)
-            .context_before_only(40),
+            .context_before_only(40)
+            .context_on_its_line(),
         Spec::new(Phone, r"(?:\(\d{2,5}\)[ .\-]?|\b\d{1,5}[ .\-/]?)(?:\d{1,5}[ .\-/]?){1,4}\d{2,5}\b(?:\s*(?:x|ext\.?|extension)\s*\d{1,6}\b)?", phone)
             // The number itself is digits and separators only (the check wants 7 digits there);
             // an extension (" ext. 12") may follow.
             .gate(Gate::runs(&["0-9", " .-/()"], &["0-9"], 7, 7).with_tail(&["0-9", "xetnsio."]))
             .context(PHONE_CONTEXT)
-            .context_before_only(40),
+            .context_before_only(40)
+            .context_on_its_line(),
         Spec::new(CreditCard, r"\b(?:\d[ -]?){12,18}\d\b", credit_card)
             .gate(Gate::runs(&["0-9", " -"], &["0-9"], 13, 13)),
         Spec::new(Iban, r"\b[A-Z]{2}[0-9]{2}(?: ?[A-Z0-9]{1,4}){3,9}\b", iban)

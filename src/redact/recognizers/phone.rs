@@ -78,16 +78,69 @@ pub(super) fn phone(text: &str, s: usize, mut e: usize) -> Option<Hit> {
     if shape.seps == 0 && !international && !paren && digits < 9 {
         return None;
     }
+    // A count with its unit ("539 891 823 bytes", "419 4405 packets") or an HTTP status and
+    // response size after a request line (`"GET / HTTP/1.1" 200 5123`).
+    if !international && (unit_after(b, e) || http_status(b, s, &shape)) {
+        return None;
+    }
+    // Without a country code, every national numbering plan we know of dials nine digits or
+    // more; shorter numbers (a local "555 0199") are as often sizes and counts in a log
+    // ("200 5123", "12 345 678"), so they need a context word or an extension.
+    let extension = main.len() < m.len();
+    let complete = (international || paren || extension || digits >= 9) && !thousands(&shape);
     let score = if international && digits >= 8 {
         0.75
     } else if shape.seps == 0 && !paren {
         0.3
-    } else if shape.groups >= 2 && shape.long_group {
+    } else if shape.groups >= 2 && shape.long_group && complete {
         0.6
     } else {
         0.35
     };
     hit(s, e, score)
+}
+
+/// Whether a national number is grouped like a count in thousands ("796 080 921", "1.234.567"):
+/// a first group of one to three digits, not starting with 0, then groups of exactly three,
+/// all after the same separator. Tables and logs are full of them; some plans dial them too
+/// (Spanish mobiles "612 345 678"), so they stay phones only with a context word.
+fn thousands(shape: &Shape) -> bool {
+    shape.thousands && shape.groups >= 3 && shape.first[0] <= 3
+}
+
+/// Units a count is followed by, in logs and tables: then the digits are a quantity.
+const UNITS: &[&str] = &[
+    "b", "kb", "mb", "gb", "tb", "kib", "mib", "gib", "bytes", "ms", "sec", "secs", "seconds",
+    "rows", "events", "errors", "files", "requests", "packets", "items", "records", "lines",
+    "users", "tokens", "times", "views", "units", "%",
+];
+
+/// Whether the word after `end` (past one space) is a unit of [`UNITS`].
+fn unit_after(b: &[u8], end: usize) -> bool {
+    let mut i = end;
+    if b.get(i) == Some(&b' ') {
+        i += 1;
+    }
+    let word_end = (i..b.len())
+        .find(|&k| !(b[k].is_ascii_alphabetic() || b[k] == b'%'))
+        .unwrap_or(b.len());
+    let word = &b[i..word_end];
+    !word.is_empty()
+        && word.len() <= 8
+        && UNITS
+            .iter()
+            .any(|u| word.eq_ignore_ascii_case(u.as_bytes()))
+}
+
+/// Whether a two-group number starts with an HTTP status code right after a quoted request
+/// line: `"GET /x HTTP/1.1" 200 5123`.
+fn http_status(b: &[u8], start: usize, shape: &Shape) -> bool {
+    shape.groups == 2
+        && shape.first[0] == 3
+        && (b'1'..=b'5').contains(&b[start])
+        && start >= 2
+        && b[start - 1] == b' '
+        && b[start - 2] == b'"'
 }
 
 /// What [`phone`] asks of a candidate's number part, read in one pass without allocating.
@@ -105,16 +158,24 @@ struct Shape {
     seps: usize,
     first_sep: u8,
     dot: bool,
+    /// Digits and one kind of separator (space or dot) only, one between each two groups,
+    /// no leading 0, every group after the first three digits long.
+    thousands: bool,
 }
 
 impl Shape {
     fn of(main: &str) -> Shape {
-        let mut shape = Shape::default();
+        let trimmed = main.trim().as_bytes();
+        let mut shape = Shape {
+            thousands: trimmed.first().is_some_and(|c| (b'1'..=b'9').contains(c)),
+            ..Shape::default()
+        };
         let mut run = 0;
         let close = |shape: &mut Shape, run: usize| {
             if let Some(slot) = shape.first.get_mut(shape.groups) {
                 *slot = run;
             }
+            shape.thousands &= shape.groups == 0 || run == 3;
             shape.groups += 1;
             shape.digits += run;
             shape.one_digit_group |= run == 1;
@@ -131,9 +192,9 @@ impl Shape {
         if run > 0 {
             close(&mut shape, run);
         }
-        for c in main
-            .trim()
-            .bytes()
+        for c in trimmed
+            .iter()
+            .copied()
             .filter(|c| matches!(c, b' ' | b'.' | b'-' | b'/'))
         {
             if shape.seps == 0 {
@@ -142,6 +203,11 @@ impl Shape {
             shape.seps += 1;
             shape.dot |= c == b'.';
         }
+        shape.thousands &= matches!(shape.first_sep, b' ' | b'.')
+            && shape.seps + 1 == shape.groups
+            && trimmed
+                .iter()
+                .all(|&c| c.is_ascii_digit() || c == shape.first_sep);
         shape
     }
 }
