@@ -174,7 +174,7 @@ impl Gate {
         match self {
             Gate::Always => out.push(Span::from(0..text.len())),
             Gate::Starts(words) => {
-                if let Some(first) = words.iter().filter_map(|w| find_ci(text, w).next()).min() {
+                if let Some(first) = words.iter().filter_map(|w| first_ci(text, w)).min() {
                     out.push(Span::from(first..text.len()));
                 }
             }
@@ -207,12 +207,25 @@ impl Gate {
                 let starts_word = |at: usize| {
                     at == 0 || !(b[at - 1].is_ascii_alphanumeric() || b[at - 1] == b'_')
                 };
-                for w in words.iter() {
+                // One pass per first letter, for every word that starts with it; the word
+                // start is checked before the word ("p" is common inside words, rarely first).
+                let mut letters: Vec<u8> = words.iter().map(|w| w.as_bytes()[0]).collect();
+                letters.sort_unstable();
+                letters.dedup();
+                for first in letters {
                     // Occurrences in one word share its window: found once, so a long word
                     // full of them stays linear.
                     let mut word_end = 0;
-                    for at in find_ci(text, w).filter(|&at| starts_word(at)) {
-                        if at < word_end {
+                    let upper = first.to_ascii_uppercase();
+                    for at in memchr::memchr2_iter(first, upper, b) {
+                        if at < word_end
+                            || !starts_word(at)
+                            || !words.iter().any(|w| {
+                                let w = w.as_bytes();
+                                b.len() - at >= w.len()
+                                    && b[at..at + w.len()].eq_ignore_ascii_case(w)
+                            })
+                        {
                             continue;
                         }
                         word_end = skip_word(text, at);
@@ -449,6 +462,21 @@ impl Seeds<'_> {
         self.next = from + found + 1;
         Some(from + found)
     }
+}
+
+/// Where `word` first occurs in `text`, ASCII case-insensitively. A word that starts with
+/// bytes case cannot change ("-----BEGIN ") is looked for by that prefix with a substring
+/// search: its first byte alone is common ("-" in dates and lists).
+fn first_ci(text: &str, word: &str) -> Option<usize> {
+    let w = word.as_bytes();
+    let fixed = w.iter().take_while(|c| !c.is_ascii_alphabetic()).count();
+    if fixed < 2 {
+        return find_ci(text, word).next();
+    }
+    let b = text.as_bytes();
+    memchr::memmem::find_iter(b, &w[..fixed]).find(|&i| {
+        b.len() - i >= w.len() && b[i + fixed..i + w.len()].eq_ignore_ascii_case(&w[fixed..])
+    })
 }
 
 /// Adds a window, merging it with the previous one when they overlap. Windows must come in

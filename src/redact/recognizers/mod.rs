@@ -575,6 +575,10 @@ mod tests {
                 // Near words: bearer across lines and spaces, "my wifi password is".
                 "Authorization:Bearer\u{a0}abcdefghijklmnop1234 and bearer\n\n  zyxwvutsrqponmlk9876",
                 "our wi-fi password is Tr0ub4dor&3, the  PIN  :  4455",
+                // Near words inside words, after `-` and `_`, in either case; a key header
+                // after a run of dashes.
+                "my PIN-pass is 1234abcd, your xpin is 5678efgh, the _Pass was s3cr3t!! pinpass",
+                "---------Begin RSA PRIVATE KEY-----\nMIIEow\n-----END RSA PRIVATE KEY-----",
                 // Phones with extensions and international prefixes; dates with years.
                 "+1 (415) 555-0100 ext. 12, 0044 20 7946 0958 x99, call 555-0100 extension 7",
                 // A rejected match (too few digits) runs into a number through its extension.
