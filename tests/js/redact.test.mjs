@@ -37,6 +37,39 @@ test("findings read as written: two-decimal scores, placeholders in order in the
   assert.equal(findings[1].score, 0.9);
 });
 
+test("the redacted text is the input with each finding replaced, look-alikes escaped", () => {
+  const r = new Redactor();
+  const inputs = [
+    "no personal data here",
+    "ann@example.com",
+    "😀 x ann@example.com y bob@example.org, ünïcödé",
+    "a lone \uD800 surrogate and ann@example.com",
+  ];
+  for (const input of inputs) {
+    const { text, findings } = r.redact(input);
+    let expected = "";
+    let at = 0;
+    for (const f of findings) {
+      expected += input.slice(at, f.start) + f.placeholder;
+      at = f.end;
+    }
+    assert.equal(text, expected + input.slice(at), input);
+  }
+  // Text that looks like a placeholder is escaped (a word joiner), so it comes back as typed.
+  const typed = "typed [EMAIL_1] and ann@example.com";
+  const { text } = r.redact(typed);
+  assert.equal(text, "typed [EMAIL\u2060_1] and [EMAIL_1]");
+  assert.equal(r.restore(text), typed);
+});
+
+test("redact of something other than a string is an INVALID_OPTION error", () => {
+  const r = new Redactor();
+  for (const bad of [42, null, undefined, { text: "x" }, ["a"]]) {
+    throwsCode(assert, () => r.redact(bad), "INVALID_OPTION");
+  }
+  assert.equal(r.redact("still works: ann@example.com").text, "still works: [EMAIL_1]");
+});
+
 test("restore is the inverse, tolerant of light changes and of look-alikes", () => {
   const r = new Redactor();
   const input = "I wrote [EMAIL_1] literally; my address is ann@example.com";
