@@ -105,15 +105,15 @@ fn text_of(text: &JsValue) -> Result<(String, &js_sys::JsString), JsValue> {
 /// When nothing in the text had to be escaped, the redacted text is the input with each value
 /// replaced by its placeholder: only the placeholders cross, and JS builds the text from slices
 /// of the input it already holds (decoding the whole text from UTF-8 again cost ~5 %).
-fn pack(input16: usize, redaction: redact::Redaction) -> (String, Vec<u32>) {
-    let redact::Redaction { text, findings } = redaction;
-    let out16 = redact::utf16_len(text.as_bytes());
-    let replaced: usize = findings.iter().map(|f| f.end - f.start).sum();
-    let placed: usize = findings.iter().map(|f| f.placeholder.len()).sum();
-    // Escaping only adds characters: equal lengths mean it added none.
-    let rebuild = out16 + replaced == input16 + placed;
+fn pack(redaction: redact::Redaction) -> (String, Vec<u32>) {
+    let redact::Redaction {
+        text,
+        findings,
+        escaped,
+    } = redaction;
+    let rebuild = !escaped;
     let mut all = if rebuild {
-        String::with_capacity(placed + 32)
+        String::with_capacity(findings.len() * 16 + 32)
     } else {
         text
     };
@@ -229,7 +229,7 @@ impl JsRedactor {
     ) -> Result<JsValue, JsValue> {
         let (rust, js) = text_of(&text)?;
         let redaction = self.inner.redact(&rust);
-        let (all, packed) = pack(js.length() as usize, redaction);
+        let (all, packed) = pack(redaction);
         Ok(unpack_redaction(js, &all, &packed))
     }
 

@@ -51,6 +51,10 @@ pub struct Finding {
 pub struct Redaction {
     pub text: String,
     pub findings: Vec<Finding>,
+    /// Whether text that looked like a placeholder was escaped: when not, `text` is the input
+    /// with each finding's span replaced by its placeholder.
+    #[serde(skip)]
+    pub escaped: bool,
 }
 
 impl Redaction {
@@ -120,11 +124,12 @@ impl Redactor {
         let mut findings = Vec::with_capacity(spans.len());
         let mut utf16 = Utf16Cursor::new(text);
         let mut copied = 0;
+        let mut escaped = false;
         // The redacted text's length so far in UTF-16 (placeholders are ASCII).
         let mut out16 = 0;
         for c in spans {
             let escaped_from = out.len();
-            self.grammar.escape_into(&text[copied..c.start], &mut out);
+            escaped |= self.grammar.escape_into(&text[copied..c.start], &mut out);
             out16 += utf16_len(&out.as_bytes()[escaped_from..]);
             let value = &text[c.start..c.end];
             let placeholder = match self.config.mode {
@@ -144,10 +149,11 @@ impl Redactor {
             });
             copied = c.end;
         }
-        self.grammar.escape_into(&text[copied..], &mut out);
+        escaped |= self.grammar.escape_into(&text[copied..], &mut out);
         Redaction {
             text: out,
             findings,
+            escaped,
         }
     }
 

@@ -126,16 +126,18 @@ impl Grammar {
         }
     }
 
-    /// Appends `text` to `out` with one word joiner added to every placeholder core. `text` is
-    /// treated as standing alone (start and end are boundaries): in the redacted output it sits
-    /// between `]` and `[`, which are boundaries too, so restore sees the same cores.
-    pub fn escape_into(&self, text: &str, out: &mut String) {
+    /// Appends `text` to `out` with one word joiner added to every placeholder core, and tells
+    /// whether it added any. `text` is treated as standing alone (start and end are
+    /// boundaries): in the redacted output it sits between `]` and `[`, which are boundaries
+    /// too, so restore sees the same cores.
+    pub fn escape_into(&self, text: &str, out: &mut String) -> bool {
         // Every core holds `_` and a digit: most text has none and is copied as is.
         let b = text.as_bytes();
         if !memchr::memchr_iter(b'_', b).any(|i| b.get(i + 1).is_some_and(u8::is_ascii_digit)) {
             out.push_str(text);
-            return;
+            return false;
         }
+        let mut escaped = false;
         let mut prev_word = false;
         let mut copied = 0;
         let mut i = 0;
@@ -147,6 +149,7 @@ impl Grammar {
                 if let Parse::Match(core) = self.parse(text, i, true) {
                     out.push_str(&text[copied..core.stem_end]);
                     out.push(WJ);
+                    escaped = true;
                     copied = core.stem_end;
                     i = core.end;
                     prev_word = true;
@@ -157,6 +160,7 @@ impl Grammar {
             i += c.len_utf8();
         }
         out.push_str(&text[copied..]);
+        escaped
     }
 
     /// Restores `text` into `out` and returns how many bytes were consumed: everything unless

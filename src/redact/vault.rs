@@ -8,8 +8,8 @@
 
 use super::entity::EntityType;
 use crate::error::{Error, ErrorCode, Result};
+use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
-use std::collections::HashMap;
 
 /// One placeholder and the value it replaced.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -33,12 +33,13 @@ struct VaultDocument {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Vault {
     entries: Vec<VaultEntry>,
-    /// (type, value) → index in `entries`.
-    by_value: HashMap<(String, String), usize>,
-    /// (type, number) → index in `entries`.
-    by_key: HashMap<(String, u32), usize>,
+    /// type → value → index in `entries`: nested, so a look-up borrows the type and value
+    /// instead of copying them into a key (one look-up per finding).
+    by_value: FxHashMap<String, FxHashMap<String, usize>>,
+    /// type → number → index in `entries`.
+    by_key: FxHashMap<String, FxHashMap<u32, usize>>,
     /// Highest number handed out per type.
-    last: HashMap<String, u32>,
+    last: FxHashMap<String, u32>,
 }
 
 impl Vault {
@@ -60,8 +61,7 @@ impl Vault {
 
     /// The placeholder for `value`, allocating the next number of its type on first sight.
     pub fn placeholder_for(&mut self, kind: &EntityType, value: &str) -> String {
-        let key = (kind.as_str().to_string(), value.to_string());
-        if let Some(&i) = self.by_value.get(&key) {
+        if let Some(&i) = self.by_value.get(kind.as_str()).and_then(|m| m.get(value)) {
             return self.entries[i].placeholder.clone();
         }
         let n = self.last.get(kind.as_str()).copied().unwrap_or(0) + 1;
@@ -77,8 +77,11 @@ impl Vault {
 
     fn insert(&mut self, kind: String, n: u32, placeholder: String, value: String) {
         let i = self.entries.len();
-        self.by_value.insert((kind.clone(), value.clone()), i);
-        self.by_key.insert((kind.clone(), n), i);
+        self.by_value
+            .entry(kind.clone())
+            .or_default()
+            .insert(value.clone(), i);
+        self.by_key.entry(kind.clone()).or_default().insert(n, i);
         let last = self.last.entry(kind.clone()).or_insert(0);
         *last = (*last).max(n);
         self.entries.push(VaultEntry {
@@ -91,7 +94,8 @@ impl Vault {
     /// The value behind `STEM_n`; `stem` must be upper case.
     pub fn lookup(&self, stem: &str, n: u32) -> Option<&str> {
         self.by_key
-            .get(&(stem.to_string(), n))
+            .get(stem)
+            .and_then(|m| m.get(&n))
             .map(|&i| self.entries[i].value.as_str())
     }
 
@@ -132,10 +136,14 @@ impl Vault {
             {
                 return Err(bad(format!("unknown type {:?} in vault", e.kind)));
             }
-            if vault.by_key.contains_key(&(e.kind.clone(), n))
+            if vault
+                .by_key
+                .get(&e.kind)
+                .is_some_and(|m| m.contains_key(&n))
                 || vault
                     .by_value
-                    .contains_key(&(e.kind.clone(), e.value.clone()))
+                    .get(&e.kind)
+                    .is_some_and(|m| m.contains_key(&e.value))
             {
                 return Err(bad(format!("duplicate vault entry {:?}", e.placeholder)));
             }
