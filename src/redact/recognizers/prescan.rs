@@ -10,6 +10,7 @@ use regex_automata::Span;
 pub(crate) const LONG: usize = 14;
 
 /// Pushes `at + i` for each bit `i` set in `mask`.
+#[inline]
 fn push_bits(mut mask: u16, at: usize, out: &mut Vec<usize>) {
     while mask != 0 {
         out.push(at + mask.trailing_zeros() as usize);
@@ -19,6 +20,7 @@ fn push_bits(mut mask: u16, at: usize, out: &mut Vec<usize>) {
 
 /// Adds the bytes whose bit is set in `mask` (at `at + i`) to the digit groups: each extends
 /// the last group or starts one.
+#[inline]
 fn push_groups(mut mask: u16, at: usize, groups: &mut Vec<Span>) {
     while mask != 0 {
         let d = at + mask.trailing_zeros() as usize;
@@ -187,6 +189,21 @@ pub(crate) struct Cluster {
 /// pattern goes on past its number.
 pub(crate) fn extension_at(text: &str, i: usize) -> bool {
     let b = text.as_bytes();
+    // Asked at the end of every number: most are followed by a byte that can start neither
+    // white space nor an extension.
+    match b.get(i) {
+        None => return false,
+        Some(&c)
+            if c < 0x80
+                && !matches!(
+                    c,
+                    b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c | b'x' | b'e' | b'#'
+                ) =>
+        {
+            return false
+        }
+        _ => {}
+    }
     let j = skip_blank(text, i);
     if !matches!(b.get(j), Some(b'x' | b'e' | b'#')) {
         return false;
