@@ -43,6 +43,8 @@ fn positives() {
     assert_finds("PHONE", "call me at 555 0199 tonight", "555 0199");
     assert_finds("PHONE", "mi móvil: 612 345 678", "612 345 678");
     assert_finds("PHONE", "reach me on 0612 345 678", "0612 345 678");
+    assert_finds("PHONE", "Phone no. 0612 345 678", "0612 345 678");
+    assert_finds("PERSON", "Can you ask Jan to review the PR?", "Jan");
     assert_finds("PHONE", "the office: 555-0100 ext. 7", "555-0100 ext. 7");
     assert_finds(
         "CREDIT_CARD",
@@ -150,6 +152,9 @@ fn hard_negatives() {
     assert_clean("| 2021-02-21 | 796 080 921 | 53.5% |\n| total | 1.234.567.890 |");
     assert_clean("Build 123 4567 finished; latency 200 5123");
     assert_clean("segfault at 0x7C8fAddB9054 ip f6CD745FcBcc03Bd error 6");
+    // Numbers labeled as identifiers; a month name next to a number in a date header.
+    assert_clean("due 2027-11-11, ref 4009-6504-42; Order #555-123-4567; ticket: 0612 345 678");
+    assert_clean("Merge: a3eaccb 8e9c52c\nDate:   Wed, 28 Jan 2026 18:27:39 GMT; since Jan 5");
     // A phone context word on the line before: log lines are separate records.
     assert_clean("WARN sms gateway down\nBuild 290 8475 finished in 26m 54s");
 }

@@ -248,6 +248,9 @@ function logLine(f) {
     () => `Build ${int(100, 999)} ${int(1000, 9999)} finished in ${int(1, 59)}m ${int(1, 59)}s`,
     () => `${f.system.semver()} build ${ymd().replaceAll('-', '')}.${int(1, 9)} (${f.git.commitSha({ length: 7 })})`,
     () => `ticket ${pick(['JIRA', 'OPS', 'SUP'])}-${int(100, 9999)} opened ${ymd()} ${hms()} UTC`,
+    () => `{"ts":"${ymd()}T${hms()}Z","level":"info","duration_ms":${int(1, 9999)},"bytes":${int(1000, 99999999)},"trace_id":"${chars('0123456789abcdef', 32)}"}`,
+    () => `Invoice total ${int(1, 99)} ${pad(int(0, 999), 3)},${pad(int(0, 99))} EUR due ${ymd()}, ref ${int(1000, 9999)}-${int(1000, 9999)}-${pad(int(0, 99))}`,
+    () => `commit ${f.git.commitSha()}\nDate:   ${pick(['Mon', 'Tue', 'Wed', 'Thu', 'Fri'])}, ${int(1, 28)} ${pick(MON)} 20${int(18, 26)} ${hms()} GMT`,
   ];
   return pick(T)();
 }

@@ -370,12 +370,53 @@ fn lower_eq(word: &str, lower: &str) -> bool {
 }
 
 /// A word between slashes or glued to a digit is part of a date or a path ("15/Jan/2024",
-/// "/home/anna"), not someone's name on its own.
+/// "/home/anna"), not someone's name on its own; so is a month name one space from a number
+/// ("Wed, 28 Jan 2026", "Jan 5"), given name or not.
 fn in_date_or_path(text: &str, word: Token) -> bool {
     let b = text.as_bytes();
     let glue = |c: Option<&u8>| c.is_some_and(|&c| c == b'/' || c.is_ascii_digit());
-    glue(word.start.checked_sub(1).and_then(|i| b.get(i))) || glue(b.get(word.end))
+    if glue(word.start.checked_sub(1).and_then(|i| b.get(i))) || glue(b.get(word.end)) {
+        return true;
+    }
+    let spaced_digit = |space: Option<usize>, digit: Option<usize>| {
+        space.and_then(|i| b.get(i)) == Some(&b' ')
+            && digit.and_then(|i| b.get(i)).is_some_and(u8::is_ascii_digit)
+    };
+    let near_number = spaced_digit(word.start.checked_sub(1), word.start.checked_sub(2))
+        || spaced_digit(Some(word.end), Some(word.end + 1));
+    near_number && {
+        let w = text[word.start..word.end].to_ascii_lowercase();
+        MONTHS.contains(&w.as_str())
+    }
 }
+
+/// Month names and their abbreviations in English.
+const MONTHS: &[&str] = &[
+    "jan",
+    "january",
+    "feb",
+    "february",
+    "mar",
+    "march",
+    "apr",
+    "april",
+    "may",
+    "jun",
+    "june",
+    "jul",
+    "july",
+    "aug",
+    "august",
+    "sep",
+    "sept",
+    "september",
+    "oct",
+    "october",
+    "nov",
+    "november",
+    "dec",
+    "december",
+];
 
 /// A lone given name opening a sentence is as likely a capitalized word ("Maxime" in Latin
 /// filler, "Carmen" the song) as a person, so it needs a cue there.

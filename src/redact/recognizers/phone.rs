@@ -80,7 +80,7 @@ pub(super) fn phone(text: &str, s: usize, mut e: usize) -> Option<Hit> {
     }
     // A count with its unit ("539 891 823 bytes", "419 4405 packets") or an HTTP status and
     // response size after a request line (`"GET / HTTP/1.1" 200 5123`).
-    if !international && (unit_after(b, e) || http_status(b, s, &shape)) {
+    if !international && (unit_after(b, e) || http_status(b, s, &shape) || label_before(b, s)) {
         return None;
     }
     // Without a country code, every national numbering plan we know of dials nine digits or
@@ -130,6 +130,44 @@ fn unit_after(b: &[u8], end: usize) -> bool {
         && UNITS
             .iter()
             .any(|u| word.eq_ignore_ascii_case(u.as_bytes()))
+}
+
+/// Labels of numbers that are identifiers: "ref 4009-6504-42", "Order #555-123-4567".
+const ID_LABELS: &[&str] = &[
+    "ref",
+    "reference",
+    "order",
+    "invoice",
+    "inv",
+    "ticket",
+    "id",
+    "sku",
+    "po",
+    "case",
+    "build",
+    "version",
+    "serial",
+    "tracking",
+    "isbn",
+    "pid",
+    "port",
+];
+
+/// Whether the word before `start` (past spaces and `:#.=`) is one of [`ID_LABELS`].
+fn label_before(b: &[u8], start: usize) -> bool {
+    let mut i = start;
+    while i > 0 && start - i < 4 && matches!(b[i - 1], b' ' | b':' | b'#' | b'.' | b'=') {
+        i -= 1;
+    }
+    let end = i;
+    while i > 0 && end - i <= 9 && b[i - 1].is_ascii_alphabetic() {
+        i -= 1;
+    }
+    let word = &b[i..end];
+    (i == 0 || !b[i - 1].is_ascii_alphanumeric())
+        && ID_LABELS
+            .iter()
+            .any(|l| word.eq_ignore_ascii_case(l.as_bytes()))
 }
 
 /// Whether a two-group number starts with an HTTP status code right after a quoted request
