@@ -153,6 +153,7 @@ fn hard_negatives() {
     assert_clean("Build 123 4567 finished; latency 200 5123");
     assert_clean("segfault at 0x7C8fAddB9054 ip f6CD745FcBcc03Bd error 6");
     // Numbers labeled as identifiers; a month name next to a number in a date header.
+    assert_clean("CEP 00802-600, Moraes do Sul");
     assert_clean("due 2027-11-11, ref 4009-6504-42; Order #555-123-4567; ticket: 0612 345 678");
     assert_clean("Merge: a3eaccb 8e9c52c\nDate:   Wed, 28 Jan 2026 18:27:39 GMT; since Jan 5");
     // A phone context word on the line before: log lines are separate records.

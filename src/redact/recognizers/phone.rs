@@ -22,7 +22,9 @@ pub(super) fn phone(text: &str, s: usize, mut e: usize) -> Option<Hit> {
     if !(7..=15).contains(&digits) || embedded_in_token(text, s, e) {
         return None;
     }
-    let international = m.starts_with('+') || m.starts_with("00");
+    // "00" is an exit code only before a whole international number (a country code and at
+    // least seven digits): "00802-600" is a Brazilian postal code.
+    let international = m.starts_with('+') || (m.starts_with("00") && digits >= 10);
     // Dates (2024-01-15, 15.01.2024, 01/15/2024) and clock times are the classic false positive.
     if !international && shape.groups == 3 {
         let l = shape.first;
