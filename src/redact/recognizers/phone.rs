@@ -80,8 +80,9 @@ pub(super) fn phone(text: &str, s: usize, mut e: usize) -> Option<Hit> {
     if shape.seps == 0 && !international && !paren && digits < 9 {
         return None;
     }
-    // A count with its unit ("539 891 823 bytes", "419 4405 packets") or an HTTP status and
-    // response size after a request line (`"GET / HTTP/1.1" 200 5123`).
+    // A count with its unit ("539 891 823 bytes", "419 4405 packets"), an HTTP status and
+    // response size after a request line (`"GET / HTTP/1.1" 200 5123`), a number labeled as an
+    // identifier ("ref 4009-6504-42").
     if !international && (unit_after(b, e) || http_status(b, s, &shape) || label_before(b, s)) {
         return None;
     }
@@ -145,7 +146,6 @@ const ID_LABELS: &[&str] = &[
     "id",
     "sku",
     "po",
-    "case",
     "build",
     "version",
     "serial",
