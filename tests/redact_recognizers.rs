@@ -114,6 +114,8 @@ fn positives() {
         "I was born on 14 March 1987.",
         "14 March 1987",
     );
+    assert_finds("DATE_OF_BIRTH", "Name: Ann, age: 03/04/1987", "03/04/1987");
+    assert_finds("DATE_OF_BIRTH", "aged 37 (12.05.1987)", "12.05.1987");
     assert_finds("PERSON", "Dear Mr. Okafor, thanks", "Okafor");
     assert_finds("PERSON", "my name is Ingrid Johansson.", "Ingrid Johansson");
     assert_finds(
@@ -154,6 +156,8 @@ fn hard_negatives() {
     assert_clean("segfault at 0x7C8fAddB9054 ip f6CD745FcBcc03Bd error 6");
     // Numbers labeled as identifiers; a month name next to a number in a date header.
     assert_clean("CEP 00802-600, Moraes do Sul");
+    // "age" as part of another word is no birth-date cue.
+    assert_clean("Agenda for 12.03.1999; Cache-Control: max-age=86400, modified 2021-03-04");
     assert_clean("due 2027-11-11, ref 4009-6504-42; Order #555-123-4567; ticket: 0612 345 678");
     assert_clean("Merge: a3eaccb 8e9c52c\nDate:   Wed, 28 Jan 2026 18:27:39 GMT; since Jan 5");
     // A phone context word on the line before: log lines are separate records.

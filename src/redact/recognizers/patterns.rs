@@ -456,7 +456,9 @@ pub(super) fn built_in() -> Vec<Spec> {
             .value(values::stated)
             .gate(Gate::Near { words: &["pass", "pin"], back: 2, ahead: 2 }),
         Spec::new(DateOfBirth, &dob_date, birth_date)
-            .context(&["born", "birth", "birthday", "dob", "d.o.b", "geboren", "né le", "née le", "nacido", "nacida", "nato il", "nata il", "age"])
+            // Context words are matched as word beginnings ("birth" in "birthdate"); "age" only
+            // as a word of its own ("Age: 34", not "Agenda", "agent" or "max-age=86400").
+            .context(&["born", "birth", "birthday", "dob", "d.o.b", "geboren", "né le", "née le", "nacido", "nacida", "nato il", "nata il", "age ", "age:", "aged "])
             .boost(0.65)
             .context_before_only(28)
             .weak(0.2)
