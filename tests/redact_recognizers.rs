@@ -45,6 +45,8 @@ fn positives() {
     assert_finds("PHONE", "reach me on 0612 345 678", "0612 345 678");
     assert_finds("PHONE", "Phone no. 0612 345 678", "0612 345 678");
     assert_finds("PERSON", "Can you ask Jan to review the PR?", "Jan");
+    assert_finds("PERSON", "I met Julia Roberts there", "Julia Roberts");
+    assert_finds("PERSON", "Dear Hugo, thanks", "Hugo");
     assert_finds("PHONE", "the office: 555-0100 ext. 7", "555-0100 ext. 7");
     assert_finds(
         "CREDIT_CARD",
@@ -156,6 +158,8 @@ fn hard_negatives() {
     assert_clean("segfault at 0x7C8fAddB9054 ip f6CD745FcBcc03Bd error 6");
     // Numbers labeled as identifiers; a month name next to a number in a date header.
     assert_clean("CEP 00802-600, Moraes do Sul");
+    // Given names that alone name a language or a tool.
+    assert_clean("Is Julia faster than Python? We rewrote it from Pascal; the site is built with Hugo.");
     // "age" as part of another word is no birth-date cue.
     assert_clean("Agenda for 12.03.1999; Cache-Control: max-age=86400, modified 2021-03-04");
     assert_clean("due 2027-11-11, ref 4009-6504-42; Order #555-123-4567; ticket: 0612 345 678");

@@ -79,12 +79,19 @@ phone email e-mail address name subject re fwd date time city country update mob
 assistant system tool message
 ";
 
-/// What a lower-cased word is to the person scan: one look-up answers all three lists.
+/// Given names that, standing alone in a developer's chat, name a language or a tool more
+/// often than a person ("Is Julia faster?", "built with Hugo"). With a surname or a cue they
+/// still count.
+const ALSO_THINGS: &str = "hugo julia pascal";
+
+/// What a lower-cased word is to the person scan: one look-up answers all the lists.
 #[derive(Clone, Copy, Default, Debug, PartialEq)]
 pub struct Listed {
     pub given_name: bool,
     pub not_name: bool,
     pub honorific: bool,
+    /// On [`ALSO_THINGS`]: not a person when alone.
+    pub thing: bool,
 }
 
 /// The lists `lower` (a lower-cased word) is on.
@@ -101,6 +108,9 @@ pub fn listed(lower: &str) -> Listed {
         for &w in HONORIFICS {
             map.entry(w).or_default().honorific = true;
         }
+        for w in ALSO_THINGS.split_whitespace() {
+            map.entry(w).or_default().thing = true;
+        }
         map
     });
     map.get(lower).copied().unwrap_or_default()
@@ -112,6 +122,10 @@ pub fn is_given_name(lower: &str) -> bool {
 
 pub fn is_honorific(lower: &str) -> bool {
     listed(lower).honorific
+}
+
+pub fn names_a_thing(lower: &str) -> bool {
+    listed(lower).thing
 }
 
 pub fn is_not_name(lower: &str) -> bool {
@@ -157,6 +171,9 @@ mod tests {
         for w in GIVEN_NAMES.split_whitespace() {
             assert_eq!(w, w.to_lowercase());
             assert!(!is_not_name(w), "{w} is in both lists");
+        }
+        for w in ALSO_THINGS.split_whitespace() {
+            assert!(is_given_name(w), "{w} is a given name first");
         }
     }
 }

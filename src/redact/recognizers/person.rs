@@ -236,6 +236,8 @@ pub(crate) fn scan_from(text: &str, upper: &[usize], leads: &[usize], out: &mut 
             continue;
         }
         // "Jean-Luc": the first part alone may be the listed name.
+        // Alone, some given names name a language or a tool ("Is Julia faster?").
+        let alone_a_name = !list.thing;
         let given = list.given_name
             || lower
                 .split_once('-')
@@ -316,7 +318,11 @@ pub(crate) fn scan_from(text: &str, upper: &[usize], leads: &[usize], out: &mut 
             0.6
         } else if given && multi {
             0.75
-        } else if given && !starts_sentence(text, cur.start) && !in_date_or_path(text, cur) {
+        } else if given
+            && alone_a_name
+            && !starts_sentence(text, cur.start)
+            && !in_date_or_path(text, cur)
+        {
             0.55
         } else {
             0.0

@@ -2,7 +2,7 @@
 //! then read in order. The tests keep it as the reference the lazy scan must equal.
 
 use super::*;
-use crate::redact::recognizers::names::is_not_name;
+use crate::redact::recognizers::names::{is_not_name, names_a_thing};
 
 /// Words: runs of letters, with inner apostrophes and hyphens (O'Brien, Jean-Luc, I'm).
 fn tokenize(text: &str, out: &mut Vec<Token>) {
@@ -99,6 +99,7 @@ pub(super) fn scan_by_tokens(text: &str, out: &mut Vec<Candidate>) {
         }
         let first_part = lower.split('-').next().unwrap_or("");
         let given = is_given_name(lower) || is_given_name(first_part);
+        let alone_a_name = !names_a_thing(lower);
         let prev_lower = (i > 0).then(|| lower_into(word(i - 1), &mut prev_buf));
         // Honorifics only count capitalized: "89ms" is not "Ms".
         let after_title = word(i - i.min(1)).starts_with(char::is_uppercase)
@@ -154,7 +155,10 @@ pub(super) fn scan_by_tokens(text: &str, out: &mut Vec<Candidate>) {
             0.6
         } else if given && multi {
             0.75
-        } else if given && !starts_sentence(text, toks[i].start) && !in_date_or_path(text, toks[i])
+        } else if given
+            && alone_a_name
+            && !starts_sentence(text, toks[i].start)
+            && !in_date_or_path(text, toks[i])
         {
             0.55
         } else {
