@@ -106,6 +106,8 @@ fn positives() {
     let pem = "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA\n-----END RSA PRIVATE KEY-----";
     assert_finds("PRIVATE_KEY", &format!("key:\n{pem}\nthanks"), pem);
     assert_finds("PASSWORD", "DB_PASSWORD=hunter2!x\nPORT=1", "hunter2!x");
+    assert_finds("PASSWORD", "Your pin: 4455 and the passcode = 8812", "4455");
+    assert_finds("EMAIL", "write to ann@example.com: thanks", "ann@example.com");
     assert_finds(
         "PASSWORD",
         r#"{"password": "correct horse battery"}"#,
@@ -158,6 +160,8 @@ fn hard_negatives() {
     assert_clean("segfault at 0x7C8fAddB9054 ip f6CD745FcBcc03Bd error 6");
     // Numbers labeled as identifiers; a month name next to a number in a date header.
     assert_clean("CEP 00802-600, Moraes do Sul");
+    // A login at a host with a path after the colon (an SSH remote), not a mailbox.
+    assert_clean("git clone git@github.com:acme/widgets.git");
     // Given names that alone name a language or a tool.
     assert_clean("Is Julia faster than Python? We rewrote it from Pascal; the site is built with Hugo.");
     // "age" as part of another word is no birth-date cue.

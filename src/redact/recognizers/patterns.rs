@@ -48,6 +48,12 @@ fn email(text: &str, s: usize, e: usize) -> Option<Hit> {
     if local.contains("..") || local.ends_with('.') || domain.contains("..") {
         return None;
     }
+    // `git@github.com:acme/app.git`, `deploy@db.internal:5432`: a login at a host, with the
+    // path or port after a colon, not a mailbox.
+    let b = text.as_bytes();
+    if b.get(e) == Some(&b':') && b.get(e + 1).is_some_and(|c| !c.is_ascii_whitespace()) {
+        return None;
+    }
     hit(s, e, 1.0)
 }
 
@@ -451,7 +457,7 @@ pub(super) fn built_in() -> Vec<Spec> {
             .group(1)
             .value(values::bearer)
             .gate(Gate::Near { words: &["bearer"], back: 0, ahead: 1 }),
-        Spec::new(Password, r"\b(?i-u:my|the|our|your)\s+(?i-u:password|passcode|passphrase|pin|wifi password|wi-fi password)\s+(?i-u:is|was|=|:)\s+([^\s,;]{4,100})", assignment)
+        Spec::new(Password, r"\b(?i-u:my|the|our|your)\s+(?i-u:password|passcode|passphrase|pin|wifi password|wi-fi password)(?:\s+(?i-u:is|was)|\s*[=:])\s+([^\s,;]{4,100})", assignment)
             .group(1)
             .value(values::stated)
             .gate(Gate::Near { words: &["pass", "pin"], back: 2, ahead: 2 }),
