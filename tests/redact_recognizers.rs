@@ -107,7 +107,11 @@ fn positives() {
     assert_finds("PRIVATE_KEY", &format!("key:\n{pem}\nthanks"), pem);
     assert_finds("PASSWORD", "DB_PASSWORD=hunter2!x\nPORT=1", "hunter2!x");
     assert_finds("PASSWORD", "Your pin: 4455 and the passcode = 8812", "4455");
-    assert_finds("EMAIL", "write to ann@example.com: thanks", "ann@example.com");
+    assert_finds(
+        "EMAIL",
+        "write to ann@example.com: thanks",
+        "ann@example.com",
+    );
     assert_finds(
         "PASSWORD",
         r#"{"password": "correct horse battery"}"#,
@@ -163,7 +167,9 @@ fn hard_negatives() {
     // A login at a host with a path after the colon (an SSH remote), not a mailbox.
     assert_clean("git clone git@github.com:acme/widgets.git");
     // Given names that alone name a language or a tool.
-    assert_clean("Is Julia faster than Python? We rewrote it from Pascal; the site is built with Hugo.");
+    assert_clean(
+        "Is Julia faster than Python? We rewrote it from Pascal; the site is built with Hugo.",
+    );
     // "age" as part of another word is no birth-date cue.
     assert_clean("Agenda for 12.03.1999; Cache-Control: max-age=86400, modified 2021-03-04");
     assert_clean("due 2027-11-11, ref 4009-6504-42; Order #555-123-4567; ticket: 0612 345 678");
