@@ -309,24 +309,18 @@ pub(crate) fn scan_from(text: &str, upper: &[usize], leads: &[usize], out: &mut 
                 break;
             }
         }
-        let multi = more > 0;
-        let score = if strong || signature {
-            0.85
-        } else if medium && (given || multi || !gap_after_is_word(text, last.end)) {
-            0.7
-        } else if medium {
-            0.6
-        } else if given && multi {
-            0.75
-        } else if given
-            && alone_a_name
-            && !starts_sentence(text, cur.start)
-            && !in_date_or_path(text, cur)
-        {
-            0.55
-        } else {
-            0.0
-        };
+        let score = score(
+            text,
+            cur,
+            last.end,
+            Evidence {
+                strong: strong || signature,
+                medium,
+                given,
+                multi: more > 0,
+                alone_a_name,
+            },
+        );
         if score > 0.0 {
             let mut end = last.end;
             if matches!(word(last), "Jr" | "Sr") && text[end..].starts_with('.') {
@@ -340,6 +334,42 @@ pub(crate) fn scan_from(text: &str, upper: &[usize], leads: &[usize], out: &mut 
             });
             taken = last.end;
         }
+    }
+}
+
+/// What the scan found about a run of capitalized words.
+struct Evidence {
+    /// A strong cue before it (a title, "my name is", "Name:") or a sign-off above it.
+    strong: bool,
+    /// A medium cue before it ("Hi", "Dear", "ask").
+    medium: bool,
+    /// Its first word is a listed given name.
+    given: bool,
+    /// More than one word.
+    multi: bool,
+    /// Its first word, alone, names a person rather than a tool or a language
+    /// ([`super::names::Listed::thing`]).
+    alone_a_name: bool,
+}
+
+/// The score of the run from `first` to `end` (0: not a person).
+fn score(text: &str, first: Token, end: usize, e: Evidence) -> f32 {
+    if e.strong {
+        0.85
+    } else if e.medium && (e.given || e.multi || !gap_after_is_word(text, end)) {
+        0.7
+    } else if e.medium {
+        0.6
+    } else if e.given && e.multi {
+        0.75
+    } else if e.given
+        && e.alone_a_name
+        && !starts_sentence(text, first.start)
+        && !in_date_or_path(text, first)
+    {
+        0.55
+    } else {
+        0.0
     }
 }
 

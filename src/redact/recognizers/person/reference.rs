@@ -146,24 +146,18 @@ pub(super) fn scan_by_tokens(text: &str, out: &mut Vec<Candidate>) {
                 break;
             }
         }
-        let multi = j > i;
-        let score = if strong || signature {
-            0.85
-        } else if medium && (given || multi || !gap_after_is_word(text, toks[j].end)) {
-            0.7
-        } else if medium {
-            0.6
-        } else if given && multi {
-            0.75
-        } else if given
-            && alone_a_name
-            && !starts_sentence(text, toks[i].start)
-            && !in_date_or_path(text, toks[i])
-        {
-            0.55
-        } else {
-            0.0
-        };
+        let score = score(
+            text,
+            toks[i],
+            toks[j].end,
+            Evidence {
+                strong: strong || signature,
+                medium,
+                given,
+                multi: j > i,
+                alone_a_name,
+            },
+        );
         if score > 0.0 {
             let mut end = toks[j].end;
             if matches!(word(j), "Jr" | "Sr") && text[end..].starts_with('.') {
