@@ -47,6 +47,19 @@ fn positives() {
     assert_finds("PERSON", "Can you ask Jan to review the PR?", "Jan");
     assert_finds("PERSON", "I met Julia Roberts there", "Julia Roberts");
     assert_finds("PERSON", "Dear Hugo, thanks", "Hugo");
+    // Names from the longer English list, with no cue but a surname.
+    assert_finds(
+        "PERSON",
+        "Bennett Sloan from accounting says hi",
+        "Bennett Sloan",
+    );
+    assert_finds("PERSON", "ask Jocelyn Guerin about it", "Jocelyn Guerin");
+    // Short joined prefixes are names, not identifiers.
+    assert_finds(
+        "PERSON",
+        "I talked to Ronald McDonald today",
+        "Ronald McDonald",
+    );
     assert_finds("PHONE", "the office: 555-0100 ext. 7", "555-0100 ext. 7");
     assert_finds(
         "CREDIT_CARD",
@@ -170,6 +183,9 @@ fn hard_negatives() {
     assert_clean(
         "Is Julia faster than Python? We rewrote it from Pascal; the site is built with Hugo.",
     );
+    // Words joined into one identifier or brand, even after a greeting; a CI service.
+    assert_clean("type FooEvents = {\n    hello: CustomEvent\n}; ask DeepWiki or JavaScript");
+    assert_clean("The tests run on Travis when merged; Travis CI is green.");
     // "age" as part of another word is no birth-date cue.
     assert_clean("Agenda for 12.03.1999; Cache-Control: max-age=86400, modified 2021-03-04");
     assert_clean("due 2027-11-11, ref 4009-6504-42; Order #555-123-4567; ticket: 0612 345 678");

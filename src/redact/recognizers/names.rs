@@ -1,8 +1,9 @@
 //! Word lists for the person recognizer: common given names across the languages our users
 //! write in, honorifics, and capitalized words that are never a surname.
 //!
-//! The given-name list is compact and hand-picked, not copied from any generator's data, so the
-//! accuracy corpus (made with Faker) measures how it generalizes. Names that are also everyday
+//! The given-name list is hand-picked, not copied from any generator's data, so the accuracy
+//! corpus (made with Faker) measures how it generalizes; `data/given-names-en.txt` adds 3 000
+//! English names from the public-domain Moby lists (see `scripts/given-names.mjs`). Names that are also everyday
 //! words or places (Will, May, June, Mark, Grace, Paris, Jordan…) are left out on purpose: a
 //! false hit on "May I ask" costs more than a missed "May" without context.
 
@@ -79,10 +80,20 @@ phone email e-mail address name subject re fwd date time city country update mob
 assistant system tool message
 ";
 
-/// Given names that, standing alone in a developer's chat, name a language or a tool more
-/// often than a person ("Is Julia faster?", "built with Hugo"). With a surname or a cue they
-/// still count.
-const ALSO_THINGS: &str = "hugo julia pascal";
+/// More English given names, one file of space-separated lines (`#` starts a comment line).
+const MORE_GIVEN_NAMES: &str = include_str!("data/given-names-en.txt");
+
+fn more_given_names() -> impl Iterator<Item = &'static str> {
+    MORE_GIVEN_NAMES
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .flat_map(str::split_whitespace)
+}
+
+/// Given names that, standing alone in a developer's chat, name a language, a tool, a model or
+/// a brand more often than a person ("Is Julia faster?", "built with Hugo", "Ada's type
+/// system", "green on Travis"). With a surname or a cue they still count.
+const ALSO_THINGS: &str = "ada devin haskell hugo julia lincoln mercedes pascal travis";
 
 /// What a lower-cased word is to the person scan: one look-up answers all the lists.
 #[derive(Clone, Copy, Default, Debug, PartialEq)]
@@ -99,7 +110,7 @@ pub fn listed(lower: &str) -> Listed {
     static MAP: OnceLock<FxHashMap<&'static str, Listed>> = OnceLock::new();
     let map = MAP.get_or_init(|| {
         let mut map: FxHashMap<&'static str, Listed> = FxHashMap::default();
-        for w in GIVEN_NAMES.split_whitespace() {
+        for w in GIVEN_NAMES.split_whitespace().chain(more_given_names()) {
             map.entry(w).or_default().given_name = true;
         }
         for w in NOT_NAMES.split_whitespace() {
@@ -168,7 +179,7 @@ mod tests {
         assert!(is_given_name("sarah"));
         assert!(!is_given_name("may"));
         assert!(is_not_name("the"));
-        for w in GIVEN_NAMES.split_whitespace() {
+        for w in GIVEN_NAMES.split_whitespace().chain(more_given_names()) {
             assert_eq!(w, w.to_lowercase());
             assert!(!is_not_name(w), "{w} is in both lists");
         }

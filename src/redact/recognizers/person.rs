@@ -23,10 +23,24 @@ fn is_capitalized(word: &str) -> bool {
     match word.as_bytes() {
         [c, ..] if c.is_ascii_lowercase() => false,
         [c, rest @ ..] if c.is_ascii_uppercase() && rest.is_ascii() => {
-            rest.iter().any(u8::is_ascii_lowercase)
+            rest.iter().any(u8::is_ascii_lowercase) && !joins_words(rest)
         }
         _ => capitalized_unicode(word),
     }
+}
+
+/// Whether a capital follows three lower-case letters in the rest of a word: identifiers and
+/// brands join words ("CustomEvent", "JavaScript", "DeepWiki"); names join shorter prefixes
+/// ("McDonald", "MacArthur", "DeShawn", "LaToya").
+fn joins_words(rest: &[u8]) -> bool {
+    let mut lower = 0;
+    for &c in rest {
+        if c.is_ascii_uppercase() && lower >= 3 {
+            return true;
+        }
+        lower = if c.is_ascii_lowercase() { lower + 1 } else { 0 };
+    }
+    false
 }
 
 fn capitalized_unicode(word: &str) -> bool {
