@@ -21,8 +21,14 @@ fn main() {
     let config = RedactorConfig::from_json(&options).expect("known types");
     let redactor = Redactor::new(config).expect("redactor");
     for c in redactor.detect(&text) {
-        let lo = text.floor_char_boundary(c.start.saturating_sub(30));
-        let hi = text.ceil_char_boundary((c.end + 30).min(text.len()));
+        let mut lo = c.start.saturating_sub(30);
+        while !text.is_char_boundary(lo) {
+            lo -= 1;
+        }
+        let mut hi = (c.end + 30).min(text.len());
+        while !text.is_char_boundary(hi) {
+            hi += 1;
+        }
         let around = text[lo..hi].replace('\n', "⏎");
         println!("{}\t{:?}\t{around}", c.kind, &text[c.start..c.end]);
     }
