@@ -144,6 +144,17 @@ fn positives() {
         "I live at 221B Baker Street, London",
         "221B Baker Street",
     );
+    // USPS plural suffixes and the Spanish "Vía".
+    assert_finds(
+        "ADDRESS",
+        "ship to 38851 Stroman Burgs, KS",
+        "38851 Stroman Burgs",
+    );
+    assert_finds(
+        "ADDRESS",
+        "la oficina: Vía Augusta 120, Barcelona",
+        "Vía Augusta 120",
+    );
 }
 
 #[test]
@@ -186,6 +197,8 @@ fn hard_negatives() {
     // Words joined into one identifier or brand, even after a greeting; a CI service.
     assert_clean("type FooEvents = {\n    hello: CustomEvent\n}; ask DeepWiki or JavaScript");
     assert_clean("The tests run on Travis when merged; Travis CI is green.");
+    // Plurals that title-case prose uses for other things than streets.
+    assert_clean("We ordered 2 Hard Drives, rotated 3 API Keys and read 5 Easy Ways to Cope");
     // "age" as part of another word is no birth-date cue.
     assert_clean("Agenda for 12.03.1999; Cache-Control: max-age=86400, modified 2021-03-04");
     assert_clean("due 2027-11-11, ref 4009-6504-42; Order #555-123-4567; ticket: 0612 345 678");
