@@ -32,6 +32,12 @@ fn piece() -> impl Strategy<Value = String> {
         Just("\u{2060}".to_string()),
         Just("[".to_string()),
         Just("]".to_string()),
+        // Markdown links and escapes: restore keeps `[EMAIL_1](` a link and takes
+        // `\[EMAIL_1\]` whole, so values before these must still come back as written.
+        Just("(".to_string()),
+        Just("](".to_string()),
+        Just("\\".to_string()),
+        Just("\\[EMAIL_1\\]".to_string()),
         Just("_".to_string()),
         Just("PERSON".to_string()),
         "[0-9]{1,4}",

@@ -139,6 +139,12 @@ impl Redactor {
             out.push_str(&placeholder);
             let output_start = out16;
             out16 += placeholder.len();
+            if self.config.mode == Mode::Placeholder
+                && Grammar::mark_after(&text[c.end..], &mut out)
+            {
+                out16 += 1;
+                escaped = true;
+            }
             findings.push(Finding {
                 start: utf16.at(c.start),
                 end: utf16.at(c.end),

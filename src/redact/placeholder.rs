@@ -11,6 +11,12 @@
 //! user's own text and restore removes one from every core that has any, while cores with none
 //! are looked up in the vault. Joiners are invisible and a model that copies the text copies
 //! them, so the user gets back their literal `[EMAIL_1]`.
+//!
+//! Markdown: a model that links a placeholder (`[EMAIL_1](mailto:EMAIL_1)`) gets its link back
+//! (`[ann@example.com](mailto:ann@example.com)`): brackets followed by `(` stay. So that a
+//! value the user wrote right before a `(` or a joiner still comes back as written, the
+//! redactor puts a joiner after its placeholder there ([`Grammar::mark_after`]), and restore
+//! drops the brackets and one joiner after a closing bracket.
 
 use super::vault::Vault;
 
@@ -163,6 +169,17 @@ impl Grammar {
         escaped
     }
 
+    /// Called after a placeholder is written to `out`, with the input that follows its value:
+    /// adds a joiner where restore would otherwise read the placeholder as a Markdown link
+    /// text (before `(`) or take the user's own joiner for one. Tells whether it added one.
+    pub fn mark_after(rest: &str, out: &mut String) -> bool {
+        let mark = rest.starts_with('(') || rest.starts_with(WJ);
+        if mark {
+            out.push(WJ);
+        }
+        mark
+    }
+
     /// Restores `text` into `out` and returns how many bytes were consumed: everything unless
     /// `eof` is false and the text ends inside something that may still become a placeholder.
     /// `prev_word` says whether the character before `text` was a word character.
@@ -180,8 +197,16 @@ impl Grammar {
             let Some(c) = text[i..].chars().next() else {
                 break;
             };
+            // Markdown escapes the brackets: `\[EMAIL_1\]` restores whole, backslashes too.
+            let escaped_open = c == '\\' && text[i + 1..].starts_with('[');
+            if c == '\\' && i + 1 == text.len() && !eof {
+                out.push_str(&text[copied..i]);
+                return i;
+            }
             let core_at = if c == '[' {
                 Some(i + 1)
+            } else if escaped_open {
+                Some(i + 2)
             } else if !prev_word && c.is_ascii_alphabetic() {
                 Some(i)
             } else {
@@ -216,19 +241,47 @@ impl Grammar {
                                 .and_then(|n| vault.lookup(&self.stems[core.stem], n))
                         };
                         if let Some(value) = value {
-                            let close = match text[core.end..].chars().next() {
-                                Some(']') => core.end + 1,
-                                None if !eof => {
-                                    out.push_str(&text[copied..i]);
-                                    return i;
-                                }
-                                _ => core.end,
+                            let rest = &text[core.end..];
+                            // A lone backslash may be the start of `\]`; what follows `]`
+                            // decides between a link and a mark.
+                            if !eof
+                                && (rest.is_empty()
+                                    || rest == "]"
+                                    || (escaped_open && rest == "\\"))
+                            {
+                                out.push_str(&text[copied..i]);
+                                return i;
+                            }
+                            let close = if escaped_open && rest.starts_with("\\]") {
+                                core.end + 2
+                            } else if rest.starts_with(']') {
+                                core.end + 1
+                            } else {
+                                core.end
                             };
-                            out.push_str(&text[copied..i]);
-                            out.push_str(value);
+                            // Only an escaped pair drops the backslash: the redactor writes
+                            // `[EMAIL_1]`, so `\[EMAIL_1]` is a backslash in the user's text.
+                            let start = if escaped_open && close != core.end + 2 {
+                                i + 1
+                            } else {
+                                i
+                            };
+                            out.push_str(&text[copied..start]);
+                            let after = &text[close..];
+                            let link = c == '[' && close == core.end + 1 && after.starts_with('(');
+                            if link {
+                                out.push('[');
+                                out.push_str(value);
+                                out.push(']');
+                            } else {
+                                out.push_str(value);
+                            }
                             copied = close;
+                            if close > core.end && after.starts_with(WJ) {
+                                copied += WJ_LEN;
+                            }
                             prev_word = close == core.end;
-                            i = close;
+                            i = copied;
                             continue;
                         }
                         i = core.end;
@@ -326,6 +379,19 @@ mod tests {
             "MY_EMAIL_1 EMAIL_12 EMAIL_1x"
         );
         assert_eq!(restore(&g, &v, "[EMAIL_2]"), "[EMAIL_2]");
+        // A Markdown link keeps its brackets; a redactor's mark after `]` goes.
+        assert_eq!(
+            restore(
+                &g,
+                &v,
+                "[EMAIL_1](mailto:EMAIL_1) [EMAIL_1]\u{2060}(x) [EMAIL_1]\u{2060}\u{2060}"
+            ),
+            "[ann@example.com](mailto:ann@example.com) ann@example.com(x) ann@example.com\u{2060}"
+        );
+        // Markdown-escaped brackets go with the placeholder; a backslash alone stays.
+        assert_eq!(restore(&g, &v, r"to \[EMAIL_1\]."), "to ann@example.com.");
+        assert_eq!(restore(&g, &v, r"to \[EMAIL_1]."), r"to \ann@example.com.");
+        assert_eq!(restore(&g, &v, r"\[EMAIL_2\]"), r"\[EMAIL_2\]");
     }
 
     #[test]
@@ -347,7 +413,7 @@ mod tests {
     #[test]
     fn streaming_holds_split_placeholders() {
         let (g, v) = setup();
-        let text = "Write to [EMAIL_1] or EMAIL_1, from IP_ADDRESS_1.";
+        let text = r"Write to [EMAIL_1] or EMAIL_1, from IP_ADDRESS_1 (\[EMAIL_1\], \[EMAIL_1], [EMAIL_1](mailto:EMAIL_1)).";
         for split in 0..=text.len() {
             if !text.is_char_boundary(split) {
                 continue;
@@ -366,7 +432,7 @@ mod tests {
         out += &s.finish();
         assert_eq!(
             out,
-            "Write to ann@example.com or ann@example.com, from 10.0.0.1."
+            r"Write to ann@example.com or ann@example.com, from 10.0.0.1 (ann@example.com, \ann@example.com, [ann@example.com](mailto:ann@example.com))."
         );
     }
 }

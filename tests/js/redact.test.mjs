@@ -89,6 +89,23 @@ test("streamRestorer handles placeholders split across chunks", () => {
   }
 });
 
+test("Markdown in replies: links keep their brackets, escaped brackets go", () => {
+  const r = new Redactor();
+  // A value the user wrote right before "(" still comes back as written.
+  const input = "mail ann@example.com(work) or call +44 20 7946 0958";
+  const { text, findings } = r.redact(input);
+  assert.deepEqual(findings.map((f) => f.placeholder), ["[EMAIL_1]", "[PHONE_1]"]);
+  assert.ok(!text.includes("ann@example.com") && text.includes("[EMAIL_1]"));
+  assert.equal(r.restore(text), input);
+  const reply = "Write to [EMAIL_1](mailto:EMAIL_1) or \\[PHONE_1\\].";
+  const want = "Write to [ann@example.com](mailto:ann@example.com) or +44 20 7946 0958.";
+  assert.equal(r.restore(reply), want);
+  for (let cut = 0; cut <= reply.length; cut++) {
+    const s = r.streamRestorer();
+    assert.equal(s.push(reply.slice(0, cut)) + s.push(reply.slice(cut)) + s.finish(), want, `cut at ${cut}`);
+  }
+});
+
 test("vault exports and imports as JSON", () => {
   const a = new Redactor();
   const { text } = a.redact("ann@example.com");
