@@ -15,7 +15,7 @@
 use super::key_literals;
 use super::prescan::{
     extension_at, find_ci, floor_boundary, in_numbers, skip_space, skip_space_back, skip_word,
-    skip_word_back, Prescan, LONG,
+    skip_word_back, Needs, Prescan, LONG,
 };
 use regex_automata::meta::Regex;
 use regex_automata::{Input, Span};
@@ -166,6 +166,18 @@ impl Gate {
             numeric,
             seed_test: None,
             literal_bits: OnceLock::new(),
+        }
+    }
+
+    /// What this gate reads of the prescan.
+    pub(crate) fn needs(&self) -> Needs {
+        match self {
+            Gate::Runs(runs) | Gate::Dates { numeric: runs, .. } => Needs {
+                long: runs.long,
+                numbers: runs.numeric,
+                ..Needs::NONE
+            },
+            Gate::Always | Gate::Starts(_) | Gate::Near { .. } => Needs::NONE,
         }
     }
 

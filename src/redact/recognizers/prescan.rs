@@ -65,16 +65,63 @@ pub(crate) struct Prescan {
     pub folds: bool,
 }
 
+/// Which parts of a [`Prescan`] the enabled recognizers read; the rest is left empty. Digit
+/// groups are always found. A redactor limited to a few types (e-mail and phones, say) then
+/// skips the capitals, the white space and the long runs, which cost most of the pass.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Needs {
+    /// Capitals, non-ASCII lead bytes and case folds (names, street words).
+    pub words: bool,
+    /// White-space positions (street-address windows).
+    pub spaces: bool,
+    /// Long runs and the key literals in them (keys, tokens, wallets).
+    pub long: bool,
+    /// Number clusters (number-shaped matches).
+    pub numbers: bool,
+}
+
+impl Needs {
+    pub(crate) const ALL: Needs = Needs {
+        words: true,
+        spaces: true,
+        long: true,
+        numbers: true,
+    };
+    pub(crate) const NONE: Needs = Needs {
+        words: false,
+        spaces: false,
+        long: false,
+        numbers: false,
+    };
+
+    pub(crate) fn or(self, other: Needs) -> Needs {
+        Needs {
+            words: self.words || other.words,
+            spaces: self.spaces || other.spaces,
+            long: self.long || other.long,
+            numbers: self.numbers || other.numbers,
+        }
+    }
+}
+
 impl Prescan {
+    /// Everything about `text`.
+    #[cfg(test)]
     pub(crate) fn new(text: &str) -> Prescan {
+        Prescan::with(text, Needs::ALL)
+    }
+
+    /// What `needs` asks for about `text`.
+    pub(crate) fn with(text: &str, needs: Needs) -> Prescan {
         let b = text.as_bytes();
         // Room for a digit-heavy text up front: growing these one push at a time cost more than
         // the pass that fills them.
+        let room = |need: bool, n: usize| if need { n } else { 0 };
         let mut pre = Prescan {
             groups: Vec::with_capacity(b.len() / 8),
-            upper: Vec::with_capacity(b.len() / 8),
-            spaces: Vec::with_capacity(b.len() / 4),
-            long: Vec::with_capacity(b.len() / LONG + 1),
+            upper: Vec::with_capacity(room(needs.words, b.len() / 8)),
+            spaces: Vec::with_capacity(room(needs.spaces, b.len() / 4)),
+            long: Vec::with_capacity(room(needs.long, b.len() / LONG + 1)),
             ..Prescan::default()
         };
         // Sixteen bytes at a time (see [`classify`]): most blocks hold no capital and no
@@ -94,16 +141,23 @@ impl Prescan {
             };
             let c = classify(&block);
             push_groups(c.digit, at, &mut pre.groups);
-            push_bits(c.upper, at, &mut pre.upper);
-            if c.high != 0 {
-                push_bits(c.lead, at, &mut pre.leads);
-                if !pre.folds {
-                    pre.folds = (at..at + n).any(|i| folds_at(b, i));
+            if needs.words {
+                push_bits(c.upper, at, &mut pre.upper);
+                if c.high != 0 {
+                    push_bits(c.lead, at, &mut pre.leads);
+                    if !pre.folds {
+                        pre.folds = (at..at + n).any(|i| folds_at(b, i));
+                    }
                 }
             }
             // Not the padding.
             let real = if n < 16 { (1u16 << n) - 1 } else { u16::MAX };
-            push_bits(c.blank & real, at, &mut pre.spaces);
+            if needs.spaces {
+                push_bits(c.blank & real, at, &mut pre.spaces);
+            }
+            if !needs.long {
+                continue;
+            }
             // Each separator ends a run (a block can hold a whole long one).
             let mut seps = c.seps & real;
             while seps != 0 {
@@ -115,7 +169,7 @@ impl Prescan {
                 seps &= seps - 1;
             }
         }
-        if b.len() >= run_start + LONG {
+        if needs.long && b.len() >= run_start + LONG {
             pre.long.push(Span::from(run_start..b.len()));
         }
         let keys = super::key_literals();
@@ -124,6 +178,9 @@ impl Prescan {
             .iter()
             .map(|r| keys.present(&b[r.range()]))
             .collect();
+        if !needs.numbers {
+            return pre;
+        }
         pre.clusters = number_clusters(b, &pre.groups);
         for c in &mut pre.clusters {
             c.extension = extension_at(text, c.span.end);
