@@ -60,6 +60,19 @@ fn positives() {
         "I talked to Ronald McDonald today",
         "Ronald McDonald",
     );
+    // A lone name next to prose punctuation is still a person.
+    assert_finds("PERSON", "Optimize the builds (#407) (Uri)", "Uri");
+    assert_finds("PERSON", "thanks, Uri: that fixed it", "Uri");
+    assert_finds(
+        "PERSON",
+        "<firstName>Larry</firstName> and _Markus_",
+        "Larry",
+    );
+    assert_finds(
+        "PERSON",
+        "<firstName>Larry</firstName> and _Markus_",
+        "Markus",
+    );
     assert_finds("PHONE", "the office: 555-0100 ext. 7", "555-0100 ext. 7");
     assert_finds(
         "CREDIT_CARD",
@@ -197,6 +210,11 @@ fn hard_negatives() {
     // Words joined into one identifier or brand, even after a greeting; a CI service.
     assert_clean("type FooEvents = {\n    hello: CustomEvent\n}; ask DeepWiki or JavaScript");
     assert_clean("The tests run on Travis when merged; Travis CI is green.");
+    // Names used as type names in code; a Rust path after a keyword.
+    assert_clean(
+        "Implement `From<Uri>` for `uri::Builder`; impls for `Uri`, Uri::new() and Uri.parse",
+    );
+    assert_clean("- `InitToken::{init, init_get}` ([#1435]); fixing Roberta type ids, Uri_builder");
     // Plurals that title-case prose uses for other things than streets.
     assert_clean("We ordered 2 Hard Drives, rotated 3 API Keys and read 5 Easy Ways to Cope");
     // "age" as part of another word is no birth-date cue.

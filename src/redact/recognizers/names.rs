@@ -92,8 +92,8 @@ fn more_given_names() -> impl Iterator<Item = &'static str> {
 
 /// Given names that, standing alone in a developer's chat, name a language, a tool, a model or
 /// a brand more often than a person ("Is Julia faster?", "built with Hugo", "Ada's type
-/// system", "green on Travis"). With a surname or a cue they still count.
-const ALSO_THINGS: &str = "ada devin haskell hugo julia lincoln mercedes pascal travis";
+/// system", "fine-tune Roberta", "green on Travis"). With a surname or a cue they still count.
+const ALSO_THINGS: &str = "ada devin haskell hugo julia lincoln mercedes pascal roberta travis";
 
 /// What a lower-cased word is to the person scan: one look-up answers all the lists.
 #[derive(Clone, Copy, Default, Debug, PartialEq)]

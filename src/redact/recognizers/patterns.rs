@@ -278,7 +278,8 @@ fn assignment(text: &str, s: usize, e: usize) -> Option<Hit> {
         || lower.starts_with("this.")
         || lower.starts_with("req.")
         || lower.starts_with("request.")
-        || value.starts_with(['$', '<', '{', '%', '*', '['])
+        // Template and shell variables, placeholders, and paths in code (`Token::{init, x}`).
+        || value.starts_with(['$', '<', '{', '%', '*', '[', ':'])
         || value.contains('(')
         || value
             .bytes()
