@@ -133,6 +133,11 @@ fn positives() {
     assert_finds("PRIVATE_KEY", &format!("key:\n{pem}\nthanks"), pem);
     assert_finds("PASSWORD", "DB_PASSWORD=hunter2!x\nPORT=1", "hunter2!x");
     assert_finds("PASSWORD", "Your pin: 4455 and the passcode = 8812", "4455");
+    // Values that merely look like code: a capitalized word at the end of a line, a keyword
+    // inside a typed secret, a code span.
+    assert_finds("PASSWORD", "wifi:\n  password: Sunshine\n", "Sunshine");
+    assert_finds("PASSWORD", "DB_PASSWORD=password123", "password123");
+    assert_finds("PASSWORD", "set token: `Zx81_toKen-77`", "Zx81_toKen-77");
     assert_finds(
         "EMAIL",
         "write to ann@example.com: thanks",
@@ -215,6 +220,22 @@ fn hard_negatives() {
         "Implement `From<Uri>` for `uri::Builder`; impls for `Uri`, Uri::new() and Uri.parse",
     );
     assert_clean("- `InitToken::{init, init_get}` ([#1435]); fixing Roberta type ids, Uri_builder");
+    // Type names after a name cue in code.
+    assert_clean(
+        "struct Field {\n    name: String,\n    attr_name: Option<String>,\n}\n\
+         let name: Ident = input.parse(); name: Lifetime::new(\"'a\"), /// This is None after\n\
+         vec![Shape::Named, Shape::Newtype]",
+    );
+    // Code: types in fields, parameters and bindings; indexes, macros, generics, paths,
+    // members, references, templates, and variables named after the keyword.
+    assert_clean(
+        "struct LitRepr {\n    token: Literal,\n    semi_token: semi,\n    paren_token: token::Paren,\n}\n\
+         fn from(token: Literal) -> Self { let mut token: Literal = repr.parse(); }\n\
+         let auth: Option<Token![=]> = None; bound.paren_token = paren_token;\n\
+         brace_token: empty_brace_token, group_token: group.token, name: &str\n\
+         const firstToken = tokens[0]; this.auth = auth; token = newToken;\n\
+         token = `@{${tokens.length}}@`; ($($token:literal pub struct $name:ident)*)",
+    );
     // Plurals that title-case prose uses for other things than streets.
     assert_clean("We ordered 2 Hard Drives, rotated 3 API Keys and read 5 Easy Ways to Cope");
     // "age" as part of another word is no birth-date cue.

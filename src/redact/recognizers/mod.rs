@@ -13,6 +13,7 @@
 pub mod address;
 mod address_cues;
 mod classes;
+mod code;
 mod context;
 mod gate;
 mod literals;

@@ -8,6 +8,7 @@
 
 use super::super::entity::EntityType;
 use super::super::validate as v;
+use super::code::is_code_value;
 use super::gate::{ByteSet, Gate};
 use super::phone::phone;
 use super::{runs, values, Hit, Spec};
@@ -285,7 +286,8 @@ fn assignment(text: &str, s: usize, e: usize) -> Option<Hit> {
             .bytes()
             .all(|b| b == b'x' || b == b'X' || b == b'*' || b == b'.')
         || (text.as_bytes().get(e) == Some(&b'('))
-    // a call: token = make_token(...)
+        // a call: token = make_token(...)
+        || is_code_value(text, s, e)
     {
         return None;
     }

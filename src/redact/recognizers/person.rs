@@ -3,6 +3,7 @@
 //! or when it is a known given name; following capitalized words and particles ("van der")
 //! extend it to the family name. Cue strength sets the score, as context words do for patterns.
 
+use super::code::glued_into_code;
 use super::names::{is_given_name, is_honorific, is_particle, listed};
 use super::Candidate;
 use crate::redact::entity::EntityType;
@@ -368,7 +369,10 @@ struct Evidence {
 
 /// The score of the run from `first` to `end` (0: not a person).
 fn score(text: &str, first: Token, end: usize, e: Evidence) -> f32 {
-    if e.strong {
+    // `name: Option<String>` and `Shape::Named` are code, whatever cue comes before.
+    if glued_into_code(text, first.start, first.end) {
+        0.0
+    } else if e.strong {
         0.85
     } else if e.medium && (e.given || e.multi || !gap_after_is_word(text, end)) {
         0.7
@@ -380,7 +384,6 @@ fn score(text: &str, first: Token, end: usize, e: Evidence) -> f32 {
         && e.alone_a_name
         && !starts_sentence(text, first.start)
         && !in_date_or_path(text, first)
-        && !in_code(text, first)
     {
         0.55
     } else {
@@ -423,22 +426,6 @@ fn lower_eq(word: &str, lower: &str) -> bool {
 /// A word between slashes or glued to a digit is part of a date or a path ("15/Jan/2024",
 /// "/home/anna"), not someone's name on its own; so is a month name one space from a number
 /// ("Wed, 28 Jan 2026", "Jan 5"), given name or not.
-/// Whether a word is glued into code: a type or a field (`` `Uri` ``, `From<Uri>`, `Uri::new`,
-/// `cfg.Andy`, `Uri.parse`), not a person named in prose.
-fn in_code(text: &str, word: Token) -> bool {
-    let b = text.as_bytes();
-    let before = word.start.checked_sub(1).map(|i| b[i]);
-    let after = b.get(word.end).copied();
-    let next = b.get(word.end + 1).copied();
-    // Not `_` around a word (Markdown emphasis: `_Markus Scherer_`), nor `<` after (markup:
-    // `<b>Larry</b>`): both hold names.
-    matches!(before, Some(b'`' | b'<' | b'.' | b':' | b'$' | b'\\'))
-        || matches!(after, Some(b'`' | b'>' | b'('))
-        || (after == Some(b'_') && next.is_some_and(|c| c.is_ascii_alphanumeric()))
-        || (after == Some(b':') && next == Some(b':'))
-        || (after == Some(b'.') && next.is_some_and(|c| c.is_ascii_alphabetic()))
-}
-
 fn in_date_or_path(text: &str, word: Token) -> bool {
     let b = text.as_bytes();
     let glue = |c: Option<&u8>| c.is_some_and(|&c| c == b'/' || c.is_ascii_digit());

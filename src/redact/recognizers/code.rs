@@ -1,0 +1,95 @@
+//! Signs that a word or a value is part of source code pasted into a chat, not personal data:
+//! a type name after `token:` in a struct, an array index, a generic, a path. Developers paste
+//! code all the time, and code is full of `name: Ident` and `auth: match[2]`.
+
+/// Whether the value `text[s..e]` of a `password=` / `token:` assignment is an expression of
+/// code rather than a secret: a reference (`&str`), a path (`token::Paren`), an index or a
+/// macro (`tokens[0]`, `Token![=]`), a generic (`Option<Token>`), a template (`${x}`), the
+/// variable the keyword names (`auth = auth`, `token = newToken`), or a type name in a field,
+/// a parameter or a binding (`token: Literal,` / `(token: Literal)` / `token: Literal =`).
+pub(crate) fn is_code_value(text: &str, s: usize, e: usize) -> bool {
+    let value = &text[s..e];
+    if value.contains("${") {
+        return true;
+    }
+    // Quoted values are string literals: whatever they hold was typed as a value.
+    if text[..s].ends_with(['"', '\'', '`']) {
+        return false;
+    }
+    let is_ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    // The name assigned to: the identifier before the operator (`paren_token` in
+    // `bound.paren_token = paren_token`), and the keyword that ends it (`token`).
+    let head = text[..s].trim_end_matches([' ', '\t', ':', '=', '>', '"', '\'']);
+    let name_start = head
+        .char_indices()
+        .rev()
+        .find(|&(_, c)| !(is_ident(c) || c == '-'))
+        .map_or(0, |(i, c)| i + c.len_utf8());
+    // A macro's fragment (`$token:literal`).
+    if head[..name_start].ends_with('$') {
+        return true;
+    }
+    let name = head[name_start..].to_ascii_lowercase();
+    let keyword = name.rsplit(['_', '-']).next().unwrap_or_default();
+    let ident = value.find(|c: char| !is_ident(c)).unwrap_or(value.len());
+    let rest = &value[ident..];
+    if value.starts_with('&')
+        || value.contains("::")
+        || (ident > 0 && (rest.starts_with(['[', '<']) || rest.starts_with("![")))
+    {
+        return true;
+    }
+    // A member (`group.token`): identifiers joined by dots, the last one the keyword.
+    let lower = value.to_ascii_lowercase();
+    let dotted = value
+        .split('.')
+        .all(|part| !part.is_empty() && part.chars().all(is_ident));
+    if !dotted || keyword.is_empty() {
+        return false;
+    }
+    // The variable of the same name, or one that joins words around the keyword
+    // (`auth = auth`, `token = newToken`, `brace_token: empty_brace_token`, `semi_token:
+    // semi`); typed secrets do not join words like code does.
+    let camel = value
+        .as_bytes()
+        .windows(2)
+        .any(|w| w[0].is_ascii_lowercase() && w[1].is_ascii_uppercase());
+    let joined = camel || lower.contains(['_', '.']);
+    if lower == name
+        || lower == keyword
+        || (joined && lower.ends_with(keyword))
+        || name
+            .strip_prefix(lower.as_str())
+            .is_some_and(|r| r.starts_with('_'))
+    {
+        return true;
+    }
+    // A type: capitalized, letters and digits, then what ends a field, a parameter or a
+    // binding's annotation ("password: Sunshine" at the end of a line stays a secret).
+    let after = text[e..].trim_start_matches(' ');
+    value.starts_with(|c: char| c.is_ascii_uppercase())
+        && ident == value.len()
+        && text[..s].trim_end().ends_with(':')
+        && (after.starts_with([',', ')', '>'])
+            || (after.starts_with('=') && !after.starts_with("==")))
+}
+
+/// Whether a word is glued into code: a type or a field (`` `Uri` ``, `From<Uri>`, `Uri::new`,
+/// `cfg.Andy`, `Uri.parse`, `Uri_builder`, `Option<String>`, `Token![=]`), not a person
+/// named in prose.
+pub(crate) fn glued_into_code(text: &str, start: usize, end: usize) -> bool {
+    let b = text.as_bytes();
+    let before = start.checked_sub(1).map(|i| b[i]);
+    let after = b.get(end).copied();
+    let next = b.get(end + 1).copied();
+    // Not `_` around a word (Markdown emphasis: `_Markus Scherer_`), nor `<` after (markup:
+    // `<b>Larry</b>`): both hold names.
+    matches!(before, Some(b'`' | b'<' | b'.' | b':' | b'$' | b'\\'))
+        || matches!(after, Some(b'`' | b'>' | b'('))
+        || (after == Some(b'_') && next.is_some_and(|c| c.is_ascii_alphanumeric()))
+        // A generic (`Option<String>`, not `<b>` markup) or a macro (`Token![=]`).
+        || (after == Some(b'<') && next.is_some_and(|c| c.is_ascii_uppercase() || c == b'&'))
+        || (after == Some(b'!') && next == Some(b'['))
+        || (after == Some(b':') && next == Some(b':'))
+        || (after == Some(b'.') && next.is_some_and(|c| c.is_ascii_alphabetic()))
+}
