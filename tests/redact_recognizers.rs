@@ -139,6 +139,21 @@ fn positives() {
     assert_finds("PASSWORD", "DB_PASSWORD=password123", "password123");
     assert_finds("PASSWORD", "set token: `Zx81_toKen-77`", "Zx81_toKen-77");
     assert_finds(
+        "PASSWORD",
+        "oauth_token=abcd1234efgh\nNPM_TOKEN=npm_x",
+        "abcd1234efgh",
+    );
+    assert_finds(
+        "PASSWORD",
+        "const apiToken = \"s3cr3t-v4lue\";",
+        "s3cr3t-v4lue",
+    );
+    assert_finds(
+        "PASSWORD",
+        "the admin password = hunter22 for now",
+        "hunter22",
+    );
+    assert_finds(
         "EMAIL",
         "write to ann@example.com: thanks",
         "ann@example.com",
@@ -220,6 +235,15 @@ fn hard_negatives() {
         "Implement `From<Uri>` for `uri::Builder`; impls for `Uri`, Uri::new() and Uri.parse",
     );
     assert_clean("- `InitToken::{init, init_get}` ([#1435]); fixing Roberta type ids, Uri_builder");
+    // Package logs and manifests, Python blocks and variables, versions that look like IPs.
+    assert_clean("2025-06-24 14:36:52 install xauth:amd64 <none> 1:1.1.2-1");
+    assert_clean("\"js-tiktoken\": \"1.0.21\",\n        \"gtoken\": \"^6.1.0\",");
+    assert_clean(
+        "if user and not password:\n    username, password, save = self._prompt()\n\
+         index_url_user_password = index_info  # the username or the password is missing.\n\
+         def f(name: Optional[str] = None): ...",
+    );
+    assert_clean("<assemblyIdentity version=\"1.0.0.0\"/> Specifier(\"== 1.2.3.0\") (~= 1.4.5.0)");
     // Type names after a name cue in code.
     assert_clean(
         "struct Field {\n    name: String,\n    attr_name: Option<String>,\n}\n\

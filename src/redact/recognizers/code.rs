@@ -74,6 +74,59 @@ pub(crate) fn is_code_value(text: &str, s: usize, e: usize) -> bool {
             || (after.starts_with('=') && !after.starts_with("==")))
 }
 
+/// Whether the operator before the value `text[s..e]` assigns to a secret: not a word that
+/// only ends in "token" or "auth" (`gtoken`, `js-tiktoken`, `xauth:amd64`, `oauth`), not a
+/// value on a later line (`if not password:` then a block), not a version (`"^6.1.0"`), and
+/// not a snake_case variable after a spaced `=` (`password = user_pass`).
+pub(crate) fn is_assigned_secret(text: &str, s: usize, e: usize) -> bool {
+    let value = &text[s..e];
+    let gap_start = text[..s]
+        .trim_end_matches([' ', '\t', '\n', '\r', '"', '\'', '`'])
+        .len();
+    let gap = &text[gap_start..s];
+    if gap.contains('\n') {
+        return false;
+    }
+    let version = value.trim_start_matches(['^', '~', '>', '<', '=', 'v']);
+    if version.contains('.')
+        && version
+            .split('.')
+            .all(|p| !p.is_empty() && p.bytes().all(|c| c.is_ascii_digit()))
+    {
+        return false;
+    }
+    let op_end = gap_start;
+    let head = text[..op_end].trim_end_matches([':', '=', '>']);
+    let spaced_eq = text[..op_end].ends_with('=') && head.ends_with(' ') && gap.starts_with(' ');
+    let head = head.trim_end_matches([' ', '\t', '"', '\'']);
+    // The last word of the name: split at `_`, `-`, `.` and camelCase humps.
+    let mut last_start = 0;
+    let hb = head.as_bytes();
+    for i in (0..hb.len()).rev() {
+        let c = hb[i];
+        if !(c.is_ascii_alphanumeric()) {
+            last_start = i + 1;
+            break;
+        }
+        if i > 0 && c.is_ascii_uppercase() && hb[i - 1].is_ascii_lowercase() {
+            last_start = i;
+            break;
+        }
+    }
+    let last = head[last_start..].to_ascii_lowercase();
+    if ["token", "auth"]
+        .iter()
+        .any(|k| last.len() > k.len() && last.ends_with(k) && !last.starts_with("auth"))
+    {
+        return false;
+    }
+    let snake = value.contains('_')
+        && value
+            .bytes()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == b'_');
+    !(spaced_eq && snake)
+}
+
 /// Whether a word is glued into code: a type or a field (`` `Uri` ``, `From<Uri>`, `Uri::new`,
 /// `cfg.Andy`, `Uri.parse`, `Uri_builder`, `Option<String>`, `Token![=]`), not a person
 /// named in prose.
@@ -85,7 +138,7 @@ pub(crate) fn glued_into_code(text: &str, start: usize, end: usize) -> bool {
     // Not `_` around a word (Markdown emphasis: `_Markus Scherer_`), nor `<` after (markup:
     // `<b>Larry</b>`): both hold names.
     matches!(before, Some(b'`' | b'<' | b'.' | b':' | b'$' | b'\\'))
-        || matches!(after, Some(b'`' | b'>' | b'('))
+        || matches!(after, Some(b'`' | b'>' | b'(' | b'['))
         || (after == Some(b'_') && next.is_some_and(|c| c.is_ascii_alphanumeric()))
         // A generic (`Option<String>`, not `<b>` markup) or a macro (`Token![=]`).
         || (after == Some(b'<') && next.is_some_and(|c| c.is_ascii_uppercase() || c == b'&'))

@@ -8,7 +8,7 @@
 
 use super::super::entity::EntityType;
 use super::super::validate as v;
-use super::code::is_code_value;
+use super::code::{is_assigned_secret, is_code_value};
 use super::gate::{ByteSet, Gate};
 use super::phone::phone;
 use super::{runs, values, Hit, Spec};
@@ -113,7 +113,16 @@ fn ipv4(text: &str, s: usize, e: usize) -> Option<Hit> {
     }
     let prev = String::from_utf8_lossy(before(text, s)).to_ascii_lowercase();
     let prev = prev.trim_end();
-    // "version 1.2.3.4", "ver 1.2.3.4", "v 1.2.3.4": a version; but "Server 10.0.0.1" is an IP.
+    // A version requirement: "== 1.2.3.0", "~=1.4.5.0", ">= 2.0.0.1".
+    if ["==", "~=", ">=", "<=", "!="]
+        .iter()
+        .any(|op| prev.ends_with(op))
+    {
+        return None;
+    }
+    // "version 1.2.3.4", "ver 1.2.3.4", "v 1.2.3.4", `version="1.0.0.0"`: a version; but
+    // "Server 10.0.0.1" is an IP.
+    let prev = prev.trim_end_matches(['"', '\'', '=', ':', ' ']);
     let last_word = prev
         .rsplit(|c: char| !c.is_ascii_alphanumeric())
         .next()
@@ -216,6 +225,9 @@ fn assignment(text: &str, s: usize, e: usize) -> Option<Hit> {
     let value = text[s..e].trim_end_matches(['.', ',', ';', ')']);
     let e = s + value.len();
     let lower = value.to_ascii_lowercase();
+    if !is_assigned_secret(text, s, e) {
+        return None;
+    }
     const NOT_SECRETS: &[&str] = &[
         "string",
         "str",
@@ -268,6 +280,16 @@ fn assignment(text: &str, s: usize, e: usize) -> Option<Hit> {
         "masked",
         "default",
         "unknown",
+        // "the password is missing": a state, not the value.
+        "missing",
+        "invalid",
+        "incorrect",
+        "wrong",
+        "expired",
+        "correct",
+        "changed",
+        "updated",
+        "needed",
     ];
     if value.len() < 4
         || NOT_SECRETS.contains(&lower.as_str())
