@@ -244,6 +244,14 @@ fn hard_negatives() {
          def f(name: Optional[str] = None): ...",
     );
     assert_clean("<assemblyIdentity version=\"1.0.0.0\"/> Specifier(\"== 1.2.3.0\") (~= 1.4.5.0)");
+    // Error messages, paths to key files, camelCase variables, zero bytes, section numbers.
+    assert_clean("SyntaxError: Unexpected token: keyword (else)");
+    assert_clean("GOOGLE_APPLICATION_CREDENTIALS=/path/to/keyfile.json npm test");
+    assert_clean("jws.sign({ privateKey: privateKeyStream, payload })");
+    assert_clean("console.log(buf); // <Buffer 00 00 00 00 00>");
+    assert_clean(
+        "as defined in ECMA262 sections\n[11.6.2.1](http://ecma.org), see version=\"1.0.0.0\"",
+    );
     // Type names after a name cue in code.
     assert_clean(
         "struct Field {\n    name: String,\n    attr_name: Option<String>,\n}\n\

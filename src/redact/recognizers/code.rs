@@ -57,7 +57,7 @@ pub(crate) fn is_code_value(text: &str, s: usize, e: usize) -> bool {
     let joined = camel || lower.contains(['_', '.']);
     if lower == name
         || lower == keyword
-        || (joined && lower.ends_with(keyword))
+        || (joined && lower.contains(keyword))
         || name
             .strip_prefix(lower.as_str())
             .is_some_and(|r| r.starts_with('_'))
@@ -76,8 +76,9 @@ pub(crate) fn is_code_value(text: &str, s: usize, e: usize) -> bool {
 
 /// Whether the operator before the value `text[s..e]` assigns to a secret: not a word that
 /// only ends in "token" or "auth" (`gtoken`, `js-tiktoken`, `xauth:amd64`, `oauth`), not a
-/// value on a later line (`if not password:` then a block), not a version (`"^6.1.0"`), and
-/// not a snake_case variable after a spaced `=` (`password = user_pass`).
+/// value on a later line (`if not password:` then a block), not a version (`"^6.1.0"`), not a
+/// path, not an error message ("Unexpected token: keyword"), and not a snake_case variable
+/// after a spaced `=` (`password = user_pass`).
 pub(crate) fn is_assigned_secret(text: &str, s: usize, e: usize) -> bool {
     let value = &text[s..e];
     let gap_start = text[..s]
@@ -85,6 +86,11 @@ pub(crate) fn is_assigned_secret(text: &str, s: usize, e: usize) -> bool {
         .len();
     let gap = &text[gap_start..s];
     if gap.contains('\n') {
+        return false;
+    }
+    // A path to the secret's file, not the secret (`CREDENTIALS=/path/to/key.json`).
+    let path = value.starts_with("./") || value.starts_with("../") || value.starts_with("~/");
+    if path || (value.starts_with('/') && value.matches('/').count() >= 2 && value.contains('.')) {
         return false;
     }
     let version = value.trim_start_matches(['^', '~', '>', '<', '=', 'v']);
@@ -114,6 +120,14 @@ pub(crate) fn is_assigned_secret(text: &str, s: usize, e: usize) -> bool {
         }
     }
     let last = head[last_start..].to_ascii_lowercase();
+    // An error message about a token, not one: "Unexpected token: keyword".
+    let before = head[..last_start].trim_end().to_ascii_lowercase();
+    if ["unexpected", "invalid", "expected"]
+        .iter()
+        .any(|w| before.ends_with(w))
+    {
+        return false;
+    }
     if ["token", "auth"]
         .iter()
         .any(|k| last.len() > k.len() && last.ends_with(k) && !last.starts_with("auth"))

@@ -122,12 +122,16 @@ fn ipv4(text: &str, s: usize, e: usize) -> Option<Hit> {
     }
     // "version 1.2.3.4", "ver 1.2.3.4", "v 1.2.3.4", `version="1.0.0.0"`: a version; but
     // "Server 10.0.0.1" is an IP.
-    let prev = prev.trim_end_matches(['"', '\'', '=', ':', ' ']);
+    let prev = prev.trim_end_matches(|c: char| c.is_whitespace() || "\"'=:[(".contains(c));
     let last_word = prev
         .rsplit(|c: char| !c.is_ascii_alphanumeric())
         .next()
         .unwrap_or("");
-    if matches!(last_word, "version" | "ver" | "v") {
+    // Section numbers read like addresses too: "ECMA262 sections [11.6.2.1]".
+    if matches!(
+        last_word,
+        "version" | "ver" | "v" | "section" | "sections" | "sec" | "clause" | "chapter"
+    ) {
         return None;
     }
     hit(s, e, 0.9)
@@ -280,6 +284,11 @@ fn assignment(text: &str, s: usize, e: usize) -> Option<Hit> {
         "masked",
         "default",
         "unknown",
+        // Permissions (`id-token: write` in a CI workflow).
+        "read",
+        "write",
+        "read-all",
+        "write-all",
         // "the password is missing": a state, not the value.
         "missing",
         "invalid",

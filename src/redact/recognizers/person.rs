@@ -264,7 +264,11 @@ pub(crate) fn scan_from(text: &str, upper: &[usize], leads: &[usize], out: &mut 
         let after_title = prev.is_some_and(|t| word(t).starts_with(char::is_uppercase))
             && prev_lower.is_some_and(is_honorific)
             && matches!(gap, " " | ". ");
-        let after_name_label = prev_lower == Some("name") && gap.trim() == ":";
+        // "Name: …" labels a person; a lower-case `name:` is mostly a key in a config file
+        // (`- name: Install Rust`) and counts only before a known given name.
+        let after_name_label = prev_lower == Some("name")
+            && gap.trim() == ":"
+            && (given || prev.is_some_and(|t| word(t).starts_with('N')));
         let cue = |strength| {
             prev_lower.is_some_and(|p| {
                 cues_ending_in(p, strength).any(|c| cue_before(text, cur, prev, c))

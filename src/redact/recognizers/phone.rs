@@ -22,6 +22,10 @@ pub(super) fn phone(text: &str, s: usize, mut e: usize) -> Option<Hit> {
     if !(7..=15).contains(&digits) || embedded_in_token(text, s, e) {
         return None;
     }
+    // Only zeros: padding or a hex dump (`<Buffer 00 00 00 00 00>`), never a number to call.
+    if main.bytes().all(|c| !c.is_ascii_digit() || c == b'0') {
+        return None;
+    }
     // "00" is an exit code only before a whole international number (a country code and at
     // least seven digits): "00802-600" is a Brazilian postal code.
     let international = m.starts_with('+') || (m.starts_with("00") && digits >= 10);

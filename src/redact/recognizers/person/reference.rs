@@ -105,7 +105,9 @@ pub(super) fn scan_by_tokens(text: &str, out: &mut Vec<Candidate>) {
         let after_title = word(i - i.min(1)).starts_with(char::is_uppercase)
             && prev_lower.is_some_and(is_honorific)
             && matches!(gap(i), " " | ". ");
-        let after_name_label = prev_lower == Some("name") && gap(i).trim() == ":";
+        let after_name_label = prev_lower == Some("name")
+            && gap(i).trim() == ":"
+            && (given || word(i - 1).starts_with('N'));
         let cue = |strength| {
             prev_lower.is_some_and(|p| cues_ending_in(p, strength).any(|c| cue_matches(i, c)))
         };
