@@ -60,6 +60,13 @@ fn positives() {
         "I talked to Ronald McDonald today",
         "Ronald McDonald",
     );
+    // A form's "Name:" label takes any name; a lower-case `name:` key a known given name.
+    assert_finds(
+        "PERSON",
+        "Name: Cedrik Küsters\nRole: admin",
+        "Cedrik Küsters",
+    );
+    assert_finds("PERSON", "users:\n  - name: Anna Schmidt\n", "Anna Schmidt");
     // A lone name next to prose punctuation is still a person.
     assert_finds("PERSON", "Optimize the builds (#407) (Uri)", "Uri");
     assert_finds("PERSON", "thanks, Uri: that fixed it", "Uri");
@@ -244,6 +251,8 @@ fn hard_negatives() {
          def f(name: Optional[str] = None): ...",
     );
     assert_clean("<assemblyIdentity version=\"1.0.0.0\"/> Specifier(\"== 1.2.3.0\") (~= 1.4.5.0)");
+    // A CI workflow's step names.
+    assert_clean("steps:\n  - name: Install Rust\n    run: rustup update\n  - name: Test Suite\n");
     // Error messages, paths to key files, camelCase variables, zero bytes, section numbers.
     assert_clean("SyntaxError: Unexpected token: keyword (else)");
     assert_clean("GOOGLE_APPLICATION_CREDENTIALS=/path/to/keyfile.json npm test");
