@@ -236,7 +236,9 @@ fn hard_negatives() {
     );
     // Words joined into one identifier or brand, even after a greeting; a CI service.
     assert_clean("type FooEvents = {\n    hello: CustomEvent\n}; ask DeepWiki or JavaScript");
-    assert_clean("The tests run on Travis when merged; Travis CI is green.");
+    assert_clean(
+        "The tests run on Travis when merged; Travis CI is green, see the Travis-CI badge.",
+    );
     // Names used as type names in code; a Rust path after a keyword.
     assert_clean(
         "Implement `From<Uri>` for `uri::Builder`; impls for `Uri`, Uri::new() and Uri.parse",
@@ -251,6 +253,8 @@ fn hard_negatives() {
          def f(name: Optional[str] = None): ...",
     );
     assert_clean("<assemblyIdentity version=\"1.0.0.0\"/> Specifier(\"== 1.2.3.0\") (~= 1.4.5.0)");
+    // A certificate's fingerprint is not a row of MAC addresses.
+    assert_clean("SHA1 Fingerprint=EA:8D:99:DD:36:AA:2D:07:1A:3C:7B:69:00:9E:51:B9:4A:2E:E7:60");
     // A CI workflow's step names.
     assert_clean("steps:\n  - name: Install Rust\n    run: rustup update\n  - name: Test Suite\n");
     // Error messages, paths to key files, camelCase variables, zero bytes, section numbers.

@@ -165,6 +165,16 @@ fn mac(text: &str, s: usize, e: usize) -> Option<Hit> {
     if seps.windows(2).any(|w| w[0] != w[1]) || embedded_in_token(text, s, e) {
         return None;
     }
+    // Six pairs cut out of a longer run of them: a certificate fingerprint or a hash
+    // (`EA:8D:99:DD:36:AA:2D:07:…`), not a MAC address.
+    let b = text.as_bytes();
+    let sep = seps.first().copied();
+    let pair_after = sep.is_some_and(|c| b.get(e) == Some(&c))
+        && b.get(e + 1).is_some_and(u8::is_ascii_hexdigit);
+    let pair_before = sep.is_some_and(|c| s >= 2 && b[s - 1] == c && b[s - 2].is_ascii_hexdigit());
+    if pair_after || pair_before {
+        return None;
+    }
     hit(s, e, 0.85)
 }
 

@@ -4,7 +4,7 @@
 //! extend it to the family name. Cue strength sets the score, as context words do for patterns.
 
 use super::code::glued_into_code;
-use super::names::{is_given_name, is_honorific, is_particle, listed};
+use super::names::{is_given_name, is_honorific, is_particle, listed, names_a_thing};
 use super::Candidate;
 use crate::redact::entity::EntityType;
 use words::{starts_word, word_after_space, word_before, word_end};
@@ -252,7 +252,11 @@ pub(crate) fn scan_from(text: &str, upper: &[usize], leads: &[usize], out: &mut 
         }
         // "Jean-Luc": the first part alone may be the listed name.
         // Alone, some given names name a language or a tool ("Is Julia faster?").
-        let alone_a_name = !list.thing;
+        // "Travis-CI" is the thing "Travis" alone is.
+        let alone_a_name = !list.thing
+            && !lower
+                .split_once('-')
+                .is_some_and(|(first, _)| names_a_thing(first));
         let given = list.given_name
             || lower
                 .split_once('-')

@@ -99,7 +99,7 @@ pub(super) fn scan_by_tokens(text: &str, out: &mut Vec<Candidate>) {
         }
         let first_part = lower.split('-').next().unwrap_or("");
         let given = is_given_name(lower) || is_given_name(first_part);
-        let alone_a_name = !names_a_thing(lower);
+        let alone_a_name = !names_a_thing(lower) && !names_a_thing(first_part);
         let prev_lower = (i > 0).then(|| lower_into(word(i - 1), &mut prev_buf));
         // Honorifics only count capitalized: "89ms" is not "Ms".
         let after_title = word(i - i.min(1)).starts_with(char::is_uppercase)
