@@ -306,6 +306,8 @@ fn pathological_inputs_finish_quickly() {
         "RueStreet1".repeat(30_000),
         "passpin".repeat(40_000),
         "token=".repeat(50_000),
+        // Many short assignments: each check must read only around its own value.
+        "auth: x1y2z3 ".repeat(50_000),
         "x:".repeat(150_000),
         "-----BEGIN ".repeat(20_000),
         "bearer ".repeat(40_000),

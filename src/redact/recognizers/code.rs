@@ -39,29 +39,34 @@ pub(crate) fn is_code_value(text: &str, s: usize, e: usize) -> bool {
     {
         return true;
     }
-    // A member (`group.token`): identifiers joined by dots, the last one the keyword.
-    let lower = value.to_ascii_lowercase();
-    let dotted = value
-        .split('.')
-        .all(|part| !part.is_empty() && part.chars().all(is_ident));
+    // A member (`group.token`): identifiers joined by dots.
+    let v = value.as_bytes();
+    let dotted = v
+        .iter()
+        .all(|&c| c.is_ascii_alphanumeric() || c == b'_' || c == b'.')
+        && !value.starts_with('.')
+        && !value.ends_with('.')
+        && !value.contains("..");
     if !dotted || keyword.is_empty() {
         return false;
     }
     // The variable of the same name, or one that joins words around the keyword
     // (`auth = auth`, `token = newToken`, `brace_token: empty_brace_token`, `semi_token:
     // semi`); typed secrets do not join words like code does.
-    let camel = value
-        .as_bytes()
+    let camel = v
         .windows(2)
         .any(|w| w[0].is_ascii_lowercase() && w[1].is_ascii_uppercase());
-    let joined = camel || lower.contains(['_', '.']);
-    if lower == name
-        || lower == keyword
-        || (joined && lower.contains(keyword))
-        || name
-            .strip_prefix(lower.as_str())
-            .is_some_and(|r| r.starts_with('_'))
-    {
+    let joined = camel || v.iter().any(|&c| c == b'_' || c == b'.');
+    let same = |a: &str| value.eq_ignore_ascii_case(a);
+    let holds = |k: &str| {
+        let k = k.as_bytes();
+        memchr::memchr2_iter(k[0], k[0].to_ascii_uppercase(), v)
+            .any(|i| v.len() - i >= k.len() && v[i..i + k.len()].eq_ignore_ascii_case(k))
+    };
+    let prefix_of_name = name.len() > v.len()
+        && name.as_bytes()[..v.len()].eq_ignore_ascii_case(v)
+        && name.as_bytes()[v.len()] == b'_';
+    if same(&name) || same(keyword) || (joined && holds(keyword)) || prefix_of_name {
         return true;
     }
     // A type: capitalized, letters and digits, then what ends a field, a parameter or a
@@ -120,12 +125,14 @@ pub(crate) fn is_assigned_secret(text: &str, s: usize, e: usize) -> bool {
         }
     }
     let last = head[last_start..].to_ascii_lowercase();
-    // An error message about a token, not one: "Unexpected token: keyword".
-    let before = head[..last_start].trim_end().to_ascii_lowercase();
-    if ["unexpected", "invalid", "expected"]
-        .iter()
-        .any(|w| before.ends_with(w))
-    {
+    // An error message about a token, not one: "Unexpected token: keyword". (Only the bytes
+    // right before are read, so a redaction stays linear in the length of the text.)
+    let before = head[..last_start].trim_end().as_bytes();
+    let ends_with = |w: &&str| {
+        before.len() >= w.len()
+            && before[before.len() - w.len()..].eq_ignore_ascii_case(w.as_bytes())
+    };
+    if ["unexpected", "invalid", "expected"].iter().any(ends_with) {
         return false;
     }
     if ["token", "auth"]

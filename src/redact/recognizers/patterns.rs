@@ -239,9 +239,6 @@ fn assignment(text: &str, s: usize, e: usize) -> Option<Hit> {
     let value = text[s..e].trim_end_matches(['.', ',', ';', ')']);
     let e = s + value.len();
     let lower = value.to_ascii_lowercase();
-    if !is_assigned_secret(text, s, e) {
-        return None;
-    }
     const NOT_SECRETS: &[&str] = &[
         "string",
         "str",
@@ -329,6 +326,7 @@ fn assignment(text: &str, s: usize, e: usize) -> Option<Hit> {
         || (text.as_bytes().get(e) == Some(&b'('))
         // a call: token = make_token(...)
         || is_code_value(text, s, e)
+        || !is_assigned_secret(text, s, e)
     {
         return None;
     }
