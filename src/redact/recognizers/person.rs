@@ -7,7 +7,7 @@ use super::code::glued_into_code;
 use super::names::{is_given_name, is_honorific, is_particle, listed, names_a_thing};
 use super::Candidate;
 use crate::redact::entity::EntityType;
-use words::{starts_word, word_after_space, word_before, word_end};
+use words::{is_capitalized, starts_word, word_after_space, word_before, word_end};
 
 mod words;
 
@@ -16,41 +16,6 @@ mod words;
 struct Token {
     start: usize,
     end: usize,
-}
-
-#[inline]
-fn is_capitalized(word: &str) -> bool {
-    // Most words start with an ASCII letter: no need to decode them.
-    match word.as_bytes() {
-        [c, ..] if c.is_ascii_lowercase() => false,
-        [c, rest @ ..] if c.is_ascii_uppercase() && rest.is_ascii() => {
-            rest.iter().any(u8::is_ascii_lowercase) && !joins_words(rest)
-        }
-        _ => capitalized_unicode(word),
-    }
-}
-
-/// Whether a capital follows three lower-case letters in the rest of a word: identifiers and
-/// brands join words ("CustomEvent", "JavaScript", "DeepWiki"); names join shorter prefixes
-/// ("McDonald", "MacArthur", "DeShawn", "LaToya").
-fn joins_words(rest: &[u8]) -> bool {
-    let mut lower = 0;
-    for &c in rest {
-        if c.is_ascii_uppercase() && lower >= 3 {
-            return true;
-        }
-        lower = if c.is_ascii_lowercase() { lower + 1 } else { 0 };
-    }
-    false
-}
-
-fn capitalized_unicode(word: &str) -> bool {
-    let mut chars = word.chars();
-    let Some(first) = chars.next() else {
-        return false;
-    };
-    // Needs a lower-case letter: ALL-CAPS words are acronyms, constants and headings.
-    first.is_uppercase() && word.chars().any(char::is_lowercase) && word.chars().count() >= 2
 }
 
 const STRONG_CUES: &[&[&str]] = &[
