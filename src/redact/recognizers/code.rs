@@ -115,7 +115,7 @@ pub(crate) fn is_assigned_secret(text: &str, s: usize, e: usize) -> bool {
     let hb = head.as_bytes();
     for i in (0..hb.len()).rev() {
         let c = hb[i];
-        if !(c.is_ascii_alphanumeric()) {
+        if !c.is_ascii_alphanumeric() {
             last_start = i + 1;
             break;
         }
