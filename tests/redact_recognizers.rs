@@ -77,6 +77,9 @@ fn positives() {
         // inside a typed secret, a code span.
         ("PASSWORD", "wifi:\n  password: Sunshine\n", "Sunshine"),
         ("PASSWORD", "DB_PASSWORD=password123", "password123"),
+        // Random secrets that hold a keyword's letters are no variables.
+        ("PASSWORD", "my wifi password is JQC5TvIhpfAdbPJisqlVKh3 but", "JQC5TvIhpfAdbPJisqlVKh3"),
+        ("PASSWORD", "api_key=aBkeyXz12QrT99", "aBkeyXz12QrT99"),
         ("PASSWORD", "set token: `Zx81_toKen-77`", "Zx81_toKen-77"),
         ("PASSWORD", "oauth_token=abcd1234efgh\nNPM_TOKEN=npm_x", "abcd1234efgh"),
         ("PASSWORD", "const apiToken = \"s3cr3t-v4lue\";", "s3cr3t-v4lue"),

@@ -47,7 +47,25 @@ pub(crate) fn is_code_value(text: &str, s: usize, e: usize) -> bool {
         && !value.starts_with('.')
         && !value.ends_with('.')
         && !value.contains("..");
-    if !dotted || keyword.is_empty() {
+    // Only a keyword of a secret names one ("my wifi password is …" ends in "is").
+    const KEYWORDS: &[&str] = &[
+        "password",
+        "passwd",
+        "passphrase",
+        "pwd",
+        "secret",
+        "token",
+        "key",
+        "apikey",
+        "accesskey",
+        "privatekey",
+        "auth",
+        "credential",
+        "credentials",
+        "pin",
+        "passcode",
+    ];
+    if !dotted || !KEYWORDS.contains(&keyword) {
         return false;
     }
     // The variable of the same name, or one that joins words around the keyword
@@ -58,10 +76,23 @@ pub(crate) fn is_code_value(text: &str, s: usize, e: usize) -> bool {
         .any(|w| w[0].is_ascii_lowercase() && w[1].is_ascii_uppercase());
     let joined = camel || v.iter().any(|&c| c == b'_' || c == b'.');
     let same = |a: &str| value.eq_ignore_ascii_case(a);
+    // The keyword as a word of the identifier: at its start or end, or next to `_`, `.` or a
+    // camelCase hump ("newToken", "privateKeyStream"), not inside a random string ("KrKis").
+    let boundary = |i: usize| {
+        i == 0
+            || i == v.len()
+            || matches!(v[i - 1], b'_' | b'.')
+            || matches!(v[i], b'_' | b'.')
+            || (v[i].is_ascii_uppercase() && v[i - 1].is_ascii_lowercase())
+    };
     let holds = |k: &str| {
         let k = k.as_bytes();
-        memchr::memchr2_iter(k[0], k[0].to_ascii_uppercase(), v)
-            .any(|i| v.len() - i >= k.len() && v[i..i + k.len()].eq_ignore_ascii_case(k))
+        memchr::memchr2_iter(k[0], k[0].to_ascii_uppercase(), v).any(|i| {
+            v.len() - i >= k.len()
+                && v[i..i + k.len()].eq_ignore_ascii_case(k)
+                && boundary(i)
+                && boundary(i + k.len())
+        })
     };
     let prefix_of_name = name.len() > v.len()
         && name.as_bytes()[..v.len()].eq_ignore_ascii_case(v)
