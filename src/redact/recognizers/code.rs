@@ -2,6 +2,8 @@
 //! a type name after `token:` in a struct, an array index, a generic, a path. Developers paste
 //! code all the time, and code is full of `name: Ident` and `auth: match[2]`.
 
+use super::patterns::ASSIGNED;
+
 /// Whether the value `text[s..e]` of a `password=` / `token:` assignment is an expression of
 /// code rather than a secret: a reference (`&str`), a path (`token::Paren`), an index or a
 /// macro (`tokens[0]`, `Token![=]`), a generic (`Option<Token>`), a template (`${x}`), the
@@ -47,25 +49,10 @@ pub(crate) fn is_code_value(text: &str, s: usize, e: usize) -> bool {
         && !value.starts_with('.')
         && !value.ends_with('.')
         && !value.contains("..");
-    // Only a keyword of a secret names one ("my wifi password is …" ends in "is").
-    const KEYWORDS: &[&str] = &[
-        "password",
-        "passwd",
-        "passphrase",
-        "pwd",
-        "secret",
-        "token",
-        "key",
-        "apikey",
-        "accesskey",
-        "privatekey",
-        "auth",
-        "credential",
-        "credentials",
-        "pin",
-        "passcode",
-    ];
-    if !dotted || !KEYWORDS.contains(&keyword) {
+    // Only a keyword of a secret names one ("my wifi password is …" ends in "is"): a keyword
+    // of the `password=` pattern, the last word of one (`api_key`), or a stated one's.
+    let names_secret = ASSIGNED.contains(&keyword) || matches!(keyword, "key" | "pin" | "passcode");
+    if !dotted || !names_secret {
         return false;
     }
     // The variable of the same name, or one that joins words around the keyword

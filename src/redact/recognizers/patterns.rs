@@ -395,7 +395,7 @@ const PHONE_CONTEXT: &[&str] = &[
 ];
 
 /// The keywords of the `password=…` pattern, every spelling its regex accepts.
-const ASSIGNED: &[&str] = &[
+pub(super) const ASSIGNED: &[&str] = &[
     "password",
     "passwd",
     "passphrase",
