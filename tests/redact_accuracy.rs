@@ -2,7 +2,8 @@
 //! (made by `tests/data/gen_redact_corpus.mjs`). Computes per-type recall and precision, overall
 //! F2 and false positives per 1000 benign messages, prints the table, asserts the targets, and
 //! with `UPDATE_BENCHMARKS=1` writes the table into the "## Redaction accuracy" section of
-//! BENCHMARKS.md.
+//! BENCHMARKS.md. It prints four misses and false findings per type; `SHOW_MISSES=200` prints
+//! more (`cargo test --release --test redact_accuracy -- --nocapture`).
 //!
 //! A structured value counts as found only when it is fully covered (no leaked characters) and
 //! a finding of its type overlaps it; names, addresses and birth dates count on overlap.
