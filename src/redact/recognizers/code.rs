@@ -21,7 +21,7 @@ pub(crate) fn is_code_value(text: &str, s: usize, e: usize) -> bool {
     let is_ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
     // The name assigned to: the identifier before the operator (`paren_token` in
     // `bound.paren_token = paren_token`), and the keyword that ends it (`token`).
-    let head = text[..s].trim_end_matches([' ', '\t', ':', '=', '>', '"', '\'']);
+    let head = &text[..name_end(text, s)];
     let name_start = head
         .char_indices()
         .rev()
@@ -124,10 +124,9 @@ pub(crate) fn is_assigned_secret(text: &str, s: usize, e: usize) -> bool {
     {
         return false;
     }
-    let op_end = gap_start;
-    let head = text[..op_end].trim_end_matches([':', '=', '>']);
-    let spaced_eq = text[..op_end].ends_with('=') && head.ends_with(' ') && gap.starts_with(' ');
-    let head = head.trim_end_matches([' ', '\t', '"', '\'']);
+    let op = text[..gap_start].trim_end_matches([':', '=', '>']);
+    let spaced_eq = text[..gap_start].ends_with('=') && op.ends_with(' ') && gap.starts_with(' ');
+    let head = &text[..name_end(text, s)];
     // The last word of the name: split at `_`, `-`, `.` and camelCase humps.
     let mut last_start = 0;
     let hb = head.as_bytes();
@@ -164,6 +163,16 @@ pub(crate) fn is_assigned_secret(text: &str, s: usize, e: usize) -> bool {
             .bytes()
             .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == b'_');
     !(spaced_eq && snake)
+}
+
+/// Where the name assigned to ends, for the value at `s`: before the white space and quotes
+/// after it, the operator (`:`, `=`, `:=`, `=>`) and the white space and quote before that.
+fn name_end(text: &str, s: usize) -> usize {
+    text[..s]
+        .trim_end_matches([' ', '\t', '\n', '\r', '"', '\'', '`'])
+        .trim_end_matches([':', '=', '>'])
+        .trim_end_matches([' ', '\t', '"', '\''])
+        .len()
 }
 
 /// Whether a word is glued into code: a type or a field (`` `Uri` ``, `From<Uri>`, `Uri::new`,
