@@ -3,11 +3,17 @@
 //!
 //!   cargo run --release --example redact_profile
 //!   cargo run --release --example redact_profile -- --only all --once   # callgrind --toggle-collect='*measured_passes*'
+//!   cargo run --release --example redact_profile -- --text FILE         # other text than the corpus
 use llm_memory::redact::{EntityType, Redactor, RedactorConfig};
 use std::time::Instant;
 
-/// The labeled corpus's messages.
+/// The labeled corpus's messages, or with `--text FILE` that file cut into paragraphs.
 fn messages() -> Vec<String> {
+    let args: Vec<String> = std::env::args().collect();
+    if let Some(i) = args.iter().position(|a| a == "--text") {
+        let text = std::fs::read_to_string(&args[i + 1]).expect("--text FILE");
+        return text.split("\n\n").map(str::to_string).collect();
+    }
     let corpus = std::fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/tests/data/redact_corpus.jsonl"
