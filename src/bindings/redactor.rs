@@ -200,7 +200,9 @@ impl JsRedactor {
     /// `INVALID_PATTERN` for a custom regex that does not compile.
     #[wasm_bindgen(constructor)]
     pub fn new(
-        #[wasm_bindgen(unchecked_param_type = "RedactorOptions")] options: Option<js_sys::Object>,
+        #[wasm_bindgen(unchecked_param_type = "RedactorOptions | undefined")] options: Option<
+            js_sys::Object,
+        >,
     ) -> Result<JsRedactor, JsValue> {
         let config = match options {
             None => RedactorConfig::default(),

@@ -1,0 +1,38 @@
+// Type-checked by `tsc` in `make test`: the Redactor surface as apps that redact before upload
+// use it (issue contract: `new Redactor(options?)`, `redact`, `restore`, a streaming restorer,
+// the vault kept by the app).
+import { Redactor } from "../../pkg/llm_memory.js";
+import type { EntityType, Finding, RedactionResult, RedactorOptions, VaultDocument } from "../../pkg/llm_memory.js";
+
+export function redactorUsage(chunks: string[]): string {
+  const every = new Redactor(); // options are optional: every built-in type
+  const options: RedactorOptions = {
+    types: ["EMAIL", "PHONE", "TICKET"],
+    allowList: ["help@acme.com"],
+    patterns: [{ name: "TICKET", regex: "TCK-\\d{6}", score: 0.9 }, { name: "CARD", regex: "\\d{16}", validate: "luhn" }],
+    mode: "placeholder",
+    minScore: 0.6,
+  };
+  const r = new Redactor(options);
+  const result: RedactionResult = r.redact("mail ann@example.com");
+  const first: Finding | undefined = result.findings[0];
+  const span: [number, number, string, number] | undefined = first && [first.start, first.end, first.placeholder, first.score];
+  const type: EntityType | undefined = first?.type;
+  const restored: string = r.restore(result.text);
+  const stream = r.streamRestorer();
+  let shown = chunks.map((c) => stream.push(c)).join("") + stream.finish();
+  const doc: VaultDocument = r.vault();
+  const saved: string = r.exportVault();
+  every.importVault(saved);
+  every.importVault(doc);
+  shown += every.redact(restored).text + String(span) + String(type);
+  // @ts-expect-error: not a mode
+  new Redactor({ mode: "hash" });
+  // @ts-expect-error: not a validator
+  new Redactor({ patterns: [{ name: "X", regex: "x", validate: "crc" }] });
+  // @ts-expect-error: text must be a string
+  r.redact(42);
+  // @ts-expect-error: a vault document has a version
+  r.importVault({ entries: [] });
+  return shown;
+}
