@@ -106,10 +106,13 @@ test("redaction: the endpoint gets placeholders only, the user sees the real val
   const email = "riley.stone@example.com";
   const phone = "+1 415 555 0132";
   const card = "4111 1111 1111 1111";
-  await send(page, `My email is ${email}, my phone is ${phone} and my card is ${card}.`);
+  // Names and street addresses are on by default too: the page promises no raw personal data.
+  const name = "Riley Stone";
+  const street = "12 Oak Street";
+  await send(page, `My name is ${name}. My email is ${email}, my phone is ${phone} and my card is ${card}. I live at ${street}.`);
   const sent = (await chatRequests()).at(-1).body;
-  for (const value of [email, phone, card, "4111111111111111", "555 0132"]) assert.ok(!sent.includes(value), `${value} was not sent`);
-  for (const type of ["EMAIL", "PHONE", "CREDIT_CARD"]) assert.match(sent, new RegExp(`\\[${type}_\\d+\\]`));
+  for (const value of [email, phone, card, "4111111111111111", "555 0132", name, "Oak Street"]) assert.ok(!sent.includes(value), `${value} was not sent`);
+  for (const type of ["EMAIL", "PHONE", "CREDIT_CARD", "PERSON", "ADDRESS"]) assert.match(sent, new RegExp(`\\[${type}_\\d+\\]`));
   assert.equal(await page.getByTestId("context-request").textContent(), sent);
   const reply = await lastReply(page);
   for (const value of [email, phone, card]) assert.ok(reply.includes(value), `the reply shows ${value}: ${reply}`);
