@@ -137,6 +137,34 @@ fn nothing_sent_holds_a_value_under_any_strategy() {
 }
 
 #[test]
+fn a_summary_holding_real_values_is_redacted_when_sent() {
+    // A summarizer may write real values (one that runs on the device and restores its input,
+    // or a summary written before redaction was turned on); the summary goes out redacted.
+    let mut m = memory(Strategy::Summary);
+    fill(&mut m);
+    let req = m.begin_summary().expect("a summary is due");
+    let summary = format!("User shared {} and the card {}.", VALUES[0], VALUES[2]);
+    m.complete_summary(req.request_id, &summary, 99.0).unwrap();
+    let built = m.context(None).unwrap();
+    let sent = serde_json::to_string(&built.messages).unwrap();
+    assert_clean(&sent);
+    let email = m.restore_text("[EMAIL_2]");
+    assert_eq!(email, VALUES[0], "the turns' placeholder for the value");
+    assert!(
+        sent.contains("User shared [EMAIL_2] and the card [CREDIT_CARD_1]."),
+        "{sent}"
+    );
+    assert_eq!(
+        built.report.summary.as_ref().map(|s| s.included),
+        Some(true)
+    );
+    let report = serde_json::to_string(&built.report).unwrap();
+    assert_clean(&report);
+    // The history and the stored summary keep the real text.
+    assert!(m.summaries().last().unwrap().text.contains(VALUES[0]));
+}
+
+#[test]
 fn replies_are_restored_and_the_vault_is_stored_with_the_session() {
     let mut m = memory(Strategy::Full);
     m.track_changes();

@@ -9,6 +9,7 @@ use super::Memory;
 use crate::history::Entry;
 use crate::redact::{Counts, Redactor, StreamRestorer};
 use crate::store::Record;
+use crate::summary::SummaryRecord;
 use std::borrow::Cow;
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -176,11 +177,31 @@ impl Memory {
         (pinned, counts)
     }
 
-    /// Adds what was redacted to the report: per entry sent, and totals over everything sent.
+    /// A summary as sent: redacted with a redactor. Summarizers see placeholders, but one may
+    /// still write real values (one that restores its input on the device), and a summary
+    /// written before redaction was turned on holds them.
+    pub(super) fn sent_summary<'a>(
+        &self,
+        record: &'a SummaryRecord,
+    ) -> (Cow<'a, SummaryRecord>, Counts) {
+        match self.sent_text(&record.text) {
+            (Cow::Borrowed(_), counts) => (Cow::Borrowed(record), counts),
+            (Cow::Owned(text), counts) => (
+                Cow::Owned(SummaryRecord {
+                    text,
+                    ..record.clone()
+                }),
+                counts,
+            ),
+        }
+    }
+
+    /// Adds what was redacted to the report: per entry sent, and totals over everything sent
+    /// (`other`: the pinned facts and the summary).
     pub(super) fn report_redactions(
         &self,
         built: &mut crate::context::BuiltContext,
-        pinned: &Counts,
+        other: &Counts,
     ) {
         if self.egress.is_none() {
             return;
@@ -201,7 +222,7 @@ impl Memory {
         if let Some((_, c)) = &self.system_sent {
             merge(&mut totals, c);
         }
-        merge(&mut totals, pinned);
+        merge(&mut totals, other);
         built.report.redactions = totals;
     }
 }

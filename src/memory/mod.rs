@@ -442,8 +442,15 @@ impl Memory {
             }
         }
         let (summary, covered) = self.covered();
+        let (summary, summary_redactions) = match summary {
+            Some(s) => {
+                let (sent, counts) = self.sent_summary(s);
+                (Some(sent), counts)
+            }
+            None => (None, Default::default()),
+        };
         let entries = self.sent_entries();
-        let (pinned, pinned_redactions) = self.sent_pinned();
+        let (pinned, mut other_redactions) = self.sent_pinned();
         let mut built = context::build(context::BuildInput {
             strategy: self.config.strategy,
             limits: &self.config.limits,
@@ -454,7 +461,9 @@ impl Memory {
                 .as_ref()
                 .map(|(s, _)| (s.as_str(), self.system_tokens)),
             pinned: &pinned,
-            summary: summary.map(|record| SummaryInput { record, covered }),
+            summary: summary
+                .as_deref()
+                .map(|record| SummaryInput { record, covered }),
             entries: &entries,
             entry_tokens: &self.entry_tokens,
             dedup: self.config.dedup,
@@ -462,7 +471,10 @@ impl Memory {
             retrieval: self.retrieval_input(query, extras),
             tools: extras.tools.then(|| self.tool_schema_tokens()),
         })?;
-        self.report_redactions(&mut built, &pinned_redactions);
+        if built.report.summary.as_ref().is_some_and(|s| s.included) {
+            egress::merge(&mut other_redactions, &summary_redactions);
+        }
+        self.report_redactions(&mut built, &other_redactions);
         Ok(built)
     }
 }
