@@ -3,6 +3,7 @@
 
 use super::errors::js_error;
 use super::memory::Memory;
+use super::options::string_arg;
 use super::redactor::JsStreamRestorer;
 use crate::error::ErrorCode;
 use wasm_bindgen::prelude::*;
@@ -19,8 +20,11 @@ impl Memory {
     /// const { messages } = await mem.context(); // "Mail me at [EMAIL_1]"
     /// mem.add("assistant", mem.restore(reply)); // keep and show the real address
     /// ```
-    pub fn restore(&self, text: &str) -> String {
-        self.core.borrow().restore_text(text)
+    pub fn restore(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
+    ) -> Result<String, JsValue> {
+        Ok(self.core.borrow().restore_text(&string_arg(&text, "text")?))
     }
 
     /// A restorer for a reply streamed in chunks: `push(chunk)` returns what can be shown so

@@ -3,7 +3,7 @@
 //! and writes); offsets are UTF-16; errors are `Error`s with a `code`.
 
 use crate::bindings::errors::{invalid_option, js_error};
-use crate::bindings::options::describe;
+use crate::bindings::options::{describe, string_arg};
 use crate::bindings::to_js;
 use crate::error::{Error, ErrorCode};
 use crate::redact::{self, RedactorConfig, StreamRestorer, Vault};
@@ -160,7 +160,7 @@ pub(crate) fn config_of(value: &JsValue) -> Result<RedactorConfig, JsValue> {
 
 impl JsStreamRestorer {
     pub(crate) fn wrap(inner: StreamRestorer) -> JsStreamRestorer {
-        JsStreamRestorer { inner }
+        JsStreamRestorer { inner, high: None }
     }
 }
 
@@ -238,8 +238,11 @@ impl JsRedactor {
     /// Puts the real values back into a model reply. Tolerates `[email_1]`, `EMAIL_1` and
     /// missing brackets; text the user wrote that only looked like a placeholder comes back
     /// as written.
-    pub fn restore(&self, text: &str) -> String {
-        self.inner.restore(text)
+    pub fn restore(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
+    ) -> Result<String, JsValue> {
+        Ok(self.inner.restore(&string_arg(&text, "text")?))
     }
 
     /// A restorer for a streamed reply: placeholders split across chunks are held back until
@@ -253,9 +256,7 @@ impl JsRedactor {
     /// ```
     #[wasm_bindgen(js_name = streamRestorer)]
     pub fn stream_restorer(&self) -> JsStreamRestorer {
-        JsStreamRestorer {
-            inner: self.inner.stream_restorer(),
-        }
+        JsStreamRestorer::wrap(self.inner.stream_restorer())
     }
 
     /// The vault as a plain object (`{ version: 1, entries: [...] }`).
@@ -288,17 +289,46 @@ impl JsRedactor {
 #[wasm_bindgen(js_name = StreamRestorer)]
 pub struct JsStreamRestorer {
     inner: StreamRestorer,
+    /// A high surrogate that ended the last chunk: its low half comes with the next one, and
+    /// alone it would cross into Rust as U+FFFD.
+    high: Option<js_sys::JsString>,
 }
 
 #[wasm_bindgen(js_class = StreamRestorer)]
 impl JsStreamRestorer {
     /// Adds a chunk; returns the restored text that is final so far (possibly empty).
-    pub fn push(&mut self, chunk: &str) -> String {
-        self.inner.push(chunk)
+    pub fn push(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "string")] chunk: JsValue,
+    ) -> Result<String, JsValue> {
+        let Some(chunk) = chunk.dyn_ref::<js_sys::JsString>() else {
+            return Err(invalid_option(format!(
+                "chunk must be a string, got {}",
+                describe(&chunk)
+            )));
+        };
+        let chunk = match self.high.take() {
+            Some(high) => high.concat(chunk),
+            None => chunk.clone(),
+        };
+        let n = chunk.length();
+        let chunk = match chunk.char_code_at(n.saturating_sub(1)) {
+            c if (0xD800..0xDC00).contains(&(c as u32)) => {
+                self.high = Some(chunk.slice(n - 1, n));
+                chunk.slice(0, n - 1)
+            }
+            _ => chunk,
+        };
+        Ok(self.inner.push(&String::from(chunk)))
     }
 
     /// Returns whatever was held back. The restorer can then be reused for another reply.
     pub fn finish(&mut self) -> String {
-        self.inner.finish()
+        let mut out = match self.high.take() {
+            Some(high) => self.inner.push(&String::from(high)),
+            None => String::new(),
+        };
+        out.push_str(&self.inner.finish());
+        out
     }
 }

@@ -6,6 +6,7 @@ use super::entry_input::parse_message;
 use super::errors::{invalid_option, js_error};
 #[cfg(feature = "chat-template")]
 use super::options::Opts;
+use super::options::{describe, string_arg};
 #[cfg(feature = "chat-template")]
 use crate::context::message::ChatMessage;
 use crate::error::ErrorCode;
@@ -150,8 +151,11 @@ impl Tokenizer {
     }
 
     /// Tokens in `text`, without special tokens. Lone UTF-16 surrogates count as U+FFFD.
-    pub fn count(&self, text: &str) -> u32 {
-        self.counter.count(text) as u32
+    pub fn count(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
+    ) -> Result<u32, JsValue> {
+        Ok(self.counter.count(&string_arg(&text, "text")?) as u32)
     }
 
     /// Tokens in each text; one call for many messages is far cheaper than many calls: the
@@ -161,6 +165,12 @@ impl Tokenizer {
         &self,
         #[wasm_bindgen(unchecked_param_type = "string[]")] texts: js_sys::Array,
     ) -> Result<Vec<u32>, JsValue> {
+        if !js_sys::Array::is_array(&texts) {
+            return Err(invalid_option(format!(
+                "countMany takes an array of strings, got {}",
+                describe(&texts)
+            )));
+        }
         let n = texts.length();
         let mut units = Vec::with_capacity(n as usize);
         for i in 0..n {
@@ -198,8 +208,19 @@ impl Tokenizer {
     /// const again = Tokenizer.fromPrepared(bytes);
     /// ```
     #[wasm_bindgen(js_name = fromPrepared)]
-    pub fn from_prepared(bytes: &[u8]) -> Result<Tokenizer, JsValue> {
-        let hf = Arc::new(HfTokenizer::from_prepared(bytes)?);
+    pub fn from_prepared(
+        #[wasm_bindgen(unchecked_param_type = "Uint8Array")] bytes: JsValue,
+    ) -> Result<Tokenizer, JsValue> {
+        let Some(bytes) = bytes.dyn_ref::<js_sys::Uint8Array>() else {
+            return Err(js_error(
+                ErrorCode::InvalidTokenizer,
+                &format!(
+                    "fromPrepared takes the Uint8Array that prepared() returned, got {}",
+                    describe(&bytes)
+                ),
+            ));
+        };
+        let hf = Arc::new(HfTokenizer::from_prepared(&bytes.to_vec())?);
         Ok(Tokenizer::register(hf.clone(), Some(hf)))
     }
 
@@ -210,9 +231,13 @@ impl Tokenizer {
     }
 
     /// Token ids of `text` (without special tokens). Only for a loaded tokenizer.json.
-    pub fn encode(&self, text: &str) -> Result<Vec<u32>, JsValue> {
+    pub fn encode(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
+    ) -> Result<Vec<u32>, JsValue> {
+        let text = string_arg(&text, "text")?;
         match &self.hf {
-            Some(hf) => Ok(hf.encode_ids(text)?),
+            Some(hf) => Ok(hf.encode_ids(&text)?),
             None => Err(js_error(
                 ErrorCode::InvalidTokenizer,
                 "the approximate tokenizer has no vocabulary to encode with",

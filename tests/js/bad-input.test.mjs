@@ -2,7 +2,7 @@
 // and after each one the same module keeps working.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { Memory, Tokenizer, loadTokenizer, throwsCode } from "./helpers.mjs";
+import { Memory, Tokenizer, lib, loadTokenizer, throwsCode } from "./helpers.mjs";
 
 const llama = loadTokenizer("llama3");
 
@@ -95,4 +95,39 @@ test("the instance survives a storm of bad calls", async () => {
   const { messages } = await mem.context();
   assert.equal(messages.at(-1).content, "after all that");
   assert.equal(llama.count("still counting"), 2);
+});
+
+test("every method that takes text refuses a non-string with a coded error, not a wasm fault", async () => {
+  // wasm-bindgen's string glue reads `.length` of whatever it is given: a number made it write
+  // out of bounds ("memory access out of bounds"), null a TypeError without a code.
+  const mem = new Memory({ redact: true, tokenizer: llama });
+  const redactor = new lib.Redactor();
+  const stream = redactor.streamRestorer();
+  const calls = {
+    "Memory.restore": (x) => mem.restore(x),
+    "Redactor.restore": (x) => redactor.restore(x),
+    "StreamRestorer.push": (x) => stream.push(x),
+    "Tokenizer.count": (x) => llama.count(x),
+    "Tokenizer.encode": (x) => llama.encode(x),
+    "Tokenizer.countMany": (x) => llama.countMany(x),
+    "Tokenizer.fromPrepared": (x) => Tokenizer.fromPrepared(x),
+  };
+  for (const [name, call] of Object.entries(calls)) {
+    for (const bad of [42, null, undefined, {}, Symbol("s")]) {
+      let caught;
+      try {
+        call(bad);
+      } catch (e) {
+        caught = e;
+      }
+      assert.ok(caught instanceof Error && typeof caught.code === "string", `${name}(${String(bad)}) threw ${caught}`);
+      assert.doesNotMatch(caught.message, /memory access|Cannot read/, name);
+    }
+  }
+  assert.equal(stream.push("ok ") + stream.finish(), "ok ");
+  assert.equal(llama.count("still counting"), 2);
+  assert.deepEqual([...llama.countMany(["a b", "c"])], [2, 1]);
+  mem.add("user", "mail ann@example.com");
+  assert.match((await mem.context()).messages.at(-1).content, /\[EMAIL_1\]/);
+  assert.equal(mem.restore("[EMAIL_1]"), "ann@example.com");
 });

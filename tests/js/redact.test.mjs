@@ -89,6 +89,23 @@ test("streamRestorer handles placeholders split across chunks", () => {
   }
 });
 
+test("streamRestorer keeps a character whose surrogate pair is split across chunks", async () => {
+  const r = new Redactor();
+  r.redact("ann@example.com");
+  const mem = new lib.Memory({ redact: true });
+  mem.add("user", "ann@example.com");
+  await mem.context();
+  const reply = "ok \u{1F600} [EMAIL_1] \u{1F680}";
+  for (let cut = 0; cut <= reply.length; cut++) {
+    for (const s of [r.streamRestorer(), mem.streamRestorer()]) {
+      const out = s.push(reply.slice(0, cut)) + s.push(reply.slice(cut)) + s.finish();
+      assert.equal(out, "ok \u{1F600} ann@example.com \u{1F680}", `cut at ${cut}`);
+    }
+  }
+  const lone = r.streamRestorer();
+  assert.equal(lone.push("end \uD83D") + lone.finish(), "end \uFFFD", "a lone high surrogate at the end is U+FFFD, as TextEncoder writes it");
+});
+
 test("Markdown in replies: links keep their brackets, escaped brackets go", () => {
   const r = new Redactor();
   // A value the user wrote right before "(" still comes back as written.
