@@ -51,6 +51,8 @@ test-browser: browser
 
 test-types:
 	node_modules/.bin/tsc -p tests/types/tsconfig.json
+	# again as a browser project without @types/node (lib ES2022 + DOM only)
+	node_modules/.bin/tsc -p tests/types/tsconfig.browser.json
 
 ## The demo page's Playwright tests alone (test-browser runs them too, with the other browser tests).
 test-demo: node-deps browser build

@@ -6,10 +6,18 @@ import { readFileSync, writeFileSync, copyFileSync } from "node:fs";
 // bindings spell optional ones `T | undefined`, which become `name?: T` here.
 const dir = process.argv[2] ?? "pkg";
 const dts = `${dir}/llm_memory.d.ts`;
-writeFileSync(
-  dts,
-  readFileSync(dts, "utf8").replace(/(\w+): ([\w<>\[\]]+) \| undefined(?=[,)])/g, "$1?: $2"),
-);
+// Classes declare `[Symbol.dispose]()`, which TypeScript's own libs only know from
+// `esnext.disposable` on: a project on lib ES2022 without @types/node failed to type-check
+// the package. The same declaration @types/node makes fills the gap and merges with theirs.
+const disposable = `declare global {
+  interface SymbolConstructor {
+    readonly dispose: unique symbol;
+  }
+}
+`;
+let types = readFileSync(dts, "utf8").replace(/(\w+): ([\w<>\[\]]+) \| undefined(?=[,)])/g, "$1?: $2");
+if (!types.includes("interface SymbolConstructor")) types = types.replace(/^(\/\* tslint:disable \*\/\n\/\* eslint-disable \*\/\n)?/, `$1${disposable}`);
+writeFileSync(dts, types);
 
 const cargo = readFileSync("Cargo.toml", "utf8");
 const field = (k) => cargo.match(new RegExp(`^${k} = "(.*)"`, "m"))[1];

@@ -407,7 +407,7 @@ impl Memory {
     #[wasm_bindgen(unchecked_return_type = "Fact[]")]
     pub fn facts(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "{ all?: boolean } | undefined")] options: Option<
+        #[wasm_bindgen(unchecked_param_type = "FactsOptions | undefined")] options: Option<
             JsValue,
         >,
     ) -> Result<JsValue, JsValue> {

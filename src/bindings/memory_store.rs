@@ -112,7 +112,7 @@ impl Memory {
     /// mem.add("user", "Remember me?");
     /// await mem.flush(); // stored; a reload reopens it with the same call
     /// ```
-    #[wasm_bindgen(js_name = open, unchecked_return_type = "Promise<Memory>")]
+    #[wasm_bindgen(js_name = open, unchecked_return_type = "Memory")]
     pub async fn open(
         #[wasm_bindgen(unchecked_param_type = "OpenOptions")] options: JsValue,
     ) -> Result<Memory, JsValue> {
@@ -155,7 +155,7 @@ impl Memory {
 
     /// Creates a stored session from an exported document (`mem.export()`, or a version-1
     /// plain message list). The document is checked before anything is stored.
-    #[wasm_bindgen(js_name = import, unchecked_return_type = "Promise<Memory>")]
+    #[wasm_bindgen(js_name = import, unchecked_return_type = "Memory")]
     pub async fn import_document(
         #[wasm_bindgen(unchecked_param_type = "SessionDocument | string")] document: JsValue,
         #[wasm_bindgen(unchecked_param_type = "ImportOptions")] options: JsValue,
@@ -216,7 +216,7 @@ impl Memory {
 
     /// The stored sessions: `{ session, createdAt, updatedAt, turns, bytes, ttlMs?,
     /// expiresAt?, schemaVersion }[]`.
-    #[wasm_bindgen(js_name = sessions, unchecked_return_type = "Promise<SessionInfo[]>")]
+    #[wasm_bindgen(js_name = sessions, unchecked_return_type = "SessionInfo[]")]
     pub async fn list_sessions(
         #[wasm_bindgen(unchecked_param_type = "StorageName | undefined")] storage: Option<String>,
     ) -> Result<JsValue, JsValue> {

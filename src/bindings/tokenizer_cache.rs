@@ -30,7 +30,7 @@ impl Tokenizer {
     /// const tok = await Tokenizer.fromJsonCached(await (await fetch("/tokenizer.json")).arrayBuffer());
     /// tok.fromCache; // false on the first visit, true after a reload
     /// ```
-    #[wasm_bindgen(js_name = fromJsonCached, unchecked_return_type = "Promise<Tokenizer>")]
+    #[wasm_bindgen(js_name = fromJsonCached, unchecked_return_type = "Tokenizer")]
     pub async fn from_json_cached(
         #[wasm_bindgen(unchecked_param_type = "string | Uint8Array | ArrayBuffer | object")]
         json: JsValue,

@@ -72,6 +72,11 @@ export interface RememberOptions {
   subject?: string;
 }
 
+export interface FactsOptions {
+  /** Also the superseded and deleted facts (default false). */
+  all?: boolean;
+}
+
 export interface RecallOptions {
   /** Results (default 5). */
   k?: number;

@@ -1,0 +1,13 @@
+// Type-checked by `tsc` in `make test`: the static async constructors and optional options
+// read as users write them (`Promise<Memory>`, not a promise of a promise).
+import { Memory, Tokenizer } from "../../pkg/llm_memory.js";
+import type { Fact, SessionDocument, SessionInfo } from "../../pkg/llm_memory.js";
+
+export function asyncUsage(json: string, doc: SessionDocument): Promise<unknown>[] {
+  const opened: Promise<Memory> = Memory.open({ session: "chat", storage: "memory" });
+  const imported: Promise<Memory> = Memory.import(doc, { session: "copy" });
+  const listed: Promise<SessionInfo[]> = Memory.sessions();
+  const cached: Promise<Tokenizer> = Tokenizer.fromJsonCached(json);
+  const current: Fact[] = new Memory().facts();
+  return [opened, imported, listed, cached, Promise.resolve(current)];
+}
