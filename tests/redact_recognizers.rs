@@ -86,6 +86,11 @@ fn positives() {
         ("PASSWORD", "the admin password = hunter22 for now", "hunter22"),
         ("EMAIL", "write to ann@example.com: thanks", "ann@example.com"),
         ("PASSWORD", r#"{"password": "correct horse battery"}"#, "correct horse battery"),
+        // `.env` names that end in none of the plain keywords.
+        ("PASSWORD", "SECRET_KEY=abc123xyzQQ\nDEBUG=1", "abc123xyzQQ"),
+        ("PASSWORD", "DB_PASS=\"s3cr3t!\"", "s3cr3t!"),
+        ("PASSWORD", "export SMTP_PASS='mail-pw-91'", "mail-pw-91"),
+        ("PASSWORD", "ENCRYPTION_KEY: 9f8e7d6c5b4a", "9f8e7d6c5b4a"),
         ("DATE_OF_BIRTH", "I was born on 14 March 1987.", "14 March 1987"),
         ("DATE_OF_BIRTH", "Name: Ann, age: 03/04/1987", "03/04/1987"),
         ("DATE_OF_BIRTH", "aged 37 (12.05.1987)", "12.05.1987"),
@@ -112,6 +117,11 @@ fn hard_negatives() {
     assert_clean("make the method public; the public key is fine");
     assert_clean("interface L { password: string; token?: string }");
     assert_clean("password = getpass.getpass()\ntoken = os.environ['T']");
+    // Only `_pass`/`-pass` names are keywords, not words ending in "pass"; and a `*_key` that
+    // names no secret is not one.
+    assert_clean("compass: northwest, bypass: enabled");
+    assert_clean("primary_key: true, sort_key: created_at");
+    assert_clean("SECRET_KEY = settings.SECRET_KEY");
     assert_clean("meeting on 2024-05-01 at 12:30:45, ratio 16:9");
     // Log timestamps: a date and a clock time (the hour is not the end of a phone number).
     assert_clean("2024-01-15 10:30:00 INFO started; at 15/01/2024 09:05:12.123 it stopped");

@@ -417,6 +417,16 @@ pub(super) const ASSIGNED: &[&str] = &[
     "auth",
     "credential",
     "credentials",
+    // `.env` names: Django's SECRET_KEY, SMTP_PASS and the like. Not every `*_KEY`:
+    // `primary_key`, `sort_key` and `cache_key` name no secret.
+    "secret_key",
+    "secret-key",
+    "secretkey",
+    "encryption_key",
+    "signing_key",
+    "master_key",
+    "_pass",
+    "-pass",
 ];
 
 const MONTH_NAMES: &str = r"(?i-u:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)";
@@ -492,7 +502,7 @@ pub(super) fn built_in() -> Vec<Spec> {
         Spec::new(PrivateKey, r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----(?s:.*?)-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----(?:\s*[A-Za-z0-9+/=:-]+)*", |_, s, e| hit(s, e, 1.0))
             .gate(Gate::Starts(&["-----begin "])),
         // `PASSWORD=…`, `"api_key": "…"`, `token: …`, `password is …`: the value (group 1).
-        Spec::new(Password, r#"(?i-u:password|passwd|passphrase|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|client[_-]?secret|auth|credentials?)["']?\s*(?:[:=]|:=|=>)\s*(?:"([^"\n]{4,200})"|'([^'\n]{4,200})'|`([^`\n]{4,200})`|([^\s"'`,;]{4,200}))"#, assignment)
+        Spec::new(Password, r#"(?i-u:password|passwd|passphrase|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|client[_-]?secret|auth|credentials?|secret[_-]?key|encryption_key|signing_key|master_key|[_-]pass)["']?\s*(?:[:=]|:=|=>)\s*(?:"([^"\n]{4,200})"|'([^'\n]{4,200})'|`([^`\n]{4,200})`|([^\s"'`,;]{4,200}))"#, assignment)
             .group(1)
             .finder(|text, out| values::assignments(text, ASSIGNED, out)),
         Spec::new(Password, r"\b(?i-u:bearer)\s+([A-Za-z0-9._~+/=-]{16,})", assignment)
