@@ -85,6 +85,10 @@ fn positives() {
         ("PASSWORD", "const apiToken = \"s3cr3t-v4lue\";", "s3cr3t-v4lue"),
         ("PASSWORD", "the admin password = hunter22 for now", "hunter22"),
         ("EMAIL", "write to ann@example.com: thanks", "ann@example.com"),
+        // Internationalized addresses: non-ASCII mailbox, domain, or both.
+        ("EMAIL", "почта: иван@mail.ru, спасибо", "иван@mail.ru"),
+        ("EMAIL", "mail user@bücher.de.", "user@bücher.de"),
+        ("EMAIL", "王伟@例子.中国 是我的邮箱", "王伟@例子.中国"),
         ("PASSWORD", r#"{"password": "correct horse battery"}"#, "correct horse battery"),
         // `.env` names that end in none of the plain keywords.
         ("PASSWORD", "SECRET_KEY=abc123xyzQQ\nDEBUG=1", "abc123xyzQQ"),

@@ -407,9 +407,7 @@ impl Memory {
     #[wasm_bindgen(unchecked_return_type = "Fact[]")]
     pub fn facts(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "FactsOptions | undefined")] options: Option<
-            JsValue,
-        >,
+        #[wasm_bindgen(unchecked_param_type = "FactsOptions | undefined")] options: Option<JsValue>,
     ) -> Result<JsValue, JsValue> {
         let options = options.unwrap_or(JsValue::UNDEFINED);
         let o = Opts::new(&options, "facts options")?;

@@ -58,6 +58,19 @@ fn email(text: &str, s: usize, e: usize) -> Option<Hit> {
     hit(s, e, 1.0)
 }
 
+/// An address with a non-ASCII letter (ASCII ones are the other pattern's), standing alone:
+/// no letter or digit right before or after it.
+fn unicode_email(text: &str, s: usize, e: usize) -> Option<Hit> {
+    let word = |c: char| c.is_alphanumeric() || c == '_';
+    if text[s..e].is_ascii()
+        || text[..s].chars().next_back().is_some_and(word)
+        || text[e..].chars().next().is_some_and(word)
+    {
+        return None;
+    }
+    email(text, s, e)
+}
+
 fn credit_card(text: &str, s: usize, e: usize) -> Option<Hit> {
     (v::credit_card(&text[s..e]) && !embedded_in_token(text, s, e)).then_some(Hit {
         start: s,
@@ -440,6 +453,10 @@ pub(super) fn built_in() -> Vec<Spec> {
     vec![
         Spec::new(Email, r"\b[A-Za-z0-9][A-Za-z0-9._%+-]{0,63}@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,24}\b", email)
             .gate(Gate::runs(&["A-Z", "a-z", "0-9", "._%+-@"], &["@"], 1, 3)),
+        // Internationalized addresses (`иван@пример.рф`, `user@bücher.de`): only runs holding a
+        // non-ASCII byte are searched, so ASCII text pays nothing for the Unicode classes.
+        Spec::new(Email, r"[\p{L}\p{N}][\p{L}\p{N}._%+-]{0,63}@(?:[\p{L}\p{N}](?:[\p{L}\p{N}-]{0,61}[\p{L}\p{N}])?\.)+\p{L}{2,24}", unicode_email)
+            .gate(Gate::runs(&["A-Z", "a-z", "0-9", "._%+-@", "non-ascii"], &["@"], 1, 3).accepting(runs::non_ascii)),
         Spec::new(Phone, r"(?:\+|\b00)[0-9][0-9]{0,3}(?:[ .\-/]?(?:\([0-9]{1,4}\)|[0-9]{1,6})){1,7}(?:\s*(?:x|ext\.?|extension|#)\s*[0-9]{1,6}\b)?", phone)
             .gate(Gate::runs(&["0-9", "+ .-/()"], &["0-9"], 7, 7).containing(&["+", "00"]).with_tail(&["0-9", "xetnsio.#"]))
             .context(PHONE_CONTEXT)

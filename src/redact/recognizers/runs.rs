@@ -14,6 +14,11 @@ fn groups(run: &[u8]) -> impl Iterator<Item = (usize, Option<u8>)> + '_ {
         })
 }
 
+/// Holds a non-ASCII byte (a letter of an internationalized e-mail address, say).
+pub(crate) fn non_ascii(run: &[u8]) -> bool {
+    !run.is_ascii()
+}
+
 /// `\d{3}-\d{2}-\d{4}`, `\d{3} \d{2} \d{4}` or `\d{9}`.
 pub(crate) fn ssn(run: &[u8]) -> bool {
     let g: Vec<(usize, Option<u8>)> = groups(run).collect();
