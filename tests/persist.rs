@@ -197,3 +197,46 @@ fn metadata_with_prototype_keys_is_refused() {
     assert_eq!(err.code, llm_memory::ErrorCode::InvalidEntry);
     assert!(m.entries().is_empty());
 }
+
+#[test]
+fn an_import_with_a_broken_vault_or_episode_is_refused_whole() {
+    // A vault that restores nothing (or an empty value) and an episode that cannot be read
+    // were dropped silently on load; an import is checked before anything is stored.
+    let meta = SessionMeta::new("s1", 1.0, None);
+    let good_vault = serde_json::json!({"version": 1, "entries": [
+        {"placeholder": "[EMAIL_1]", "type": "EMAIL", "value": "ann@example.com"}]});
+    for (kind, data, ok) in [
+        ("vault", good_vault, true),
+        ("vault", serde_json::json!("garbage"), false),
+        (
+            "vault",
+            serde_json::json!({"version": 1, "entries": [
+            {"placeholder": "[EMAIL_1]", "type": "EMAIL", "value": ""}]}),
+            false,
+        ),
+        (
+            "vault",
+            serde_json::json!({"version": 1, "entries": [
+            {"placeholder": "[EMAIL_1]", "type": "EMAIL"}]}),
+            false,
+        ),
+        ("episode", serde_json::json!({"situation": 3}), false),
+    ] {
+        let record = Record {
+            kind: kind.into(),
+            id: kind.into(),
+            order: 0.0,
+            data,
+        };
+        let text = serde_json::to_string(&SessionDocument::new(&meta, vec![record])).unwrap();
+        let parsed = parse_document(&text, 1 << 20, "ignored", 0.0);
+        match parsed {
+            Ok(_) => assert!(ok, "{text} was accepted"),
+            Err(e) => {
+                assert!(!ok, "{text}: {}", e.message);
+                assert_eq!(e.code, llm_memory::ErrorCode::InvalidDocument);
+                assert!(e.message.contains(kind), "{}", e.message);
+            }
+        }
+    }
+}

@@ -156,6 +156,6 @@ fn parse_redact(o: &Opts) -> Result<Option<Option<crate::redact::Redactor>>, JsV
             "redact must be true, false, or Redactor options ({ types, allowList, patterns, mode })",
         ));
     }
-    let config = super::redactor::config_of(&v)?;
+    let config = super::redactor::config_of(&v, "redact")?;
     Ok(Some(Some(crate::redact::Redactor::new(config)?)))
 }

@@ -151,8 +151,31 @@ fn pack(redaction: redact::Redaction) -> (String, Vec<u32>) {
 
 /// JSON text of a JS value (`undefined`/`null` → `None`).
 /// The redactor configuration from a JS options object (`Memory`'s `redact` option too).
-pub(crate) fn config_of(value: &JsValue) -> Result<RedactorConfig, JsValue> {
-    match json_of(value, "redact options")? {
+/// Redactor options from JS: a plain object, or its JSON. Through JSON `NaN` would become
+/// `null` (the default) and an array or a `Redactor` something else entirely, so those are
+/// refused here first.
+pub(crate) fn config_of(value: &JsValue, what: &str) -> Result<RedactorConfig, JsValue> {
+    if value.is_object() {
+        if js_sys::Array::is_array(value) {
+            return Err(invalid_option(format!(
+                "{what} must be an object such as {{ types: [\"EMAIL\"] }}, got an array"
+            )));
+        }
+        if js_sys::Reflect::has(value, &"__wbg_ptr".into()).unwrap_or(false) {
+            return Err(invalid_option(format!(
+                "{what} must be options such as {{ types: [\"EMAIL\"] }}, not a Redactor or other \
+                 instance: pass the options it was made with"
+            )));
+        }
+        let min = js_sys::Reflect::get(value, &"minScore".into()).unwrap_or_default();
+        if !min.is_undefined() && !min.as_f64().is_some_and(f64::is_finite) {
+            return Err(invalid_option(format!(
+                "minScore must be a number between 0 and 1, got {}",
+                describe(&min)
+            )));
+        }
+    }
+    match json_of(value, what)? {
         None => Ok(RedactorConfig::default()),
         Some(json) => Ok(RedactorConfig::from_json(&json)?),
     }
@@ -206,10 +229,7 @@ impl JsRedactor {
     ) -> Result<JsRedactor, JsValue> {
         let config = match options {
             None => RedactorConfig::default(),
-            Some(o) => match json_of(&o, "options")? {
-                None => RedactorConfig::default(),
-                Some(json) => RedactorConfig::from_json(&json)?,
-            },
+            Some(o) => config_of(&o, "Redactor options")?,
         };
         Ok(JsRedactor {
             inner: redact::Redactor::new(config)?,

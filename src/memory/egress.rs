@@ -14,7 +14,7 @@ use std::borrow::Cow;
 use std::cell::RefCell;
 use std::collections::HashMap;
 
-pub const VAULT_KIND: &str = "vault";
+pub const VAULT_KIND: &str = crate::store::records::kind::VAULT;
 
 /// The redactor and the outgoing forms it produced, keyed by entry id.
 pub(super) struct Egress {

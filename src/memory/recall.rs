@@ -15,7 +15,7 @@ use crate::store::{Record, RecordOp};
 use serde::{Deserialize, Serialize};
 
 pub const FACT_KIND: &str = "fact";
-pub const EPISODE_KIND: &str = "episode";
+pub const EPISODE_KIND: &str = crate::store::records::kind::EPISODE;
 /// A thousand embeddings per record (see `recall::chunks`).
 pub const VECTORS_KIND: &str = "vectors";
 

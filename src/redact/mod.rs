@@ -195,8 +195,19 @@ impl Redactor {
         &self.vault
     }
 
-    /// Replaces the vault, e.g. with one loaded from storage for a resumed session.
+    /// Replaces the vault, e.g. with one loaded from storage for a resumed session. Types it
+    /// holds that this redactor does not detect (a custom pattern since removed) join the
+    /// placeholder grammar, so their placeholders still restore.
     pub fn set_vault(&mut self, vault: Vault) {
+        let mut stems = self.config.placeholder_stems();
+        let known = stems.len();
+        for kind in vault.kinds() {
+            if !stems[..known].iter().any(|s| s == kind) {
+                stems.push(kind.to_string());
+            }
+        }
+        stems.sort_by(|a, b| b.len().cmp(&a.len()).then(a.cmp(b)));
+        self.grammar = Grammar::new(stems);
         self.vault = vault;
     }
 }
@@ -279,6 +290,24 @@ mod tests {
 
     fn redactor() -> Redactor {
         Redactor::new(RedactorConfig::default()).unwrap()
+    }
+
+    #[test]
+    fn a_vault_with_types_the_redactor_lacks_still_restores() {
+        // A vault saved by a redactor with a custom pattern, loaded into one without it: its
+        // placeholders still come back, and look-alikes of them still round-trip.
+        let mut with = Redactor::new(
+            RedactorConfig::from_json(r#"{"patterns":[{"name":"TICKET","regex":"TCK-\\d{6}"}]}"#)
+                .unwrap(),
+        )
+        .unwrap();
+        with.redact("see TCK-123456");
+        let mut r = redactor();
+        r.set_vault(with.vault().clone());
+        assert_eq!(r.restore("about [TICKET_1]"), "about TCK-123456");
+        let typed = "I typed [TICKET_1] myself";
+        let sent = r.redact(typed).text;
+        assert_eq!(r.restore(&sent), typed);
     }
 
     #[test]

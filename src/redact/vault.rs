@@ -59,6 +59,11 @@ impl Vault {
         &self.entries
     }
 
+    /// The types it holds values of.
+    pub fn kinds(&self) -> impl Iterator<Item = &str> {
+        self.last.keys().map(String::as_str)
+    }
+
     /// The placeholder for `value`, allocating the next number of its type on first sight.
     pub fn placeholder_for(&mut self, kind: &EntityType, value: &str) -> String {
         if let Some(&i) = self.by_value.get(kind.as_str()).and_then(|m| m.get(value)) {
@@ -136,6 +141,9 @@ impl Vault {
             {
                 return Err(bad(format!("unknown type {:?} in vault", e.kind)));
             }
+            if e.value.is_empty() {
+                return Err(bad(format!("{} has an empty value", e.placeholder)));
+            }
             if vault
                 .by_key
                 .get(&e.kind)
@@ -203,6 +211,8 @@ mod tests {
             r#"{"version":2,"entries":[]}"#,
             r#"{"version":1,"entries":[{"placeholder":"[EMAIL_1]","type":"PHONE","value":"x"}]}"#,
             r#"{"version":1,"entries":[{"placeholder":"[EMAIL_1]","type":"EMAIL","value":"x"},{"placeholder":"[EMAIL_1]","type":"EMAIL","value":"y"}]}"#,
+            // Restoring it would delete what the placeholder stood for.
+            r#"{"version":1,"entries":[{"placeholder":"[EMAIL_1]","type":"EMAIL","value":""}]}"#,
         ] {
             assert_eq!(
                 Vault::from_json(bad).unwrap_err().code,

@@ -109,6 +109,13 @@ pub fn validate_record(r: &Record) -> Result<()> {
         kind::PINNED => {
             check(serde_json::from_value::<crate::context::PinnedFact>(r.data.clone()).map(drop))
         }
+        kind::EPISODE => check(
+            serde_json::from_value::<crate::recall::episodes::Episode>(r.data.clone()).map(drop),
+        ),
+        // A vault that restores wrong or empty values is worse than none: refused whole.
+        kind::VAULT => crate::redact::Vault::from_json(&r.data.to_string())
+            .map(drop)
+            .map_err(|e| invalid(format!("{} {:?}: {}", r.kind, r.id, e.message))),
         _ => Ok(()),
     }
 }

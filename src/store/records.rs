@@ -13,6 +13,9 @@ pub mod kind {
     pub const SUMMARY: &str = "summary";
     pub const STEP: &str = "step";
     pub const PINNED: &str = "pinned";
+    /// The redactor's placeholder vault.
+    pub const VAULT: &str = "vault";
+    pub const EPISODE: &str = "episode";
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -154,7 +154,29 @@ test("bad options throw coded errors and the instance keeps working", () => {
   throwsCode(assert, () => new Redactor({ colour: "red" }), "INVALID_OPTION");
   throwsCode(assert, () => new Redactor({ mode: "shred" }), "INVALID_OPTION");
   throwsCode(assert, () => new Redactor({ patterns: [{ name: "X", regex: "(unclosed" }] }), "INVALID_PATTERN");
+  // Shapes JSON would have blurred: NaN becomes null (the default), an array an empty list.
+  for (const minScore of [NaN, Infinity, "0.5"]) {
+    assert.match(throwsCode(assert, () => new Redactor({ minScore }), "INVALID_OPTION").message, /minScore must be a number/);
+  }
+  throwsCode(assert, () => new Redactor(["EMAIL"]), "INVALID_OPTION");
+  const shared = throwsCode(assert, () => new lib.Memory({ redact: new Redactor() }), "INVALID_OPTION");
+  assert.match(shared.message, /not a Redactor/);
   assert.equal(new Redactor().redact("x@y.io").text, "[EMAIL_1]");
+});
+
+test("a vault entry with an empty value is refused: restoring it would delete text", () => {
+  const r = new Redactor();
+  const bad = { version: 1, entries: [{ placeholder: "[EMAIL_1]", type: "EMAIL", value: "" }] };
+  throwsCode(assert, () => r.importVault(bad), "INVALID_DOCUMENT");
+  assert.equal(r.restore("[EMAIL_1]"), "[EMAIL_1]");
+});
+
+test("an imported vault restores types this redactor does not detect", () => {
+  const ticket = new Redactor({ patterns: [{ name: "TICKET", regex: "TCK-\\d{6}" }] });
+  ticket.redact("about TCK-123456");
+  const plain = new Redactor();
+  plain.importVault(ticket.exportVault());
+  assert.equal(plain.restore("see [TICKET_1]"), "see TCK-123456");
 });
 
 test("large and odd inputs do not break the instance", () => {
