@@ -194,6 +194,57 @@ fn replies_are_restored_and_the_vault_is_stored_with_the_session() {
 }
 
 #[test]
+fn a_placeholder_the_user_typed_comes_back_as_typed() {
+    // The user's own "[EMAIL_1]" is not the vault's: it goes out marked (a word joiner), so a
+    // reply that quotes it restores to what the user wrote, while the model's own placeholders
+    // in a summary still reach it unchanged.
+    let mut m = memory(Strategy::Summary);
+    let typed = "My template says [EMAIL_1] where the address goes";
+    m.add(Role::User, typed, NewEntry::default(), 0.0).unwrap();
+    m.add(
+        Role::User,
+        "and mail riley.jones@example.com",
+        NewEntry::default(),
+        1.0,
+    )
+    .unwrap();
+    let built = m.context(None).unwrap();
+    let sent: Vec<String> = built
+        .messages
+        .iter()
+        .map(|x| x.content.clone())
+        .collect();
+    let first = sent.iter().find(|c| c.contains("template")).unwrap();
+    assert_ne!(first, typed, "the look-alike goes out marked");
+    assert_eq!(m.restore_text(first), typed);
+    assert!(sent.iter().any(|c| c.contains("[EMAIL_2]")), "{sent:?}");
+    assert_eq!(m.restore_text("[EMAIL_2]"), "riley.jones@example.com");
+    // Summaries, written by the model, keep their placeholders as they are.
+    m.add(Role::Assistant, "ok", NewEntry::default(), 2.0)
+        .unwrap();
+    for i in 0..4 {
+        m.add(
+            Role::User,
+            &format!("more {i}"),
+            NewEntry::default(),
+            3.0 + i as f64,
+        )
+        .unwrap();
+    }
+    let req = m.begin_summary().expect("a summary is due");
+    m.complete_summary(req.request_id, "User mailed [EMAIL_2].", 9.0)
+        .unwrap();
+    let built = m.context(None).unwrap();
+    let summary = built
+        .messages
+        .iter()
+        .map(|x| x.content.clone())
+        .find(|c| c.contains("mailed"))
+        .unwrap();
+    assert!(summary.contains("User mailed [EMAIL_2]."), "{summary}");
+}
+
+#[test]
 fn an_ip_after_a_word_ending_in_ver_is_still_an_ip() {
     let mut r = Redactor::new(RedactorConfig::default()).unwrap();
     assert_eq!(

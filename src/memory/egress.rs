@@ -62,7 +62,10 @@ impl Memory {
             return Some(sent.clone());
         }
         let mut r = egress.redactor.borrow_mut();
-        let (content, mut counts) = r.redact_outgoing(&e.content);
+        let (content, mut counts) = match e.role {
+            crate::history::Role::User => r.redact_typed(&e.content),
+            _ => r.redact_outgoing(&e.content),
+        };
         let mut sent = e.clone();
         sent.content = content;
         for call in &mut sent.tool_calls {

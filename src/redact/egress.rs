@@ -1,7 +1,8 @@
-//! Redaction at the egress: what the memory sends to a model. Unlike `redact`, it does not
-//! escape text that looks like a placeholder: the history keeps the real text on the device,
-//! so the outgoing copy needs no round trip, and placeholders the model itself wrote (in a
-//! summary, a stored memory) must reach it unchanged.
+//! Redaction at the egress: what the memory sends to a model. Text the model wrote (a summary,
+//! a stored memory) may hold placeholders it was given, which must reach it unchanged, so
+//! [`Redactor::redact_outgoing`] does not escape look-alikes. What the user typed is theirs:
+//! [`Redactor::redact_typed`] marks a literal `[EMAIL_1]` as `redact` does, so a reply quoting
+//! it restores to what the user wrote.
 
 use super::config::Mode;
 use super::Redactor;
@@ -11,6 +12,13 @@ use std::collections::BTreeMap;
 pub type Counts = BTreeMap<String, usize>;
 
 impl Redactor {
+    /// The outgoing form of text the user typed, look-alike placeholders escaped.
+    pub fn redact_typed(&mut self, text: &str) -> (String, Counts) {
+        let redaction = self.redact(text);
+        let counts = redaction.counts();
+        (redaction.text, counts)
+    }
+
     /// The outgoing form of `text` and what was replaced in it.
     pub fn redact_outgoing(&mut self, text: &str) -> (String, Counts) {
         let spans = self.detect(text);
