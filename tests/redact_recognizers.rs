@@ -85,6 +85,9 @@ fn positives() {
         ("PASSWORD", "const apiToken = \"s3cr3t-v4lue\";", "s3cr3t-v4lue"),
         ("PASSWORD", "the admin password = hunter22 for now", "hunter22"),
         ("EMAIL", "write to ann@example.com: thanks", "ann@example.com"),
+        // National numbers with a context word in the user's language.
+        ("PHONE", "Mon numéro: 06 12 34 56 78", "06 12 34 56 78"),
+        ("PHONE", "appelle-moi au 01 42 68 53 00", "01 42 68 53 00"),
         // Internationalized addresses: non-ASCII mailbox, domain, or both.
         ("EMAIL", "почта: иван@mail.ru, спасибо", "иван@mail.ru"),
         ("EMAIL", "mail user@bücher.de.", "user@bücher.de"),

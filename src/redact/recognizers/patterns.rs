@@ -405,6 +405,17 @@ const PHONE_CONTEXT: &[&str] = &[
     "contact",
     "reach",
     "ring",
+    // "Mon numéro", "meine Nummer", "mi número", "appelle-moi", "chiamami", "ligue para".
+    "numéro",
+    "numero",
+    "número",
+    "nummer",
+    "appel",
+    "chiama",
+    "llámame",
+    "ligue",
+    "contato",
+    "contacto",
 ];
 
 /// The keywords of the `password=…` pattern, every spelling its regex accepts.
