@@ -209,11 +209,7 @@ fn a_placeholder_the_user_typed_comes_back_as_typed() {
     )
     .unwrap();
     let built = m.context(None).unwrap();
-    let sent: Vec<String> = built
-        .messages
-        .iter()
-        .map(|x| x.content.clone())
-        .collect();
+    let sent: Vec<String> = built.messages.iter().map(|x| x.content.clone()).collect();
     let first = sent.iter().find(|c| c.contains("template")).unwrap();
     assert_ne!(first, typed, "the look-alike goes out marked");
     assert_eq!(m.restore_text(first), typed);

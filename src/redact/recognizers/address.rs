@@ -58,11 +58,19 @@ pub(crate) const GERMANIC_WORDS: [&str; 29] = [
 
 const GERMANIC_ENDINGS: &str = "(?i:straße|strasse|str\\.|weg|gasse|platz|allee|ring|damm|ufer|chaussee|steig|straat|laan|plein|gracht|dijk|kade|singel|steeg|pad|park|markt|berg|plantsoen|erf|veld|baan|hof)";
 
-const UNIT: &str = r"(?:,?\s(?:Apt\.?|Apto\.?|Apartment|Suite|Ste\.?|Unit|Flat|Floor|Zimmer|Etage|Whg\.?|Piano|Sobrado|Bajo|Piso|Puerta|bus|boîte|\d{1,2}º)\s?[0-9A-Za-zº]{0,6}(?:\s[A-Z](?-u:\b))?(?:\s\d{1,2}\s?hoog(?:\s(?:achter|voor))?)?|\s\d{1,2}\s?hoog(?:\s(?:achter|voor))?)?";
+const UNIT: &str = r"(?:,?[^\S\r\n](?:Apt\.?|Apto\.?|Apartment|Suite|Ste\.?|Unit|Flat|Floor|Zimmer|Etage|Whg\.?|Piano|Sobrado|Bajo|Piso|Puerta|bus|boîte|\d{1,2}º)[^\S\r\n]?[0-9A-Za-zº]{0,6}(?:[^\S\r\n][A-Z](?-u:\b))?(?:[^\S\r\n]\d{1,2}[^\S\r\n]?hoog(?:[^\S\r\n](?:achter|voor))?)?|[^\S\r\n]\d{1,2}[^\S\r\n]?hoog(?:[^\S\r\n](?:achter|voor))?)?";
 
 /// How far past a street a unit is looked for (bytes): more than the longest [`UNIT`] match
 /// and the character after it.
 const UNIT_REACH: usize = 96;
+
+/// The town and postcode after a street, on its line: "…, Washington, DC 20500" (US),
+/// "…, 10115 Berlin" (postcode first), "…, London NW1 6XE" (UK). Only with a postcode: a
+/// capitalized word after a comma alone is not a town.
+const LOCALITY: &str = r"^,?[^\S\r\n]+(?:\p{Lu}[\p{L}'’.\-]*(?:[^\S\r\n]\p{Lu}[\p{L}'’.\-]*){0,2},[^\S\r\n]+[A-Z]{2}[^\S\r\n]+[0-9]{5}(?:-[0-9]{4})?|[0-9]{4,5}[^\S\r\n]+\p{Lu}[\p{L}'’\-]+(?:[^\S\r\n]\p{Lu}[\p{L}'’\-]+)?|\p{Lu}[\p{L}'’\-]+(?:[^\S\r\n]\p{Lu}[\p{L}'’\-]+)?[^\S\r\n]+[A-Z]{1,2}[0-9][A-Z0-9]?[^\S\r\n]?[0-9][A-Z]{2})(?-u:\b)";
+
+/// How far past a street (and unit) a locality is looked for (bytes).
+const LOCALITY_REACH: usize = 96;
 
 const UNIT_WORDS: &[&str] = &[
     "apt",
@@ -85,6 +93,11 @@ const UNIT_WORDS: &[&str] = &[
     "boîte",
 ];
 
+fn locality_regex() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| Regex::new(LOCALITY).unwrap_or_else(|e| panic!("locality pattern: {e}")))
+}
+
 fn unit_regex() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     RE.get_or_init(|| {
@@ -97,13 +110,13 @@ fn regexes() -> &'static [MetaRegex; 3] {
     RE.get_or_init(|| {
         let name_word = r"(?:\p{Lu}[\p{L}'’.\-]*|[0-9]{1,3}(?:st|nd|rd|th))";
         let english = format!(
-            r"(?-u:\b)[0-9]{{1,6}}[A-Za-z]?(?:\s[NSEW]\.?)?(?:\s{name_word}){{1,4}}\s(?:{EN_SUFFIXES})\.?(?-u:\b){UNIT}"
+            r"(?-u:\b)[0-9]{{1,6}}[A-Za-z]?(?:[^\S\r\n][NSEW]\.?)?(?:[^\S\r\n]{name_word}){{1,4}}[^\S\r\n](?:{EN_SUFFIXES})\.?(?-u:\b)(?:[^\S\r\n](?:NE|NW|SE|SW|N|S|E|W)\.?(?-u:\b))?{UNIT}"
         );
         let romance = format!(
-            r"(?:(?-u:\b)[0-9]{{1,5}}[a-z]?,?\s)?(?-u:\b)(?:{ROMANCE_WORDS})\.?(?:\s[\p{{L}}'’\-]+){{1,5}}?(?:,?\s[0-9]{{1,5}}[a-z]?(?-u:\b)|\ss/n\.?){UNIT}|(?-u:\b)[0-9]{{1,5}}[a-z]?,?\s(?:{ROMANCE_WORDS})\.?(?:\s[\p{{L}}'’\-]+){{1,4}}{UNIT}"
+            r"(?:(?-u:\b)[0-9]{{1,5}}[a-z]?,?[^\S\r\n])?(?-u:\b)(?:{ROMANCE_WORDS})\.?(?:[^\S\r\n][\p{{L}}'’\-]+){{1,5}}?(?:,?[^\S\r\n][0-9]{{1,5}}[a-z]?(?-u:\b)|[^\S\r\n]s/n\.?){UNIT}|(?-u:\b)[0-9]{{1,5}}[a-z]?,?[^\S\r\n](?:{ROMANCE_WORDS})\.?(?:[^\S\r\n][\p{{L}}'’\-]+){{1,4}}{UNIT}"
         );
         let germanic = format!(
-            r"(?:(?:Am|An der|Auf dem|Im|In der|Zum|Zur|de|het)\s)?(?:\p{{Lu}}[\p{{L}}\-]*\s)?\p{{L}}[\p{{L}}\-]*(?:{GERMANIC_ENDINGS}|\s(?:Str\.|Straße|Weg|Gasse|Platz|Allee))\s[0-9]{{1,5}}\s?[a-z]?(?-u:\b){UNIT}|(?:Am|An der|Auf dem|Im|In der|Zum|Zur)\s\p{{Lu}}\p{{L}}+\s[0-9]{{1,5}}[a-z]?(?-u:\b){UNIT}"
+            r"(?:(?:Am|An der|Auf dem|Im|In der|Zum|Zur|de|het)[^\S\r\n])?(?:\p{{Lu}}[\p{{L}}\-]*[^\S\r\n])?\p{{L}}[\p{{L}}\-]*(?:{GERMANIC_ENDINGS}|[^\S\r\n](?:Str\.|Straße|Weg|Gasse|Platz|Allee))[^\S\r\n][0-9]{{1,5}}[^\S\r\n]?[a-z]?(?-u:\b){UNIT}|(?:Am|An der|Auf dem|Im|In der|Zum|Zur)[^\S\r\n]\p{{Lu}}\p{{L}}+[^\S\r\n][0-9]{{1,5}}[a-z]?(?-u:\b){UNIT}"
         );
         [english, romance, germanic].map(|p| {
             // The patterns are constants; a failure here is a bug caught by the unit tests.
@@ -230,6 +243,10 @@ pub(crate) fn scan(text: &str, pre: &Prescan, out: &mut Vec<Candidate>) {
             if let Some(unit) = unit_regex().find(&text[e..near]) {
                 e += unit.end();
             }
+            let near = floor_boundary(text, e + LOCALITY_REACH);
+            if let Some(town) = locality_regex().find(&text[e..near]) {
+                e += town.end();
+            }
             let matched = &text[s..e];
             // The Romance pattern's lazy street name can end in a separator.
             while e > s && matches!(text.as_bytes()[e - 1], b',' | b' ') {
@@ -286,6 +303,44 @@ mod tests {
         );
         assert_eq!(addresses("Fixheider Str. 63c"), ["Fixheider Str. 63c"]);
         assert_eq!(addresses("Manoahstraat 2"), ["Manoahstraat 2"]);
+    }
+
+    #[test]
+    fn an_address_stays_on_its_line() {
+        assert_eq!(
+            addresses("12 Rue de Rivoli\n1600 Pennsylvania Avenue"),
+            ["1600 Pennsylvania Avenue", "12 Rue de Rivoli"]
+        );
+        assert_eq!(addresses("postcode 6XE\nHauptstraße 5"), ["Hauptstraße 5"]);
+    }
+
+    #[test]
+    fn the_town_and_postcode_after_a_street_are_part_of_it() {
+        assert_eq!(
+            addresses("1600 Pennsylvania Avenue NW, Washington, DC 20500, USA"),
+            ["1600 Pennsylvania Avenue NW, Washington, DC 20500"]
+        );
+        assert_eq!(
+            addresses("Ship to 350 Fifth Avenue, New York, NY 10118-0110."),
+            ["350 Fifth Avenue, New York, NY 10118-0110"]
+        );
+        assert_eq!(
+            addresses("Deliver to 221B Baker Street, London NW1 6XE today"),
+            ["221B Baker Street, London NW1 6XE"]
+        );
+        assert_eq!(
+            addresses("Hauptstraße 5, 10115 Berlin"),
+            ["Hauptstraße 5, 10115 Berlin"]
+        );
+        assert_eq!(
+            addresses("Rue de la Paix 5, 75002 Paris"),
+            ["Rue de la Paix 5, 75002 Paris"]
+        );
+        // Without a postcode a following word is not a town.
+        assert_eq!(
+            addresses("at 3 Holly Close, Which is nice, and 4 Oak Lane, Leeds"),
+            ["3 Holly Close", "4 Oak Lane"]
+        );
     }
 
     #[test]
