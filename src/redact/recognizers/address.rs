@@ -23,6 +23,30 @@ pub(crate) const EN_SUFFIXES: &str = "Alley|Avenue|Ave|Bend|Boulevard|Blvd|Branc
 
 pub(crate) const ROMANCE_WORDS: &str = "Rue|Avenue|Av|Boulevard|Bd|Impasse|Chemin|Allée|Place|Quai|Voie|Route|Cours|Passage|Square|Rua|Travessa|Alameda|Avenida|Praça|Largo|Calle|Cuesta|Paseo|Plaza|Camino|Ronda|Carrer|Partida|Puente|Callejón|Glorieta|Urbanización|Via|Vía|Viale|Piazza|Corso|Vicolo|Borgo|Incrocio|Contrada|Strada|Rotonda|Piazzale|Stretto|Rodovia|Estrada|Ladeira|Marginal|Vila|Beco|Viela|Travesía|Avinguda|Escalinata|Pasaje|Plazuela|Polígono|Sector|Lungomare|Salita|Ferrocarril|Carretera|Rambla|Acceso|Cañada|Bajada|Subida|Senda|Sendero|Arroyo|Barranco|Barrio|Bulevar|Calleja|Carrera|Colonia|Conjunto|Costanilla|Explanada|Jardines|Lugar|Muelle|Parque|Pasadizo|Plazoleta|Poblado|Prolongación|Rincón|Rinconada|Transversal|Vereda";
 
+/// Romance street words as written in lower case after a house number ("12 rue de Rivoli",
+/// "5 calle Mayor"): only those that are no English word after a number.
+pub(crate) const ROMANCE_LOWER_WORDS: [&str; 18] = [
+    "rue",
+    "allée",
+    "chemin",
+    "impasse",
+    "quai",
+    "calle",
+    "avenida",
+    "rua",
+    "travessa",
+    "viale",
+    "piazza",
+    "corso",
+    "vicolo",
+    "carrer",
+    "paseo",
+    "praça",
+    "carretera",
+    "rambla",
+];
+const ROMANCE_LOWER: &str = "rue|allée|chemin|impasse|quai|calle|avenida|rua|travessa|viale|piazza|corso|vicolo|carrer|paseo|praça|carretera|rambla";
+
 /// The Germanic street endings of [`GERMANIC_ENDINGS`], one by one.
 pub(crate) const GERMANIC_WORDS: [&str; 29] = [
     "straße",
@@ -105,8 +129,8 @@ fn unit_regex() -> &'static Regex {
     })
 }
 
-fn regexes() -> &'static [MetaRegex; 3] {
-    static RE: OnceLock<[MetaRegex; 3]> = OnceLock::new();
+fn regexes() -> &'static [MetaRegex; 4] {
+    static RE: OnceLock<[MetaRegex; 4]> = OnceLock::new();
     RE.get_or_init(|| {
         let name_word = r"(?:\p{Lu}[\p{L}'’.\-]*|[0-9]{1,3}(?:st|nd|rd|th))";
         let english = format!(
@@ -115,10 +139,15 @@ fn regexes() -> &'static [MetaRegex; 3] {
         let romance = format!(
             r"(?:(?-u:\b)[0-9]{{1,5}}[a-z]?,?[^\S\r\n])?(?-u:\b)(?:{ROMANCE_WORDS})\.?(?:[^\S\r\n][\p{{L}}'’\-]+){{1,5}}?(?:,?[^\S\r\n][0-9]{{1,5}}[a-z]?(?-u:\b)|[^\S\r\n]s/n\.?){UNIT}|(?-u:\b)[0-9]{{1,5}}[a-z]?,?[^\S\r\n](?:{ROMANCE_WORDS})\.?(?:[^\S\r\n][\p{{L}}'’\-]+){{1,4}}{UNIT}"
         );
+        // Lower case after a number, its own pattern: as a third alternative of `romance` it
+        // doubled the whole redaction's cost (the reverse lazy DFA kept rebuilding states).
+        let romance_lower = format!(
+            r"(?-u:\b)[0-9]{{1,5}}[a-z]?,?[^\S\r\n](?:{ROMANCE_LOWER})(?:[^\S\r\n][\p{{L}}'’\-]+){{1,4}}{UNIT}"
+        );
         let germanic = format!(
             r"(?:(?:Am|An der|Auf dem|Im|In der|Zum|Zur|de|het)[^\S\r\n])?(?:\p{{Lu}}[\p{{L}}\-]*[^\S\r\n])?\p{{L}}[\p{{L}}\-]*(?:{GERMANIC_ENDINGS}|[^\S\r\n](?:Str\.|Straße|Weg|Gasse|Platz|Allee))[^\S\r\n][0-9]{{1,5}}[^\S\r\n]?[a-z]?(?-u:\b){UNIT}|(?:Am|An der|Auf dem|Im|In der|Zum|Zur)[^\S\r\n]\p{{Lu}}\p{{L}}+[^\S\r\n][0-9]{{1,5}}[a-z]?(?-u:\b){UNIT}"
         );
-        [english, romance, germanic].map(|p| {
+        [english, romance, germanic, romance_lower].map(|p| {
             // The patterns are constants; a failure here is a bug caught by the unit tests.
             MetaRegex::new(&p).unwrap_or_else(|e| panic!("address pattern: {e}"))
         })
@@ -130,14 +159,15 @@ fn regexes() -> &'static [MetaRegex; 3] {
 /// a Germanic preposition. They are searched with literal prefilters, which is cheap, while the
 /// patterns themselves (Unicode letter classes, no literal prefix) cost 5–20 ms per MB natively
 /// and far more in wasm when run over a whole text.
-fn cues() -> &'static [MetaRegex; 4] {
-    static RE: OnceLock<[MetaRegex; 4]> = OnceLock::new();
+fn cues() -> &'static [MetaRegex; 5] {
+    static RE: OnceLock<[MetaRegex; 5]> = OnceLock::new();
     RE.get_or_init(|| {
         [
             format!(r"(?:{EN_SUFFIXES})(?-u:\b)"),
             format!(r"(?:{ROMANCE_WORDS})"),
             format!(r"{GERMANIC_ENDINGS}\s[0-9]"),
             r"(?:Am|An der|Auf dem|Im|In der|Zum|Zur)\s".to_string(),
+            format!(r"(?:{ROMANCE_LOWER})"),
         ]
         .map(|p| MetaRegex::new(&p).unwrap_or_else(|e| panic!("address cue: {e}")))
     })
@@ -147,17 +177,18 @@ fn cues() -> &'static [MetaRegex; 4] {
 /// words before a cue to a few after, counted in white space: no pattern holds more than six
 /// white-space characters before its cue or twelve after it (street names of at most five
 /// words, a unit of at most six), and the bounds below leave a margin.
-fn windows(text: &str, pre: &Prescan) -> [Vec<Span>; 3] {
+fn windows(text: &str, pre: &Prescan) -> [Vec<Span>; 4] {
     let spaces = Spaces(&pre.spaces);
     let cues = if pre.folds {
         // `(?i)` endings also match `ſ` and `K`: let the cue regexes find them.
-        let [english, romance, germanic, preposition] = cues();
+        let [english, romance, germanic, preposition, romance_lower] = cues();
         let spans = |re: &MetaRegex| re.find_iter(text).map(|m| (m.start(), m.end())).collect();
         Cues {
             english: spans(english),
             romance: spans(romance),
             germanic: spans(germanic),
             preposition: spans(preposition),
+            romance_lower: spans(romance_lower),
         }
     } else {
         address_cues::find(text, &pre.upper, &pre.groups)
@@ -172,7 +203,7 @@ fn windows(text: &str, pre: &Prescan) -> [Vec<Span>; 3] {
             .is_some_and(|g| g.start.max(s) < e)
     };
     let no_number: Vec<usize> = memchr::memmem::find_iter(b, b"s/n").collect();
-    let mut out: [Vec<Span>; 3] = Default::default();
+    let mut out: [Vec<Span>; 4] = Default::default();
     // English: a house number starts the match, before the suffix.
     for (s, e) in cues.english {
         let start = spaces.back(s, 7);
@@ -180,11 +211,14 @@ fn windows(text: &str, pre: &Prescan) -> [Vec<Span>; 3] {
             push_window(&mut out[0], start, spaces.forward(e, 8, text.len()));
         }
     }
-    // Romance: the number (or "s/n") comes before or after the street word.
-    for (s, e) in cues.romance {
-        let (start, end) = (spaces.back(s, 2), spaces.forward(e, 14, text.len()));
-        if has_digit(start, end) || first_at(&no_number, start).is_some_and(|p| p + 3 <= end) {
-            push_window(&mut out[1], start, end);
+    // Romance: the number (or "s/n") comes before or after the street word; in lower case,
+    // before it.
+    for (list, i) in [(&cues.romance, 1), (&cues.romance_lower, 3)] {
+        for &(s, e) in list {
+            let (start, end) = (spaces.back(s, 2), spaces.forward(e, 14, text.len()));
+            if has_digit(start, end) || first_at(&no_number, start).is_some_and(|p| p + 3 <= end) {
+                push_window(&mut out[i], start, end);
+            }
         }
     }
     // Germanic: "…straße 12" or "Am Markt 5".
@@ -336,6 +370,12 @@ mod tests {
             addresses("Rue de la Paix 5, 75002 Paris"),
             ["Rue de la Paix 5, 75002 Paris"]
         );
+        assert_eq!(
+            addresses("J'habite au 42 rue de Rivoli, 75001 Paris."),
+            ["42 rue de Rivoli, 75001 Paris"]
+        );
+        assert_eq!(addresses("vivo en el 5, calle Mayor"), ["5, calle Mayor"]);
+        assert!(addresses("it takes 3 true believers").is_empty());
         // Without a postcode a following word is not a town.
         assert_eq!(
             addresses("at 3 Holly Close, Which is nice, and 4 Oak Lane, Leeds"),

@@ -7,7 +7,7 @@
 //! would match, and some more, which only widens the windows. Running the four cue regexes
 //! over every text cost more than all other address work together in wasm.
 
-use super::address::{EN_SUFFIXES, GERMANIC_WORDS, ROMANCE_WORDS};
+use super::address::{EN_SUFFIXES, GERMANIC_WORDS, ROMANCE_LOWER_WORDS, ROMANCE_WORDS};
 use regex_automata::Span;
 use std::sync::OnceLock;
 
@@ -18,6 +18,8 @@ pub(crate) struct Cues {
     pub romance: Vec<(usize, usize)>,
     pub germanic: Vec<(usize, usize)>,
     pub preposition: Vec<(usize, usize)>,
+    /// Romance street words in lower case after a house number.
+    pub romance_lower: Vec<(usize, usize)>,
 }
 
 /// Words by their first letter (`A`..`Z`) and the length of their ASCII beginning (below
@@ -151,6 +153,31 @@ pub(crate) fn find(text: &str, upper: &[usize], groups: &[Span]) -> Cues {
                     cues.preposition.push((p, p + w.len() + n));
                 }
             }
+        }
+    }
+    // Romance words in lower case follow a house number: "12 rue", "5, calle". Most groups
+    // are followed by no white space and a letter that starts none of them.
+    for g in groups {
+        let mut i = g.end;
+        i += b.get(i).is_some_and(u8::is_ascii_lowercase) as usize;
+        i += (b.get(i) == Some(&b',')) as usize;
+        let n = match b.get(i) {
+            Some(c) if c.is_ascii_whitespace() || *c == 0x0b => 1,
+            Some(c) if c.is_ascii() => continue,
+            _ => match space_at(text, i) {
+                Some(n) => n,
+                None => continue,
+            },
+        };
+        let rest = &b[i + n..];
+        if !rest.first().is_some_and(|c| b"racipqtv".contains(c)) {
+            continue;
+        }
+        if let Some(w) = ROMANCE_LOWER_WORDS
+            .iter()
+            .find(|w| starts_with(rest, w) && space_at(text, i + n + w.len()).is_some())
+        {
+            cues.romance_lower.push((i + n, i + n + w.len()));
         }
     }
     // Germanic: an ending, one white-space character, a digit (the first of its group: the
