@@ -57,8 +57,14 @@ async fn real_tokenizer_counts_in_the_browser() {
     let tok = Tokenizer::from_json(LLAMA3.into()).unwrap();
     assert_eq!(tok.kind(), "BPE");
     let text = "Hello world, 日本語 and emoji 👋🏽";
-    assert_eq!(tok.count(text) as usize, tok.encode(text).unwrap().len());
-    assert_eq!(tok.count("Hello world"), 2);
+    let count = |t: &str| tok.count(t.into()).unwrap();
+    assert_eq!(count(text) as usize, tok.encode(text.into()).unwrap().len());
+    assert_eq!(count("Hello world"), 2);
+    // Not a string: a coded error, not a fault in the string glue.
+    assert_eq!(
+        code_of(&tok.count(JsValue::from(42)).unwrap_err()),
+        "INVALID_OPTION"
+    );
     let opts = options("{ strategy: 'tokens', maxTokens: 60 }");
     Reflect::set(&opts, &"tokenizer".into(), &JsValue::from(tok)).unwrap();
     let mem = Memory::new(Some(opts)).unwrap();
