@@ -199,9 +199,10 @@ fn metadata_with_prototype_keys_is_refused() {
 }
 
 #[test]
-fn an_import_with_a_broken_vault_or_episode_is_refused_whole() {
-    // A vault that restores nothing (or an empty value) and an episode that cannot be read
-    // were dropped silently on load; an import is checked before anything is stored.
+fn an_import_with_a_broken_vault_fact_episode_or_vectors_is_refused_whole() {
+    // A vault that restores nothing (or an empty value), and facts, episodes and vectors that
+    // cannot be read, were dropped silently on load; an import is checked before anything is
+    // stored.
     let meta = SessionMeta::new("s1", 1.0, None);
     let good_vault = serde_json::json!({"version": 1, "entries": [
         {"placeholder": "[EMAIL_1]", "type": "EMAIL", "value": "ann@example.com"}]});
@@ -221,6 +222,8 @@ fn an_import_with_a_broken_vault_or_episode_is_refused_whole() {
             false,
         ),
         ("episode", serde_json::json!({"situation": 3}), false),
+        ("fact", serde_json::json!({"fact": {"text": 3}}), false),
+        ("vectors", serde_json::json!({"dim": "384"}), false),
     ] {
         let record = Record {
             kind: kind.into(),

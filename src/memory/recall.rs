@@ -9,15 +9,15 @@ use crate::error::{Error, ErrorCode, Result};
 use crate::history::{Entry, Role};
 use crate::recall::chunks::VectorChunk;
 use crate::recall::episodes::{Episode, EpisodeRequest};
-use crate::recall::facts::{Fact, FactChange, NewFact, Remembered};
+use crate::recall::facts::{Fact, FactChange, NewFact, Remembered, StoredFact};
 use crate::recall::{find_entry, find_entry_index, tools, ItemKind, RecallQuery, RecallState};
 use crate::store::{Record, RecordOp};
 use serde::{Deserialize, Serialize};
 
-pub const FACT_KIND: &str = "fact";
+pub const FACT_KIND: &str = crate::store::records::kind::FACT;
 pub const EPISODE_KIND: &str = crate::store::records::kind::EPISODE;
 /// A thousand embeddings per record (see `recall::chunks`).
-pub const VECTORS_KIND: &str = "vectors";
+pub const VECTORS_KIND: &str = crate::store::records::kind::VECTORS;
 
 /// Per-call inputs of `context_with` that are not configuration.
 #[derive(Debug, Clone, Default)]
@@ -75,12 +75,6 @@ fn foreign_print(foreign: &[Record]) -> String {
         ),
         None => String::new(),
     }
-}
-
-#[derive(Serialize, Deserialize)]
-struct FactData {
-    fact: Fact,
-    changes: Vec<FactChange>,
 }
 
 impl Memory {
@@ -186,7 +180,7 @@ impl Memory {
             }
         }
         for data in facts {
-            if let Ok(d) = serde_json::from_value::<FactData>(data) {
+            if let Ok(d) = serde_json::from_value::<StoredFact>(data) {
                 let id = d.fact.id.clone();
                 self.recall.facts.restore(d.fact, d.changes);
                 self.recall.sync_fact(&id);
@@ -213,7 +207,7 @@ impl Memory {
         let data = match kind {
             FACT_KIND => self.recall.facts.get(id).map(|f| {
                 let changes = self.recall.facts.history(id).unwrap_or_default();
-                serde_json::to_value(FactData {
+                serde_json::to_value(StoredFact {
                     fact: f.clone(),
                     changes,
                 })

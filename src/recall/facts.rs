@@ -62,6 +62,13 @@ pub struct FactChange {
     pub at: f64,
 }
 
+/// A fact as stored with its session: the fact and its change trail.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StoredFact {
+    pub fact: Fact,
+    pub changes: Vec<FactChange>,
+}
+
 /// What `remember` did, so the caller can update its indexes.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Remembered {

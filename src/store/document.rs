@@ -109,6 +109,12 @@ pub fn validate_record(r: &Record) -> Result<()> {
         kind::PINNED => {
             check(serde_json::from_value::<crate::context::PinnedFact>(r.data.clone()).map(drop))
         }
+        kind::FACT => check(
+            serde_json::from_value::<crate::recall::facts::StoredFact>(r.data.clone()).map(drop),
+        ),
+        kind::VECTORS => check(
+            serde_json::from_value::<crate::recall::chunks::VectorChunk>(r.data.clone()).map(drop),
+        ),
         kind::EPISODE => check(
             serde_json::from_value::<crate::recall::episodes::Episode>(r.data.clone()).map(drop),
         ),

@@ -16,6 +16,9 @@ pub mod kind {
     /// The redactor's placeholder vault.
     pub const VAULT: &str = "vault";
     pub const EPISODE: &str = "episode";
+    pub const FACT: &str = "fact";
+    /// Packed embedding vectors.
+    pub const VECTORS: &str = "vectors";
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

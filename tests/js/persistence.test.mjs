@@ -30,6 +30,24 @@ test("browser storages are unavailable in Node with a clear code", async () => {
   await assert.rejects(Memory.open({ session: "x", storage: "memory", ttlMs: -1 }), (e) => e.code === "INVALID_OPTION");
 });
 
+test("an exported session with facts and a vault imports whole", async () => {
+  // Import checks every record it knows the shape of; what export writes must pass.
+  const embed = async (texts) => texts.map((t) => Float32Array.from([t.length % 7, 1, 0.5]));
+  const src = new Memory({ strategy: "retrieval", maxTokens: 600, embed, redact: true });
+  src.remember("The user's locker is 5821");
+  src.add("user", "mail me at ann@example.com");
+  await src.context();
+  await src.recall("locker");
+  const doc = src.export();
+  assert.deepEqual([...new Set(doc.records.map((r) => r.kind))].sort(), ["entry", "fact", "vault"]);
+  const copy = await Memory.import(doc, { session: "whole", storage: "memory", embed, redact: true });
+  assert.deepEqual(copy.facts().map((f) => f.text), ["The user's locker is 5821"]);
+  assert.equal(copy.restore("[EMAIL_1]"), "ann@example.com");
+  const broken = structuredClone(doc);
+  broken.records.find((r) => r.kind === "fact").data = { fact: { text: 3 } };
+  await assert.rejects(Memory.import(broken, { session: "broken", storage: "memory" }), (e) => e.code === "INVALID_DOCUMENT" && /fact/.test(e.message));
+});
+
 test("import refuses to overwrite a session unless asked", async () => {
   const src = new Memory();
   src.add("user", "one");
