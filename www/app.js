@@ -447,7 +447,7 @@ async function openSession(id) {
   store.switchSession(id);
   const saved = store.loadSession(id);
   await call("reset", memoryOptions());
-  if (saved.vault) await call("importVault", saved.vault);
+  await call("useVault", saved.vault);
   await call("restore", saved);
   if (state.settings.redact && state.caps.redactor) await call("redactHistory");
   state.turns = [];

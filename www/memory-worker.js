@@ -156,10 +156,12 @@ const ops = {
     redactor = next;
     return redactionOn;
   },
-  importVault(vault) {
-    if (!Redactor || !vault) return false;
+  /** Makes `vault` (a session's own, or null for none) the redactor's: values never carry
+   * over from one chat to another. */
+  useVault(vault) {
+    if (!Redactor) return false;
     redactor ??= new Redactor({});
-    redactor.importVault(vault);
+    redactor.importVault(vault ?? { version: 1, entries: [] });
     return true;
   },
   redact(text) {
@@ -235,7 +237,16 @@ const ops = {
   unpin: (id) => mem.unpin(id),
   forget: (id) => mem.forget(id),
   summaries: () => mem.summaries(),
-  clear: () => mem.clear(),
+  /** Clears the turns, and the values only they used: the pinned facts keep theirs. */
+  clear() {
+    mem.clear();
+    if (redactor) {
+      const pinned = mem.pinned().map((p) => p.text);
+      const entries = redactor.vault().entries.filter((e) => pinned.some((t) => t.includes(e.placeholder)));
+      redactor.importVault({ version: 1, entries });
+    }
+    return true;
+  },
   tools: () => (typeof mem.tools === "function" ? mem.tools() : null),
   async callTool(call) {
     // The retrieval API's signature: callTool(name, args) or callTool(toolCall).
@@ -291,7 +302,7 @@ self.onmessage = async ({ data: { id, op, args } }) => {
   try {
     if (!ops[op]) throw new Error(`unknown op ${op}`);
     const run = () => {
-      if (!mem && !["init", "reset", "setEndpoint", "setRedaction", "importVault", "redact", "restoreTexts", "vault"].includes(op)) {
+      if (!mem && !["init", "reset", "setEndpoint", "setRedaction", "useVault", "redact", "restoreTexts", "vault"].includes(op)) {
         throw new Error("the memory is not ready yet");
       }
       return ops[op](...(args ?? []));

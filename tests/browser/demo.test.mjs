@@ -131,6 +131,37 @@ test("redaction: the endpoint gets placeholders only, the user sees the real val
   await context.close();
 });
 
+test("each chat keeps its own redacted values: a new chat, clearing and deleting leave none behind", {
+  skip: hasRedactor ? false : "pkg/ has no Redactor class yet: run `make build` after the redaction work lands",
+}, async () => {
+  const { page, context, errors } = await open(`redact=1&${SMALL}`);
+  await send(page, "My email is dana.whitfield@example.net.");
+  assert.match((await chatRequests()).at(-1).body, /\[EMAIL_1\]/);
+  await page.locator("#session-new").click();
+  await page.waitForFunction(() => document.querySelectorAll("[data-testid=user-message]").length === 0);
+  await send(page, "My email is bob@example.org.");
+  assert.match((await chatRequests()).at(-1).body, /\[EMAIL_1\]/, "numbering starts again in a new chat");
+  const stored = () => page.evaluate(() => Object.values(localStorage).join("\n"));
+  const session = await page.evaluate(() => document.querySelector("#session-select").value);
+  const own = await page.evaluate((id) => Object.entries(localStorage).filter(([k]) => k.includes(id)).map(([, v]) => v).join("\n"), session);
+  assert.ok(own.includes("bob@example.org") && !own.includes("dana.whitfield"), "the new chat stores only its own values");
+  // Clearing a chat drops its values (pinned facts keep theirs); deleting the first chat
+  // leaves its address nowhere.
+  await page.locator("#session-select").selectOption({ index: 0 });
+  await page.waitForFunction(() => document.querySelectorAll("[data-testid=user-message]").length === 1);
+  page.once("dialog", (d) => d.accept());
+  await page.locator("#session-delete").click();
+  await page.waitForFunction(() => document.body.dataset.ready === "1" && !document.body.dataset.busy);
+  assert.ok(!(await stored()).includes("dana.whitfield"), "deleted with its chat");
+  page.once("dialog", (d) => d.accept());
+  await page.locator("#clear-chat").click();
+  await page.waitForFunction(() => document.querySelectorAll("[data-testid=user-message]").length === 0);
+  await page.waitForTimeout(300);
+  assert.ok(!(await stored()).includes("bob@example.org"), "cleared with its turns");
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test("turning redaction on later redacts what was written before it", {
   skip: hasRedactor ? false : "pkg/ has no Redactor class yet: run `make build` after the redaction work lands",
 }, async () => {
