@@ -5,7 +5,7 @@ import { chatCompletion } from "./chat-api.js";
 import { renderMarkdown } from "./markdown.js";
 import { renderInspector, h } from "./inspector.js";
 import {
-  ENTITY_TYPES, PRESETS, TOKENIZERS, applyPreset, isOffline, loadKey, loadSettings, saveKey,
+  ENTITY_TYPES, PRESETS, TOKENIZERS, applyPreset, fitReserve, isOffline, loadKey, loadSettings, saveKey,
   saveSettings, toQuery,
 } from "./settings.js";
 import * as store from "./store.js";
@@ -132,6 +132,13 @@ form.addEventListener("change", async (ev) => {
     form.elements.preset.value = "custom";
   }
   if (el.name === "markdown") renderChat();
+  if (el.name === "budget" || el.name === "reserve") {
+    const fitted = fitReserve(s);
+    if (fitted) {
+      form.elements.reserve.value = s.reserve;
+      notice(fitted, "warn");
+    }
+  }
   return applyChange(el.name);
 });
 

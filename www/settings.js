@@ -104,6 +104,16 @@ export function applyPreset(name) {
   return { preset: name, endpoint: p.endpoint ?? offlineEndpoint(), model: p.model, tokenizer: p.tokenizer };
 }
 
+/** The reply reserve must leave room in the budget (the memory refuses it otherwise): a
+ * budget dragged below the reserve takes the reserve down to a quarter of it. Returns a
+ * warning when it did. */
+export function fitReserve(s) {
+  if (!(s.reserve >= s.budget)) return null;
+  const was = s.reserve;
+  s.reserve = Math.floor(s.budget / 4);
+  return `The reply reserve (${was}) did not fit the ${s.budget}-token budget: it is ${s.reserve} now.`;
+}
+
 export function loadSettings() {
   let stored = {};
   try {
@@ -112,7 +122,9 @@ export function loadSettings() {
     stored = {};
   }
   const { settings: query, warnings } = fromQuery(location.search);
-  return { settings: { ...defaults(), ...stored, ...query }, warnings };
+  const settings = { ...defaults(), ...stored, ...query };
+  const fitted = fitReserve(settings);
+  return { settings, warnings: fitted ? [...warnings, fitted] : warnings };
 }
 
 export function saveSettings(s) {

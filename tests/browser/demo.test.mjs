@@ -162,6 +162,26 @@ test("each chat keeps its own redacted values: a new chat, clearing and deleting
   await context.close();
 });
 
+test("a budget below the reply reserve takes the reserve down instead of breaking the page", async () => {
+  const { page, context, errors } = await open(SMALL);
+  await setField(page, "settings-budget", "100");
+  await page.locator("#notices").getByText("did not fit").waitFor();
+  assert.equal(await page.getByTestId("settings-reserve").inputValue(), "25");
+  await send(page, "Hello there.");
+  assert.equal((await chatRequests()).at(-1).body.includes("Hello there."), true);
+  await page.reload();
+  await page.waitForSelector("body[data-ready='1']");
+  assert.doesNotMatch(await page.locator("#notices").textContent(), /failed to start|could not be restored/);
+  assert.equal(await page.getByTestId("user-message").count(), 1);
+  // A shared link with such a budget opens too.
+  const shared = await open(`budget=100&${SMALL.replace(/budget=\d+&?/, "")}`);
+  await send(shared.page, "Hi.");
+  assert.equal(await shared.page.getByTestId("assistant-message").count(), 1);
+  await shared.context.close();
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test("turning redaction on later redacts what was written before it", {
   skip: hasRedactor ? false : "pkg/ has no Redactor class yet: run `make build` after the redaction work lands",
 }, async () => {
