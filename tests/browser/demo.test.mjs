@@ -276,6 +276,11 @@ test("model output is rendered as Markdown, never as HTML", async () => {
   assert.equal(await reply.locator("a").count(), 0, "a javascript: link is not made a link");
   assert.match(await reply.textContent(), /<img src=x onerror="window.pwned=1">/);
   assert.equal(await page.evaluate(() => window.pwned), undefined);
+  // Underscores inside words are not emphasis (snake_case, placeholders); _around_ words are.
+  await send(page, "echo: set max_tokens and reserve_tokens, see [EMAIL_7] and [PHONE_9], _really_");
+  const second = page.getByTestId("assistant-message").last();
+  assert.match(await second.textContent(), /set max_tokens and reserve_tokens, see \[EMAIL_7\] and \[PHONE_9\]/);
+  assert.equal(await second.locator("em").textContent(), "really");
   await context.close();
 });
 
