@@ -12,7 +12,8 @@ const VALUE = String.raw`(.+?)${STOP}`;
 // offline summaries write, so facts survive a round trip through a summary.
 const PATTERNS = [
   [new RegExp(String.raw`\bmy name is ${VALUE}`, "gi"), () => "name"],
-  [new RegExp(String.raw`\b(?:call me|I'm called) ${VALUE}`, "gi"), () => "name"],
+  // "Call me at 415 555 0199 tomorrow" gives a number, not a name.
+  [new RegExp(String.raw`\b(?:call me|I'm called) (?!(?:at|on|in|back|later|tomorrow|tonight|today|when|if|now|anytime|please|after|before)\b|\+?\d)${VALUE}`, "gi"), () => "name"],
   [new RegExp(String.raw`\bthe user(?:'s| is) (?:called|named) ${VALUE}`, "gi"), () => "name"],
   [new RegExp(String.raw`\bI live in ${VALUE}`, "gi"), () => "home"],
   [new RegExp(String.raw`\bthe user lives in ${VALUE}`, "gi"), () => "home"],
