@@ -266,6 +266,19 @@ test("401, 429, malformed streams and timeouts are reported as such", async () =
   await context.close();
 });
 
+test("on a phone-sized screen the chat comes first and nothing runs off the side", async () => {
+  const context = await browser.newContext({ viewport: { width: 375, height: 800 } });
+  const page = await context.newPage();
+  await page.goto(`${server.url}/?${SMALL}`);
+  await page.waitForSelector("body[data-ready='1']");
+  await send(page, "Hi, my name is Riley.");
+  const input = await page.getByTestId("message-input").boundingBox();
+  assert.ok(input.y + input.height <= 800, `the message box is on the first screen (y = ${input.y})`);
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.ok(overflow <= 0, `the page is ${overflow} px wider than the screen`);
+  await context.close();
+});
+
 test("model output is rendered as Markdown, never as HTML", async () => {
   const { page, context } = await open(SMALL);
   await send(page, 'echo: <img src=x onerror="window.pwned=1"> **bold** and `code` <script>window.pwned=2</script> [x](javascript:alert(1))');
