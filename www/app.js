@@ -5,7 +5,7 @@ import { chatCompletion } from "./chat-api.js";
 import { renderMarkdown } from "./markdown.js";
 import { renderInspector, h } from "./inspector.js";
 import {
-  ENTITY_TYPES, PRESETS, TOKENIZERS, applyPreset, fitReserve, isOffline, loadKey, loadSettings, saveKey,
+  ENTITY_TYPES, PRESETS, TOKENIZERS, applyPreset, fitReserve, isOffline, keyedService, loadKey, loadSettings, saveKey,
   saveSettings, toQuery,
 } from "./settings.js";
 import * as store from "./store.js";
@@ -316,6 +316,13 @@ async function runModel(alreadyBusy = false) {
   setBusy(true);
   state.error = null;
   const s = state.settings;
+  const service = keyedService(s);
+  if (service && !state.key) {
+    // Sending would post the conversation only to be refused: say so before anything leaves.
+    state.error = { kind: "key", message: `${service.label} needs an API key: enter it under Settings → API key. Nothing was sent.` };
+    setBusy(false);
+    return renderChat();
+  }
   try {
     for (let round = 0; round < 4; round++) {
       const query = state.entries.filter((e) => e.role === "user").at(-1)?.content;

@@ -19,8 +19,8 @@ const DEFAULT_TYPES = ENTITY_TYPES;
 
 export const PRESETS = {
   offline: { label: "Built-in offline model (no key)", endpoint: null, model: OFFLINE_MODEL, tokenizer: "llama3" },
-  openai: { label: "OpenAI", endpoint: "https://api.openai.com/v1", model: "gpt-4o-mini", tokenizer: "gpt4o" },
-  openrouter: { label: "OpenRouter", endpoint: "https://openrouter.ai/api/v1", model: "meta-llama/llama-3.1-8b-instruct", tokenizer: "llama3" },
+  openai: { label: "OpenAI", endpoint: "https://api.openai.com/v1", model: "gpt-4o-mini", tokenizer: "gpt4o", needsKey: true },
+  openrouter: { label: "OpenRouter", endpoint: "https://openrouter.ai/api/v1", model: "meta-llama/llama-3.1-8b-instruct", tokenizer: "llama3", needsKey: true },
   ollama: { label: "Ollama (local)", endpoint: "http://localhost:11434/v1", model: "llama3.2", tokenizer: "llama3" },
   lmstudio: { label: "LM Studio (local)", endpoint: "http://localhost:1234/v1", model: "llama-3.2-3b-instruct", tokenizer: "llama3" },
 };
@@ -141,5 +141,9 @@ export function saveKey(key, remember) {
   if (remember && key) localStorage.setItem(API_KEY, key);
   else localStorage.removeItem(API_KEY);
 }
+
+/** The hosted service at `s.endpoint` that refuses requests without a key, if it is one. */
+export const keyedService = (s) =>
+  Object.values(PRESETS).find((p) => p.needsKey && p.endpoint === s.endpoint.replace(/\/+$/, ""));
 
 export const isOffline = (s) => s.endpoint.replace(/\/+$/, "") === offlineEndpoint();

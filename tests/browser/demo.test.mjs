@@ -266,6 +266,17 @@ test("401, 429, malformed streams and timeouts are reported as such", async () =
   await context.close();
 });
 
+test("a hosted preset without a key says so before sending anything", async () => {
+  const { page, context } = await open(SMALL);
+  const posted = [];
+  page.on("request", (r) => r.url().includes("api.openai.com") && posted.push(r.url()));
+  await page.locator("select[name=preset]").selectOption("openai");
+  await send(page, "Hello?");
+  assert.match(await page.getByTestId("chat-error").textContent(), /OpenAI needs an API key.*Nothing was sent/);
+  assert.deepEqual(posted, [], "no request went to the service");
+  await context.close();
+});
+
 test("on a phone-sized screen the chat comes first and nothing runs off the side", async () => {
   const context = await browser.newContext({ viewport: { width: 375, height: 800 } });
   const page = await context.newPage();
