@@ -16,6 +16,7 @@ const PATTERNS = [
   [new RegExp(String.raw`\b(?:call me|I'm called) (?!(?:at|on|in|back|later|tomorrow|tonight|today|when|if|now|anytime|please|after|before)\b|\+?\d)${VALUE}`, "gi"), () => "name"],
   [new RegExp(String.raw`\bthe user(?:'s| is) (?:called|named) ${VALUE}`, "gi"), () => "name"],
   [new RegExp(String.raw`\bI live in ${VALUE}`, "gi"), () => "home"],
+  [new RegExp(String.raw`\bI(?:'ve| have)? (?:just |recently )?moved to ${VALUE}`, "gi"), () => "home"],
   [new RegExp(String.raw`\bthe user lives in ${VALUE}`, "gi"), () => "home"],
   [new RegExp(String.raw`\bI work (?:at|for) ${VALUE}`, "gi"), () => "work"],
   [new RegExp(String.raw`\bthe user works (?:at|for) ${VALUE}`, "gi"), () => "work"],

@@ -13,3 +13,9 @@ test("'call me' gives a name only when a name follows", () => {
     assert.deepEqual(names(text), [], text);
   }
 });
+
+test("a move updates where the user lives", () => {
+  const home = (text) => extractFacts(text).filter((f) => f.key === "home").map((f) => f.value);
+  assert.deepEqual(home("I live in Lisbon. Last month I moved to Porto."), ["Lisbon", "Porto"]);
+  assert.deepEqual(home("I've just moved to Berlin"), ["Berlin"]);
+});
