@@ -321,7 +321,8 @@ async function runModel(alreadyBusy = false) {
     // Sending would post the conversation only to be refused: say so before anything leaves.
     state.error = { kind: "key", message: `${service.label} needs an API key: enter it under Settings → API key. Nothing was sent.` };
     setBusy(false);
-    return renderChat();
+    renderChat();
+    return showTurn(state.view);
   }
   try {
     for (let round = 0; round < 4; round++) {
@@ -411,6 +412,12 @@ function showTurn(i) {
     entryText: (id) => state.display.get(id),
     onForget: forget,
   });
+  // A turn that failed before sending leaves no request: say so above the last one shown.
+  const latest = state.turns.at(-1);
+  if (state.error && !(latest?.status === "error")) {
+    $("#inspector").prepend(h("p", { class: "pill err", "data-testid": "inspector-unsent" },
+      `The latest message was not sent (${state.error.message})${n ? "; below is the request before it." : "."}`));
+  }
 }
 $("#turn-prev").onclick = () => showTurn(state.view - 1);
 $("#turn-next").onclick = () => showTurn(state.view + 1);

@@ -274,6 +274,7 @@ test("a hosted preset without a key says so before sending anything", async () =
   await send(page, "Hello?");
   assert.match(await page.getByTestId("chat-error").textContent(), /OpenAI needs an API key.*Nothing was sent/);
   assert.deepEqual(posted, [], "no request went to the service");
+  assert.match(await page.getByTestId("inspector-unsent").textContent(), /not sent/);
   await context.close();
 });
 
