@@ -5,7 +5,7 @@ import { chatCompletion } from "./chat-api.js";
 import { renderMarkdown } from "./markdown.js";
 import { renderInspector, h } from "./inspector.js";
 import {
-  ENTITY_TYPES, PRESETS, TOKENIZERS, applyPreset, fitReserve, isOffline, keyedService, loadKey, loadSettings, saveKey,
+  ENTITY_TYPES, PRESETS, TOKENIZERS, applyPreset, fitReserve, isOffline, keyedService, presetOf, loadKey, loadSettings, saveKey,
   saveSettings, toQuery,
 } from "./settings.js";
 import * as store from "./store.js";
@@ -128,8 +128,8 @@ form.addEventListener("change", async (ev) => {
   if (!(el.name in s)) return;
   s[el.name] = el.type === "checkbox" ? el.checked : el.type === "number" || el.type === "range" ? Number(el.value) : el.value;
   if (el.name === "endpoint" || el.name === "model") {
-    s.preset = "custom";
-    form.elements.preset.value = "custom";
+    s.preset = presetOf(s);
+    form.elements.preset.value = s.preset;
   }
   if (el.name === "markdown") renderChat();
   if (el.name === "budget" || el.name === "reserve") {

@@ -93,9 +93,17 @@ export function toQuery(s) {
   for (const k of ["endpoint", "model", "strategy", "budget", "reserve", "tokenizer"]) {
     if (String(s[k]) !== String(d[k])) q.set(k, s[k]);
   }
+  if (s.tokenizer === "url" && s.tokenizerUrl) q.set("tokenizerUrl", s.tokenizerUrl);
   if (s.redact) q.set("redact", "1");
   if (s.toolMemory) q.set("toolMemory", "1");
   return q.toString();
+}
+
+/** The preset whose endpoint and model `s` has, or "custom". */
+export function presetOf(s) {
+  const base = s.endpoint.replace(/\/+$/, "");
+  const found = Object.entries(PRESETS).find(([, p]) => (p.endpoint ?? offlineEndpoint()) === base && p.model === s.model);
+  return found ? found[0] : "custom";
 }
 
 export function applyPreset(name) {

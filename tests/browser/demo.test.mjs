@@ -266,6 +266,20 @@ test("401, 429, malformed streams and timeouts are reported as such", async () =
   await context.close();
 });
 
+test("the preset follows the endpoint and model; the share link keeps a tokenizer URL", async () => {
+  const { page, context } = await open(SMALL);
+  await setField(page, "settings-model", "some-other-model");
+  assert.equal(await page.locator("select[name=preset]").inputValue(), "custom");
+  await setField(page, "settings-model", "offline-demo");
+  assert.equal(await page.locator("select[name=preset]").inputValue(), "offline");
+  const url = `${server.url}/tokenizers/gpt4o/tokenizer.json`;
+  const linked = await open(`tokenizer=url&tokenizerUrl=${encodeURIComponent(url)}`);
+  const href = await linked.page.locator("#share-link").getAttribute("href");
+  assert.equal(new URLSearchParams(href.split("?")[1]).get("tokenizerUrl"), url);
+  await linked.context.close();
+  await context.close();
+});
+
 test("a hosted preset without a key says so before sending anything", async () => {
   const { page, context } = await open(SMALL);
   const posted = [];
