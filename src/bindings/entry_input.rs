@@ -3,7 +3,7 @@
 //! the form chat APIs send.
 
 use super::errors::js_error;
-use super::options::{describe, Opts};
+use super::options::{describe, json_data, Opts};
 use crate::error::ErrorCode;
 use crate::history::steps::Step;
 use crate::history::{FunctionCall, NewEntry, Role, ToolCall};
@@ -36,7 +36,7 @@ fn read_entry_fields(o: &Opts) -> Result<NewEntry, JsValue> {
     };
     let metadata = match o.get("metadata") {
         Some(m) => Some(
-            serde_wasm_bindgen::from_value(m)
+            json_data(&m)
                 .map_err(|e| invalid(format!("metadata must be JSON-compatible data: {e}")))?,
         ),
         None => None,

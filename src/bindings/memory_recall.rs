@@ -267,7 +267,7 @@ async fn run_extract(core: &Rc<RefCell<Core>>, f: &Function) -> (usize, Vec<Stri
     let ops: Vec<ExtractOp> = if answer.is_undefined() || answer.is_null() {
         Vec::new()
     } else {
-        match serde_wasm_bindgen::from_value(answer) {
+        match super::options::json_data(&answer) {
             Ok(ops) => ops,
             Err(e) => {
                 let note = format!(

@@ -159,6 +159,29 @@ fn edit_distance(a: &str, b: &str) -> usize {
 }
 
 /// A required string argument, with a coded error instead of wasm-bindgen's TypeError.
+#[wasm_bindgen(module = "/src/bindings/json.js")]
+extern "C" {
+    #[wasm_bindgen(js_name = jsonText, catch)]
+    fn json_text(value: &JsValue) -> Result<JsValue, JsValue>;
+}
+
+/// App data (metadata, a hook's answer) as JSON, through `JSON.stringify` (`json.js`): it
+/// refuses a cycle, a BigInt or a function with an exception, and serde_json stops at 128
+/// levels. Converting the object
+/// field by field from Rust (serde-wasm-bindgen) recursed until the wasm stack ran out, which
+/// unwinds without releasing borrows and poisons the whole module.
+pub fn json_data<T: serde::de::DeserializeOwned>(v: &JsValue) -> Result<T, String> {
+    let text = json_text(v)
+        .map_err(|e| {
+            e.dyn_ref::<js_sys::Error>()
+                .map(|e| String::from(e.message()))
+                .unwrap_or_else(|| "not JSON data".to_string())
+        })?
+        .as_string()
+        .ok_or_else(|| "not JSON data".to_string())?;
+    serde_json::from_str(&text).map_err(|e| e.to_string())
+}
+
 pub fn string_arg(v: &JsValue, name: &str) -> Result<String, JsValue> {
     v.as_string()
         .ok_or_else(|| invalid_option(format!("{name} must be a string, got {}", describe(v))))

@@ -131,3 +131,23 @@ test("every method that takes text refuses a non-string with a coded error, not 
   assert.match((await mem.context()).messages.at(-1).content, /\[EMAIL_1\]/);
   assert.equal(mem.restore("[EMAIL_1]"), "ann@example.com");
 });
+
+test("circular or too deeply nested metadata is INVALID_ENTRY, and the module keeps working", async () => {
+  // Converting it recursed inside wasm until the stack ran out: the unwound borrow poisoned the
+  // instance and the allocator, and every later call on every instance failed.
+  const mem = new Memory({ tokenizer: llama });
+  mem.add("user", "hi");
+  const cyclic = {};
+  cyclic.self = cyclic;
+  let deep = {};
+  for (let i = 0; i < 100_000; i++) deep = { deep };
+  for (const metadata of [cyclic, deep, { big: 1n }]) {
+    throwsCode(assert, () => mem.add("user", "x", { metadata }), "INVALID_ENTRY");
+  }
+  mem.configure({ maxTokens: 100 });
+  mem.add("user", "after all that", { metadata: { ok: [1, 2] } });
+  const { messages } = await mem.context();
+  assert.equal(messages.at(-1).content, "after all that");
+  assert.deepEqual(mem.entries().at(-1).metadata, { ok: [1, 2] });
+  assert.equal(Tokenizer.approximate().count("still counting here"), 5);
+});
