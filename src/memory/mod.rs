@@ -229,11 +229,12 @@ impl Memory {
                 self.emit_summary(i);
             }
         }
-        if self
-            .pending
-            .as_ref()
-            .is_some_and(|p| p.end_id == id || p.start_id == id)
-        {
+        // A summary being written from the forgotten text is not adopted: its answer then
+        // matches no request.
+        let entries = self.history.entries();
+        if self.pending.as_ref().is_some_and(|p| {
+            p.end_id == id || entries.iter().position(|e| e.id == p.end_id) >= Some(index)
+        }) {
             self.pending = None;
         }
         Ok(())
@@ -312,9 +313,11 @@ impl Memory {
         self.summaries.push(record);
     }
 
-    /// Entries `[..n]` covered by the latest summary.
+    /// Entries `[..n]` covered by the latest summary. A stale one (it covered a forgotten
+    /// entry, whose text it may hold) covers nothing: its turns are sent as turns again, and
+    /// the next summary starts over without it.
     fn covered(&self) -> (Option<&SummaryRecord>, usize) {
-        let Some(s) = self.summaries.last() else {
+        let Some(s) = self.summaries.last().filter(|s| !s.stale) else {
             return (None, 0);
         };
         match self.history.index_of(&s.end_id) {
@@ -431,6 +434,13 @@ impl Memory {
             if self.pending.is_some() {
                 notes.push(
                     "a summary is still being written; older turns were trimmed to fit this time"
+                        .to_string(),
+                );
+            }
+            if self.summaries.last().is_some_and(|s| s.stale) {
+                notes.push(
+                    "the summary covered a forgotten entry and is not sent; its turns are sent \
+                     as they are until a new summary is written"
                         .to_string(),
                 );
             }

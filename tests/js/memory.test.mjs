@@ -200,7 +200,7 @@ test("the summarizer may call back into the memory while it runs", async () => {
   assert.equal(report.summary.included, true);
 });
 
-test("forget removes an entry and marks the summary covering it stale", async () => {
+test("forget removes an entry; the summary covering it goes stale, is not sent, and is rewritten", async () => {
   const mem = new Memory({
     strategy: "summary", maxTokens: 400, tokenizer: llama, summaryTrigger: { messages: 4 }, keepRecent: 2,
     summarize: async () => "old stuff",
@@ -213,7 +213,9 @@ test("forget removes an entry and marks the summary covering it stale", async ()
   assert.equal(mem.length, 10);
   assert.equal(mem.summaries()[0].stale, true);
   const { report } = await mem.context();
-  assert.equal(report.summary.stale, true);
+  assert.notEqual(report.summary?.stale, true, "a stale summary is never sent");
+  assert.equal(mem.summaries().length, 2, "a new summary was written from the turns");
+  assert.equal(mem.summaries()[1].stale, false);
   throwsCode(assert, () => mem.forget(first.id), "NOT_FOUND");
 });
 

@@ -1,0 +1,84 @@
+//! `forget` removes an entry everywhere: once forgotten, its text reaches no later context,
+//! not through the summary that covered it and not through a summary being written when it
+//! was forgotten.
+#![cfg(not(target_arch = "wasm32"))]
+
+use llm_memory::{ApproximateCounter, Memory, MemoryConfig, NewEntry, Role, Strategy};
+use std::sync::Arc;
+
+fn memory() -> Memory {
+    let mut c = MemoryConfig {
+        strategy: Strategy::Summary,
+        ..Default::default()
+    };
+    c.limits.max_tokens = Some(2000);
+    c.summary.trigger.messages = Some(4);
+    c.summary.keep_recent = 2;
+    Memory::new(c, Arc::new(ApproximateCounter::default())).unwrap()
+}
+
+fn chat(m: &mut Memory, n: usize) -> Vec<String> {
+    (0..n)
+        .map(|i| {
+            let text = if i == 1 {
+                "my password is SECRET-PW".to_string()
+            } else {
+                format!("turn {i}")
+            };
+            let role = if i % 2 == 0 {
+                Role::User
+            } else {
+                Role::Assistant
+            };
+            m.add(role, &text, NewEntry::default(), i as f64).unwrap()
+        })
+        .collect()
+}
+
+fn sent(m: &mut Memory) -> String {
+    serde_json::to_string(&m.context(None).unwrap().messages).unwrap()
+}
+
+#[test]
+fn a_summary_that_covered_a_forgotten_entry_is_not_sent_and_is_rewritten() {
+    let mut m = memory();
+    let ids = chat(&mut m, 8);
+    let req = m.begin_summary().expect("a summary is due");
+    m.complete_summary(req.request_id, "User said the password is SECRET-PW.", 9.0)
+        .unwrap();
+    assert!(
+        sent(&mut m).contains("SECRET-PW"),
+        "the summary is sent before the forget"
+    );
+    m.forget(&ids[1]).unwrap();
+    let built = m.context(None).unwrap();
+    assert!(
+        built.report.notes.iter().any(|n| n.contains("forgotten")),
+        "{:?}",
+        built.report.notes
+    );
+    let out = sent(&mut m);
+    assert!(!out.contains("SECRET-PW"), "{out}");
+    assert!(
+        out.contains("turn 0") && out.contains("turn 2"),
+        "the covered turns are sent instead: {out}"
+    );
+    // The next summary starts over without the stale one's text.
+    let req = m.begin_summary().expect("the stale summary is rewritten");
+    assert!(!req.prompt.contains("SECRET-PW"), "{}", req.prompt);
+    assert_eq!(req.previous_summary, None);
+}
+
+#[test]
+fn a_summary_being_written_when_an_entry_it_covers_is_forgotten_is_dropped() {
+    let mut m = memory();
+    let ids = chat(&mut m, 8);
+    let req = m.begin_summary().expect("a summary is due");
+    assert!(req.prompt.contains("SECRET-PW"));
+    m.forget(&ids[1]).unwrap();
+    // The answer, written from the forgotten text, arrives late: it is not adopted.
+    assert!(m
+        .complete_summary(req.request_id, "User said the password is SECRET-PW.", 9.0)
+        .is_err());
+    assert!(!sent(&mut m).contains("SECRET-PW"));
+}
