@@ -386,6 +386,21 @@ impl Memory {
                 "the summarizer returned empty text; the turns were kept unsummarized",
             ));
         }
+        // A summary too big to send would hide the turns it covers without taking their place:
+        // it must fit its cap (`sectionLimits.summary`), or half of what the budget leaves.
+        let limits = &self.config.limits;
+        let cap = limits.summary_max.or(limits
+            .max_tokens
+            .map(|m| m.saturating_sub(limits.reserve_tokens) / 2));
+        let tokens = self.counter.count(text.trim());
+        if let Some(cap) = cap.filter(|&cap| tokens > cap) {
+            let reason = format!(
+                "the summary ({tokens} tokens) was longer than the {cap} it may take; the turns \
+                 were kept unsummarized"
+            );
+            self.last_summary_error = Some(reason.clone());
+            return Err(Error::new(ErrorCode::InvalidDocument, reason));
+        }
         let id = format!("sum{}", request_id);
         self.summaries.push(SummaryRecord {
             id: id.clone(),

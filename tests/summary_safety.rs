@@ -1,6 +1,6 @@
-//! `forget` removes an entry everywhere: once forgotten, its text reaches no later context,
-//! not through the summary that covered it and not through a summary being written when it
-//! was forgotten.
+//! What a summary may not do: carry a forgotten entry's text into later contexts (the summary
+//! that covered it, or one being written when it was forgotten), or hide turns it is too long
+//! to replace.
 #![cfg(not(target_arch = "wasm32"))]
 
 use llm_memory::{ApproximateCounter, Memory, MemoryConfig, NewEntry, Role, Strategy};
@@ -81,4 +81,26 @@ fn a_summary_being_written_when_an_entry_it_covers_is_forgotten_is_dropped() {
         .complete_summary(req.request_id, "User said the password is SECRET-PW.", 9.0)
         .is_err());
     assert!(!sent(&mut m).contains("SECRET-PW"));
+}
+
+#[test]
+fn a_summary_too_long_to_send_is_refused_and_the_turns_stay() {
+    let mut m = memory();
+    chat(&mut m, 8);
+    let req = m.begin_summary().expect("a summary is due");
+    let huge = "blah ".repeat(5000);
+    let err = m.complete_summary(req.request_id, &huge, 9.0).unwrap_err();
+    assert!(err.message.contains("longer than"), "{}", err.message);
+    assert!(m.summaries().is_empty());
+    let built = m.context(None).unwrap();
+    let out = serde_json::to_string(&built.messages).unwrap();
+    assert!(
+        out.contains("turn 0") && out.contains("turn 7"),
+        "the turns are sent: {out}"
+    );
+    assert!(
+        built.report.notes.iter().any(|n| n.contains("longer than")),
+        "{:?}",
+        built.report.notes
+    );
 }
