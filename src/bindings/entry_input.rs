@@ -75,17 +75,38 @@ pub fn parse_message(value: &JsValue) -> Result<(Role, String, NewEntry), JsValu
     let role = o
         .string("role")?
         .ok_or_else(|| invalid("message.role is required".into()))?;
+    let role = Role::parse(&role)?;
     let content = match o.get("content") {
-        None => String::new(),
-        Some(c) => c.as_string().ok_or_else(|| {
+        None => None,
+        Some(c) => Some(c.as_string().ok_or_else(|| {
             invalid(format!(
                 "message.content must be a string or null, got {} (multi-part content is not \
                  supported yet: join the text parts)",
                 describe(&c)
             ))
-        })?,
+        })?),
     };
-    Ok((Role::parse(&role)?, content, read_entry_fields(&o)?))
+    let extra = read_entry_fields(&o)?;
+    let content = content_or_calls(role, content, &extra)?;
+    Ok((role, content, extra))
+}
+
+/// The content of a message, which only an assistant message with tool calls may leave out
+/// (`null`): the chat APIs refuse any other message without content.
+pub fn content_or_calls(
+    role: Role,
+    content: Option<String>,
+    extra: &NewEntry,
+) -> Result<String, JsValue> {
+    match content {
+        Some(c) => Ok(c),
+        None if role == Role::Assistant && !extra.tool_calls.is_empty() => Ok(String::new()),
+        None => Err(invalid(format!(
+            "a {} message needs content (a string); null is only for an assistant message with \
+             toolCalls",
+            role.as_str()
+        ))),
+    }
 }
 
 fn parse_tool_calls(value: &JsValue) -> Result<Vec<ToolCall>, JsValue> {

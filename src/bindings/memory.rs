@@ -2,7 +2,7 @@
 //! `Rc<RefCell<_>>` so the async `context()` can await the app's summarizer; no borrow is held
 //! while JS code runs, so callbacks may call back into this object.
 
-use super::entry_input::{parse_extra, parse_message, parse_step};
+use super::entry_input::{content_or_calls, parse_extra, parse_message, parse_step};
 use super::errors::js_error;
 use super::memory_options::{self, ParsedOptions};
 use super::options::string_arg;
@@ -150,16 +150,17 @@ impl Memory {
         #[wasm_bindgen(unchecked_param_type = "AddExtra | undefined")] extra: Option<JsValue>,
     ) -> Result<String, JsValue> {
         let role = Role::parse(&role.as_string().unwrap_or_default())?;
-        let content =
+        let text =
             match content.as_string() {
-                Some(s) => s,
-                None if content.is_null() || content.is_undefined() => String::new(),
+                Some(s) => Some(s),
+                None if content.is_null() || content.is_undefined() => None,
                 None => return Err(js_error(
                     ErrorCode::InvalidEntry,
                     "content must be a string (or null for an assistant message with toolCalls)",
                 )),
             };
         let extra = parse_extra(&extra.unwrap_or(JsValue::UNDEFINED))?;
+        let content = content_or_calls(role, text, &extra)?;
         self.writable()?;
         let id = self.core.borrow_mut().add(role, &content, extra, now())?;
         self.changed();

@@ -48,8 +48,15 @@ test("bad entries: unknown role, wrong content type, tool message without its ca
   throwsCode(assert, () => mem.add("user", "x", { nmae: "bob" }), "INVALID_OPTION");
   throwsCode(assert, () => mem.addMessage({ role: "user", content: [{ type: "text", text: "hi" }] }), "INVALID_ENTRY");
   throwsCode(assert, () => mem.addMessage({ content: "hi" }), "INVALID_ENTRY");
+  // Only an assistant message with tool calls may leave its content out: the chat APIs
+  // refuse any other message whose content is null.
+  for (const [role, content] of [["user", null], ["user", undefined], ["assistant", null], ["system", null]]) {
+    throwsCode(assert, () => mem.add(role, content), "INVALID_ENTRY");
+  }
+  throwsCode(assert, () => mem.addMessage({ role: "user", content: null }), "INVALID_ENTRY");
   assert.equal(mem.length, 0, "nothing half-stored");
   assert.equal(mem.add("user", "still works"), "e1");
+  assert.equal(mem.add("assistant", null, { toolCalls: [{ id: "c1", type: "function", function: { name: "f", arguments: "{}" } }] }), "e2");
 });
 
 test("a 10 MB message is refused with ENTRY_TOO_LARGE unless the limit is raised", async () => {
