@@ -149,11 +149,9 @@ fn pack(redaction: redact::Redaction) -> (String, Vec<u32>) {
     (all, packed)
 }
 
-/// JSON text of a JS value (`undefined`/`null` → `None`).
-/// The redactor configuration from a JS options object (`Memory`'s `redact` option too).
-/// Redactor options from JS: a plain object, or its JSON. Through JSON `NaN` would become
-/// `null` (the default) and an array or a `Redactor` something else entirely, so those are
-/// refused here first.
+/// The redactor configuration from JS options (`Memory`'s `redact` option too): a plain
+/// object, or its JSON. Through JSON `NaN` would become `null` (the default) and an array or a
+/// `Redactor` something else entirely, so those are refused here first.
 pub(crate) fn config_of(value: &JsValue, what: &str) -> Result<RedactorConfig, JsValue> {
     if value.is_object() {
         if js_sys::Array::is_array(value) {
@@ -187,6 +185,7 @@ impl JsStreamRestorer {
     }
 }
 
+/// JSON text of a JS value (`undefined`/`null` → `None`).
 fn json_of(value: &JsValue, what: &str) -> Result<Option<String>, JsValue> {
     if value.is_undefined() || value.is_null() {
         return Ok(None);
