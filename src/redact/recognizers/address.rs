@@ -45,7 +45,6 @@ pub(crate) const ROMANCE_LOWER_WORDS: [&str; 18] = [
     "carretera",
     "rambla",
 ];
-const ROMANCE_LOWER: &str = "rue|allée|chemin|impasse|quai|calle|avenida|rua|travessa|viale|piazza|corso|vicolo|carrer|paseo|praça|carretera|rambla";
 
 /// The Germanic street endings of [`GERMANIC_ENDINGS`], one by one.
 pub(crate) const GERMANIC_WORDS: [&str; 29] = [
@@ -141,8 +140,9 @@ fn regexes() -> &'static [MetaRegex; 4] {
         );
         // Lower case after a number, its own pattern: as a third alternative of `romance` it
         // doubled the whole redaction's cost (the reverse lazy DFA kept rebuilding states).
+        let lower_words = ROMANCE_LOWER_WORDS.join("|");
         let romance_lower = format!(
-            r"(?-u:\b)[0-9]{{1,5}}[a-z]?,?[^\S\r\n](?:{ROMANCE_LOWER})(?:[^\S\r\n][\p{{L}}'’\-]+){{1,4}}{UNIT}"
+            r"(?-u:\b)[0-9]{{1,5}}[a-z]?,?[^\S\r\n](?:{lower_words})(?:[^\S\r\n][\p{{L}}'’\-]+){{1,4}}{UNIT}"
         );
         let germanic = format!(
             r"(?:(?:Am|An der|Auf dem|Im|In der|Zum|Zur|de|het)[^\S\r\n])?(?:\p{{Lu}}[\p{{L}}\-]*[^\S\r\n])?\p{{L}}[\p{{L}}\-]*(?:{GERMANIC_ENDINGS}|[^\S\r\n](?:Str\.|Straße|Weg|Gasse|Platz|Allee))[^\S\r\n][0-9]{{1,5}}[^\S\r\n]?[a-z]?(?-u:\b){UNIT}|(?:Am|An der|Auf dem|Im|In der|Zum|Zur)[^\S\r\n]\p{{Lu}}\p{{L}}+[^\S\r\n][0-9]{{1,5}}[a-z]?(?-u:\b){UNIT}"
@@ -167,7 +167,7 @@ fn cues() -> &'static [MetaRegex; 5] {
             format!(r"(?:{ROMANCE_WORDS})"),
             format!(r"{GERMANIC_ENDINGS}\s[0-9]"),
             r"(?:Am|An der|Auf dem|Im|In der|Zum|Zur)\s".to_string(),
-            format!(r"(?:{ROMANCE_LOWER})"),
+            format!(r"(?:{})", ROMANCE_LOWER_WORDS.join("|")),
         ]
         .map(|p| MetaRegex::new(&p).unwrap_or_else(|e| panic!("address cue: {e}")))
     })

@@ -157,6 +157,10 @@ pub(crate) fn find(text: &str, upper: &[usize], groups: &[Span]) -> Cues {
     }
     // Romance words in lower case follow a house number: "12 rue", "5, calle". Most groups
     // are followed by no white space and a letter that starts none of them.
+    let mut lower_firsts = [false; 256];
+    for w in ROMANCE_LOWER_WORDS {
+        lower_firsts[w.as_bytes()[0] as usize] = true;
+    }
     for g in groups {
         let mut i = g.end;
         i += b.get(i).is_some_and(u8::is_ascii_lowercase) as usize;
@@ -170,7 +174,7 @@ pub(crate) fn find(text: &str, upper: &[usize], groups: &[Span]) -> Cues {
             },
         };
         let rest = &b[i + n..];
-        if !rest.first().is_some_and(|c| b"racipqtv".contains(c)) {
+        if !rest.first().is_some_and(|&c| lower_firsts[c as usize]) {
             continue;
         }
         if let Some(w) = ROMANCE_LOWER_WORDS
