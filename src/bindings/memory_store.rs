@@ -218,12 +218,9 @@ impl Memory {
     /// expiresAt?, schemaVersion }[]`.
     #[wasm_bindgen(js_name = sessions, unchecked_return_type = "SessionInfo[]")]
     pub async fn list_sessions(
-        #[wasm_bindgen(unchecked_param_type = "StorageName | undefined")] storage: Option<String>,
+        #[wasm_bindgen(unchecked_param_type = "StorageName | undefined")] storage: Option<JsValue>,
     ) -> Result<JsValue, JsValue> {
-        let kind = match storage {
-            Some(s) => StorageKind::parse(&s)?,
-            None => StorageKind::default_here(),
-        };
+        let kind = storage_arg(&storage)?;
         let backend = Backend::connect(kind).await?;
         let arr = js_sys::Array::new();
         let mut metas = backend.sessions().await?;
@@ -237,14 +234,11 @@ impl Memory {
     /// Deletes a stored session and everything in it.
     #[wasm_bindgen(js_name = delete)]
     pub async fn delete_session(
-        session: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "StorageName | undefined")] storage: Option<String>,
+        #[wasm_bindgen(unchecked_param_type = "string")] session: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "StorageName | undefined")] storage: Option<JsValue>,
     ) -> Result<(), JsValue> {
         let session = string_arg(&session, "session")?;
-        let kind = match storage {
-            Some(s) => StorageKind::parse(&s)?,
-            None => StorageKind::default_here(),
-        };
+        let kind = storage_arg(&storage)?;
         Backend::connect(kind).await?.delete(&session).await?;
         Ok(())
     }
@@ -296,5 +290,14 @@ impl Memory {
         if let Some(store) = &self.store {
             store.set_on_change(f);
         }
+    }
+}
+
+/// The storage a static method was asked for: a name, or the default when left out. Taken as
+/// a `JsValue` because wasm-bindgen's string glue faults on a number or an object.
+fn storage_arg(storage: &Option<JsValue>) -> Result<StorageKind, JsValue> {
+    match storage {
+        None => Ok(StorageKind::default_here()),
+        Some(s) => Ok(StorageKind::parse(&string_arg(s, "storage")?)?),
     }
 }

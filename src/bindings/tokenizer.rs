@@ -144,9 +144,21 @@ pub(super) fn json_bytes(json: &JsValue) -> Result<Vec<u8>, JsValue> {
 impl Tokenizer {
     /// The no-vocabulary fallback: `charsPerToken` characters per token (default 4).
     pub fn approximate(
-        #[wasm_bindgen(js_name = charsPerToken)] chars_per_token: Option<f64>,
+        #[wasm_bindgen(js_name = charsPerToken, unchecked_param_type = "number | undefined")]
+        chars_per_token: Option<JsValue>,
     ) -> Result<Tokenizer, JsValue> {
-        let c = ApproximateCounter::new(chars_per_token.unwrap_or(4.0))?;
+        // A JsValue, not Option<f64>: the number glue throws an uncoded TypeError on a
+        // Symbol, a BigInt or an object.
+        let chars = match chars_per_token {
+            None => 4.0,
+            Some(v) => v.as_f64().ok_or_else(|| {
+                invalid_option(format!(
+                    "charsPerToken must be a positive number, got {}",
+                    describe(&v)
+                ))
+            })?,
+        };
+        let c = ApproximateCounter::new(chars)?;
         Ok(Tokenizer::register(Arc::new(c), None))
     }
 
