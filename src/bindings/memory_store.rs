@@ -158,8 +158,11 @@ impl Memory {
     #[wasm_bindgen(js_name = import, unchecked_return_type = "Memory")]
     pub async fn import_document(
         #[wasm_bindgen(unchecked_param_type = "SessionDocument | string")] document: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "ImportOptions")] options: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "ImportOptions | undefined")] options: Option<
+            JsValue,
+        >,
     ) -> Result<Memory, JsValue> {
+        let options = options.unwrap_or(JsValue::UNDEFINED);
         let o = Opts::new(&options, "Memory.import options")?;
         let parsed = memory_options::parse_with(&options, &MemoryConfig::default(), IMPORT_KEYS)?;
         let open = open_options(&o)?;

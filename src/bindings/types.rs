@@ -142,11 +142,13 @@ export interface SectionReport {
 
 export interface ContextReport {
   strategy: StrategyName;
-  /** "Sending 6 of 40 messages (1234 / 2000 tokens)" */
+  /** "Sending 6 of 40 messages (1234 / 2000 tokens)": history turns sent of all turns kept
+   * (the system prompt, summary and memories are not counted there; see messagesSent). */
   headline: string;
   budget: { maxTokens?: number; reserveTokens: number; available?: number };
   /** Tokens of what is sent, overhead included, reserve excluded. */
   totalTokens: number;
+  /** Length of `messages`: every message sent, system prompt, summary and memories included. */
   messagesSent: number;
   sections: SectionReport[];
   /** Every history entry, in order, with what happened to it and why. */

@@ -6,8 +6,11 @@ import type { Fact, SessionDocument, SessionInfo } from "../../pkg/llm_memory.js
 export function asyncUsage(json: string, doc: SessionDocument): Promise<unknown>[] {
   const opened: Promise<Memory> = Memory.open({ session: "chat", storage: "memory" });
   const imported: Promise<Memory> = Memory.import(doc, { session: "copy" });
+  const asSaved: Promise<Memory> = Memory.import(doc);
   const listed: Promise<SessionInfo[]> = Memory.sessions();
+  const gone: Promise<void> = Memory.delete("chat");
+  const rough: Tokenizer = Tokenizer.approximate();
   const cached: Promise<Tokenizer> = Tokenizer.fromJsonCached(json);
   const current: Fact[] = new Memory().facts();
-  return [opened, imported, listed, cached, Promise.resolve(current)];
+  return [opened, imported, asSaved, listed, gone, cached, Promise.resolve([current, rough])];
 }
