@@ -210,7 +210,9 @@ impl Memory {
         let mut meta = SessionMeta::new(&doc.session, now, open.ttl_ms.or(doc.ttl_ms));
         meta.created_at = doc.created_at;
         meta.turns = core.entries().len();
-        let ops: Vec<RecordOp> = core.records().into_iter().map(RecordOp::Put).collect();
+        let records = core.records();
+        meta.bytes = crate::store::StoredSizes::of(&records).total();
+        let ops: Vec<RecordOp> = records.into_iter().map(RecordOp::Put).collect();
         backend.write(&meta, &ops).await?;
         let memory = Memory::from_parts(core, parsed);
         let store = Store::new(backend, meta, &memory.core, open.on_error, open.on_change);

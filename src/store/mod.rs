@@ -4,6 +4,8 @@
 pub mod document;
 pub mod migrate;
 pub mod records;
+pub mod sizes;
 
 pub use document::{parse_document, SessionDocument};
 pub use records::{Record, RecordOp, SessionMeta, SCHEMA_VERSION};
+pub use sizes::StoredSizes;

@@ -59,3 +59,31 @@ test("import refuses to overwrite a session unless asked", async () => {
   const b = await Memory.import(src.export(), { session: "imp", storage: "memory", overwrite: true });
   assert.deepEqual(b.entries().map((e) => e.content), ["one", "two"]);
 });
+
+test("a session's bytes follow what is stored: counted at import, replaced on rewrite, freed on delete", async () => {
+  const bytesOf = async (name) => (await Memory.sessions("memory")).find((s) => s.session === name).bytes;
+  const src = new Memory();
+  for (let i = 0; i < 20; i++) src.add("user", `turn ${i} `.repeat(20));
+  const doc = src.export();
+  const mem = await Memory.import(doc, { session: "sized", storage: "memory" });
+  const imported = await bytesOf("sized");
+  assert.ok(imported > JSON.stringify(doc.records.map((r) => r.data)).length * 0.9, `import counts its records (${imported})`);
+
+  // Storing the same pinned fact again and again does not grow the session.
+  let pin = mem.pin("first version of a pinned fact");
+  await mem.flush();
+  const withPin = await bytesOf("sized");
+  for (let i = 0; i < 30; i++) {
+    mem.unpin(pin);
+    pin = mem.pin("first version of a pinned fact");
+    await mem.flush();
+  }
+  assert.ok(Math.abs((await bytesOf("sized")) - withPin) < 40, "a fact unpinned and pinned again is counted once");
+
+  mem.forget(mem.entries()[0].id);
+  await mem.flush();
+  assert.ok((await bytesOf("sized")) < withPin, "a forgotten turn frees its bytes");
+  mem.clear();
+  await mem.flush();
+  assert.ok((await bytesOf("sized")) < imported / 4, "clear frees the turns");
+});

@@ -8,7 +8,7 @@ use super::Backend;
 use crate::bindings::errors::js_error;
 use crate::error::{Error, ErrorCode};
 use crate::memory::Memory as Core;
-use crate::store::{RecordOp, SessionMeta};
+use crate::store::{RecordOp, SessionMeta, StoredSizes};
 use js_sys::Function;
 use std::cell::RefCell;
 use std::rc::{Rc, Weak};
@@ -26,6 +26,8 @@ struct Flow {
 pub struct Store {
     pub backend: Backend,
     pub meta: RefCell<SessionMeta>,
+    /// Sizes of the stored records, for the meta's `bytes`.
+    sizes: RefCell<StoredSizes>,
     core: Weak<RefCell<Core>>,
     flow: RefCell<Flow>,
     channel: Option<web_sys::BroadcastChannel>,
@@ -66,6 +68,7 @@ impl Store {
             });
             Store {
                 backend,
+                sizes: RefCell::new(StoredSizes::of(&core.borrow().records())),
                 meta: RefCell::new(meta),
                 core: Rc::downgrade(core),
                 flow: RefCell::new(Flow::default()),
@@ -92,6 +95,7 @@ impl Store {
         let Some(core) = self.core.upgrade() else {
             return;
         };
+        self.sizes.borrow_mut().apply(&ops);
         let result = core.borrow_mut().apply_remote(ops);
         match result {
             Ok(()) => {
@@ -180,11 +184,11 @@ impl Store {
         if let Some(core) = self.core.upgrade() {
             meta.turns = core.borrow().entries().len();
         }
-        for op in ops {
-            if let RecordOp::Put(r) = op {
-                meta.bytes += r.data.to_string().len() + r.id.len() + 40;
-            }
-        }
+        // Applied before the write is known to succeed: a failed write keeps its changes
+        // queued and applies them again with the next, which gives the same sizes.
+        let mut sizes = self.sizes.borrow_mut();
+        sizes.apply(ops);
+        meta.bytes = sizes.total();
         meta
     }
 
