@@ -138,6 +138,53 @@ fn another_tabs_turns_merge_in_storage_order() {
 }
 
 #[test]
+fn two_tabs_never_mint_the_same_fact_pin_or_step_id() {
+    use llm_memory::history::steps::Step;
+    use llm_memory::recall::facts::NewFact;
+    let tab = |prefix: &str| {
+        let mut m = memory();
+        m.set_id_prefix(prefix);
+        m.track_changes();
+        m
+    };
+    let (mut tab_a, mut tab_b) = (tab("a-"), tab("b-"));
+    for (m, who) in [(&mut tab_a, "A"), (&mut tab_b, "B")] {
+        m.remember(
+            &format!("{who} is allergic to peanuts"),
+            NewFact::default(),
+            1.0,
+        )
+        .unwrap();
+        m.pin(&format!("{who} pinned this")).unwrap();
+        m.add_step(
+            Step::Task {
+                task: format!("{who} task"),
+            },
+            1.0,
+        );
+    }
+    let from_a = tab_a.take_changes();
+    let from_b = tab_b.take_changes();
+    tab_a.apply_remote(from_b).unwrap();
+    tab_b.apply_remote(from_a).unwrap();
+    for m in [&mut tab_a, &mut tab_b] {
+        m.sync_recall();
+        let mut facts: Vec<&str> = m.facts().iter().map(|f| f.text.as_str()).collect();
+        facts.sort();
+        assert_eq!(
+            facts,
+            ["A is allergic to peanuts", "B is allergic to peanuts"]
+        );
+        assert_eq!(m.pinned().len(), 2, "both pins kept");
+        assert_eq!(m.steps().len(), 2, "both steps kept");
+    }
+    // A memory that is not stored keeps the short ids.
+    let mut plain = memory();
+    assert_eq!(plain.pin("x").unwrap(), "p1");
+    assert_eq!(tab_a.pinned()[0].id, "a-p1");
+}
+
+#[test]
 fn unknown_record_kinds_survive_a_round_trip() {
     let mut m = memory();
     let foreign = Record {

@@ -1,6 +1,7 @@
 //! The conversation log: an append-only list of entries in the order they happened, plus the
 //! agent step log (`steps`). Entries are never edited in place; `forget` removes one outright.
 
+pub mod ids;
 pub mod steps;
 
 use crate::error::{Error, ErrorCode, Result};

@@ -63,12 +63,14 @@ impl StepView {
 pub struct StepLog {
     steps: Vec<StepRecord>,
     next_seq: u64,
+    /// See [`super::ids`].
+    prefix: String,
 }
 
 impl StepLog {
     pub fn push(&mut self, step: Step, timestamp: f64) -> String {
         self.next_seq += 1;
-        let id = format!("s{}", self.next_seq);
+        let id = super::ids::mint(&self.prefix, "s", self.next_seq);
         self.steps.push(StepRecord {
             id: id.clone(),
             timestamp,
@@ -77,16 +79,17 @@ impl StepLog {
         id
     }
 
+    /// Ids from now on are `prefix + "s" + n` (see [`super::ids`]).
+    pub fn set_prefix(&mut self, prefix: &str) {
+        self.prefix = prefix.to_string();
+    }
+
     /// Puts back a stored step, keeping its id; later ids continue after it.
     pub fn restore(&mut self, record: StepRecord) {
         if self.steps.iter().any(|r| r.id == record.id) {
             return;
         }
-        if let Some(n) = record
-            .id
-            .strip_prefix('s')
-            .and_then(|n| n.parse::<u64>().ok())
-        {
+        if let Some(n) = super::ids::seq_of(&record.id, &self.prefix, "s") {
             self.next_seq = self.next_seq.max(n);
         }
         self.steps.push(record);

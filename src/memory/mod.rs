@@ -36,6 +36,8 @@ pub struct Memory {
     system_tokens: usize,
     pinned: Vec<PinnedFact>,
     pinned_seq: u64,
+    /// This tab's prefix for the ids of pinned facts and summaries (see `history::ids`).
+    id_prefix: String,
     steps: StepLog,
     summaries: Vec<SummaryRecord>,
     pending: Option<PendingFold>,
@@ -68,6 +70,7 @@ impl Memory {
             system_tokens: 0,
             pinned: Vec::new(),
             pinned_seq: 0,
+            id_prefix: String::new(),
             steps: StepLog::default(),
             summaries: Vec::new(),
             pending: None,
@@ -264,7 +267,7 @@ impl Memory {
             ));
         }
         self.pinned_seq += 1;
-        let id = format!("p{}", self.pinned_seq);
+        let id = crate::history::ids::mint(&self.id_prefix, "p", self.pinned_seq);
         self.pinned.push(PinnedFact {
             id: id.clone(),
             text: text.to_string(),
@@ -401,7 +404,7 @@ impl Memory {
             self.last_summary_error = Some(reason.clone());
             return Err(Error::new(ErrorCode::InvalidDocument, reason));
         }
-        let id = format!("sum{}", request_id);
+        let id = crate::history::ids::mint(&self.id_prefix, "sum", request_id);
         self.summaries.push(SummaryRecord {
             id: id.clone(),
             text: text.trim().to_string(),

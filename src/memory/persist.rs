@@ -42,9 +42,14 @@ impl Memory {
         self.changes.as_ref().is_some_and(|c| !c.is_empty())
     }
 
-    /// Entry ids become `prefix + n`: a per-tab prefix keeps two tabs' ids apart.
+    /// Entry ids become `prefix + n`, and the other ids `prefix + tag + n` (`prefix + "f3"`):
+    /// a per-tab prefix keeps two tabs' ids apart.
     pub fn set_id_prefix(&mut self, prefix: &str) {
         self.history.set_id_prefix(prefix);
+        self.id_prefix = prefix.to_string();
+        self.steps.set_prefix(prefix);
+        self.recall.facts.set_prefix(prefix);
+        self.recall.episodes.set_prefix(prefix);
     }
 
     /// Storage order of a new entry: after every existing one, and near its time so that two
@@ -90,7 +95,7 @@ impl Memory {
     }
 
     fn pinned_record(p: &PinnedFact) -> Record {
-        let seq = p.id.strip_prefix('p').and_then(|n| n.parse::<u64>().ok());
+        let seq = crate::history::ids::trailing_number(&p.id);
         Record {
             kind: kind::PINNED.into(),
             id: p.id.clone(),
@@ -214,7 +219,7 @@ impl Memory {
                 kind::PINNED => {
                     let p: PinnedFact =
                         serde_json::from_value(r.data.clone()).map_err(|e| corrupt(&r, e))?;
-                    if let Some(n) = p.id.strip_prefix('p').and_then(|n| n.parse::<u64>().ok()) {
+                    if let Some(n) = crate::history::ids::seq_of(&p.id, &self.id_prefix, "p") {
                         self.pinned_seq = self.pinned_seq.max(n);
                     }
                     self.pinned.retain(|x| x.id != p.id);
@@ -230,7 +235,7 @@ impl Memory {
             .sort_by(|a, b| a.created_at.total_cmp(&b.created_at));
         // Summary ids continue after the stored ones.
         for s in &self.summaries {
-            if let Some(n) = s.id.strip_prefix("sum").and_then(|n| n.parse::<u64>().ok()) {
+            if let Some(n) = crate::history::ids::seq_of(&s.id, &self.id_prefix, "sum") {
                 self.next_request = self.next_request.max(n + 1);
             }
         }

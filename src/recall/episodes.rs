@@ -69,6 +69,8 @@ pub struct EpisodeStore {
     /// Last turn covered by an episode, by id and time (the id may be forgotten later).
     covered_id: Option<String>,
     covered_time: f64,
+    /// See [`crate::history::ids`].
+    prefix: String,
 }
 
 #[derive(Deserialize)]
@@ -146,7 +148,7 @@ impl EpisodeStore {
             })?;
         let parsed = parse_answer(answer)?;
         let episode = Episode {
-            id: format!("ep{request_id}"),
+            id: crate::history::ids::mint(&self.prefix, "ep", request_id),
             summary: parsed.summary.trim().to_string(),
             actions: parsed
                 .actions
@@ -180,13 +182,14 @@ impl EpisodeStore {
         self.episodes.len() != before
     }
 
+    /// Ids from now on are `prefix + "ep" + n` (see [`crate::history::ids`]).
+    pub fn set_prefix(&mut self, prefix: &str) {
+        self.prefix = prefix.to_string();
+    }
+
     /// Puts back a stored episode (persistence, import).
     pub fn restore(&mut self, episode: Episode) {
-        if let Some(seq) = episode
-            .id
-            .strip_prefix("ep")
-            .and_then(|n| n.parse::<u64>().ok())
-        {
+        if let Some(seq) = crate::history::ids::seq_of(&episode.id, &self.prefix, "ep") {
             self.next_request = self.next_request.max(seq + 1);
         }
         if episode.end_time >= self.covered_time {

@@ -94,6 +94,8 @@ pub struct FactStore {
     facts: Vec<Fact>,
     changes: Vec<FactChange>,
     next_seq: u64,
+    /// See [`crate::history::ids`].
+    prefix: String,
     /// Lookups that keep every operation independent of the number of facts.
     position: HashMap<String, usize>,
     /// Active facts by their normalized words (duplicates) and by subject (supersession).
@@ -183,6 +185,7 @@ impl FactStore {
     pub fn new() -> Self {
         FactStore {
             next_seq: 1,
+            prefix: String::new(),
             ..Default::default()
         }
     }
@@ -243,7 +246,7 @@ impl FactStore {
             Some(s) => terms(&s).join(" "),
             None => subject_of(&text),
         };
-        let id = format!("f{}", self.next_seq.max(1));
+        let id = crate::history::ids::mint(&self.prefix, "f", self.next_seq.max(1));
         self.next_seq = self.next_seq.max(1) + 1;
         let superseded = self.supersede(&subject, opts.category.as_deref(), &id, now);
         self.facts.push(Fact {
@@ -412,14 +415,15 @@ impl FactStore {
         &self.changes
     }
 
+    /// Ids from now on are `prefix + "f" + n` (see [`crate::history::ids`]).
+    pub fn set_prefix(&mut self, prefix: &str) {
+        self.prefix = prefix.to_string();
+    }
+
     /// Puts back a stored fact and its trail (persistence, import, another tab), replacing a
     /// fact with the same id.
     pub fn restore(&mut self, fact: Fact, changes: Vec<FactChange>) {
-        if let Some(seq) = fact
-            .id
-            .strip_prefix('f')
-            .and_then(|n| n.parse::<u64>().ok())
-        {
+        if let Some(seq) = crate::history::ids::seq_of(&fact.id, &self.prefix, "f") {
             self.next_seq = self.next_seq.max(seq + 1);
         }
         let i = match self.position.get(&fact.id) {

@@ -110,6 +110,37 @@ test("two tabs writing one session lose nothing, mint no duplicate ids, and see 
   for (const t of [a, b, c]) await t.close();
 });
 
+test("two tabs remembering facts, pinning and logging steps keep both tabs' records", async () => {
+  for (const storage of ["indexeddb", "localstorage"]) {
+    const session = `two-tabs-facts-${storage}`;
+    const [a, b] = [await h.open(), await h.open()];
+    const open = (tab) => tab.evaluate(async ({ session, storage }) => {
+      window.mem = await lib.Memory.open({ session, storage });
+    }, { session, storage });
+    await open(a);
+    await open(b);
+    const write = (tab, who) => tab.evaluate(async (who) => {
+      mem.remember(`${who}: the user is allergic to peanuts`, { subject: `${who} allergy` });
+      mem.pin(`${who} pinned this`);
+      mem.addStep({ type: "task", task: `${who} task` });
+      await mem.flush();
+    }, who);
+    await write(a, "A");
+    await write(b, "B");
+    const c = await h.open();
+    const stored = await c.evaluate(async ({ session, storage }) => {
+      const mem = await lib.Memory.open({ session, storage });
+      return { facts: mem.facts().map((f) => f.text).sort(), pinned: mem.pinned().map((p) => p.text).sort(), steps: mem.steps().length };
+    }, { session, storage });
+    assert.deepEqual(stored, {
+      facts: ["A: the user is allergic to peanuts", "B: the user is allergic to peanuts"],
+      pinned: ["A pinned this", "B pinned this"],
+      steps: 2,
+    }, storage);
+    for (const t of [a, b, c]) await t.close();
+  }
+});
+
 test("export then import is lossless", async () => {
   const tab = await h.open();
   const result = await tab.evaluate(async () => {
