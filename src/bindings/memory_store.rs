@@ -73,9 +73,11 @@ fn instance_prefix() -> String {
     format!("{s}-")
 }
 
-/// Removes sessions whose time to live has passed, as `open` does before loading.
+/// Removes sessions whose time to live has passed, as `open` does before loading. A session
+/// whose bookkeeping cannot be read is skipped, not a reason to refuse opening another one:
+/// `Memory.sessions()` names it, and opening it says it is damaged.
 async fn sweep_expired(backend: &Backend, now: f64) -> Result<(), JsValue> {
-    for meta in backend.sessions().await? {
+    for meta in backend.metas().await?.into_iter().flatten() {
         if meta.is_expired(now) {
             backend.delete(&meta.session).await?;
         }
@@ -196,16 +198,19 @@ impl Memory {
         core.load_records(doc.records.clone())?;
         core.set_id_prefix(&instance_prefix());
         let backend = Backend::connect(open.storage).await?;
-        if backend.load(&doc.session).await?.is_some() {
-            if o.boolean("overwrite")? != Some(true) {
-                return Err(invalid_option(format!(
-                    "session {:?} already exists in {}: pass overwrite: true to replace it, \
-                     or session: \"another-name\"",
-                    doc.session,
-                    open.storage.as_str()
-                )));
-            }
-            backend.delete(&doc.session).await?;
+        // A damaged stored session exists too, and `overwrite` is how to replace it.
+        let exists = match backend.load(&doc.session).await {
+            Ok(found) => found.is_some(),
+            Err(e) if e.code == ErrorCode::CorruptStorage => true,
+            Err(e) => return Err(e.into()),
+        };
+        if exists && o.boolean("overwrite")? != Some(true) {
+            return Err(invalid_option(format!(
+                "session {:?} already exists in {}: pass overwrite: true to replace it, \
+                 or session: \"another-name\"",
+                doc.session,
+                open.storage.as_str()
+            )));
         }
         let mut meta = SessionMeta::new(&doc.session, now, open.ttl_ms.or(doc.ttl_ms));
         meta.created_at = doc.created_at;
@@ -213,7 +218,8 @@ impl Memory {
         let records = core.records();
         meta.bytes = crate::store::StoredSizes::of(&records).total();
         let ops: Vec<RecordOp> = records.into_iter().map(RecordOp::Put).collect();
-        backend.write(&meta, &ops).await?;
+        // One step: a failed import (the quota) leaves the old session, or none, as it was.
+        backend.replace(&meta, &ops).await?;
         let memory = Memory::from_parts(core, parsed);
         let store = Store::new(backend, meta, &memory.core, open.on_error, open.on_change);
         Ok(memory.attach(store, false))

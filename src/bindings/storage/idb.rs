@@ -252,10 +252,24 @@ impl IdbBackend {
     }
 
     pub async fn write(&self, meta: &SessionMeta, ops: &[RecordOp]) -> Result<()> {
+        self.write_ops(meta, ops, false).await
+    }
+
+    /// Deletes the session's records and writes these in one transaction: all or nothing.
+    pub async fn replace(&self, meta: &SessionMeta, ops: &[RecordOp]) -> Result<()> {
+        self.write_ops(meta, ops, true).await
+    }
+
+    async fn write_ops(&self, meta: &SessionMeta, ops: &[RecordOp], replace: bool) -> Result<()> {
         let s = &meta.session;
         let tx = self.transaction(IdbTransactionMode::Readwrite)?;
         let (records, sessions) = Self::stores(&tx)?;
         let queued: Result<()> = (|| {
+            if replace {
+                records
+                    .delete(&range(s, None)?.into())
+                    .map_err(|e| failed("delete", &e))?;
+            }
             for op in ops {
                 match op {
                     RecordOp::Put(r) => {
@@ -286,15 +300,22 @@ impl IdbBackend {
         committed(&tx, "write").await
     }
 
-    pub async fn sessions(&self) -> Result<Vec<SessionMeta>> {
+    pub async fn metas(&self) -> Result<Vec<Result<SessionMeta>>> {
         let tx = self.transaction(IdbTransactionMode::Readonly)?;
         let (_, sessions) = Self::stores(&tx)?;
+        let names_req = sessions.get_all_keys().map_err(|e| failed("read", &e))?;
         let req = sessions.get_all().map_err(|e| failed("read", &e))?;
+        let names = Array::from(&request(&names_req, "read").await?);
         let all = request(&req, "read").await?;
-        Array::from(&all)
+        // Both lists come in key order, so a damaged meta is named by its key.
+        Ok(Array::from(&all)
             .iter()
-            .map(|v| parse_meta("?", &v.as_string().unwrap_or_default()))
-            .collect()
+            .zip(names.iter())
+            .map(|(v, name)| {
+                let name = name.as_string().unwrap_or_else(|| "?".into());
+                parse_meta(&name, &v.as_string().unwrap_or_default())
+            })
+            .collect())
     }
 
     /// A tokenizer's prepared form stored under `key`, if any.

@@ -134,7 +134,28 @@ impl LocalBackend {
         set_raw(s, &meta_key(s), &to_json(meta))
     }
 
-    pub fn sessions(&self) -> Result<Vec<SessionMeta>> {
+    /// Deletes the session and writes these records instead. On failure (the quota) the
+    /// session is put back as it was: nothing of the new records stays, nothing old is lost.
+    pub fn replace(&self, meta: &SessionMeta, ops: &[RecordOp]) -> Result<()> {
+        let s = &meta.session;
+        let prefix = session_prefix(s);
+        let before: Vec<(String, String)> = all_keys()
+            .into_iter()
+            .filter(|k| k.starts_with(&prefix))
+            .filter_map(|k| read_raw(&k).map(|v| (k, v)))
+            .collect();
+        self.delete(s)?;
+        let written = self.write(meta, ops);
+        if written.is_err() {
+            self.delete(s)?;
+            for (key, text) in &before {
+                set_raw(s, key, text)?;
+            }
+        }
+        written
+    }
+
+    pub fn metas(&self) -> Result<Vec<Result<SessionMeta>>> {
         let mut out = Vec::new();
         for key in all_keys() {
             let Some(rest) = key.strip_prefix(PREFIX) else {
@@ -145,7 +166,7 @@ impl LocalBackend {
             };
             let session = unescape(name);
             if let Some(text) = read_raw(&key) {
-                out.push(parse_meta(&session, &text)?);
+                out.push(parse_meta(&session, &text));
             }
         }
         Ok(out)

@@ -50,8 +50,13 @@ impl MemoryBackend {
         Ok(())
     }
 
-    pub fn sessions(&self) -> Result<Vec<SessionMeta>> {
-        Ok(SESSIONS.with(|s| s.borrow().values().map(|(m, _)| m.clone()).collect()))
+    pub fn replace(&self, meta: &SessionMeta, ops: &[RecordOp]) -> Result<()> {
+        self.delete(&meta.session)?;
+        self.write(meta, ops)
+    }
+
+    pub fn metas(&self) -> Result<Vec<Result<SessionMeta>>> {
+        Ok(SESSIONS.with(|s| s.borrow().values().map(|(m, _)| Ok(m.clone())).collect()))
     }
 
     pub fn delete(&self, session: &str) -> Result<()> {

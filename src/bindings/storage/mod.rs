@@ -86,11 +86,28 @@ impl Backend {
         }
     }
 
-    pub async fn sessions(&self) -> Result<Vec<SessionMeta>> {
+    /// Replaces the whole session with `ops` (an import): on failure the session is as it
+    /// was before, with nothing of the new records in it.
+    pub async fn replace(&self, meta: &SessionMeta, ops: &[RecordOp]) -> Result<()> {
         match self {
-            Backend::Memory(b) => b.sessions(),
-            Backend::Local(b) => b.sessions(),
-            Backend::Idb(b) => b.sessions().await,
+            Backend::Memory(b) => b.replace(meta, ops),
+            Backend::Local(b) => b.replace(meta, ops),
+            Backend::Idb(b) => b.replace(meta, ops).await,
+        }
+    }
+
+    /// Every stored session's bookkeeping; the first damaged one is an error naming it.
+    pub async fn sessions(&self) -> Result<Vec<SessionMeta>> {
+        self.metas().await?.into_iter().collect()
+    }
+
+    /// Every stored session's bookkeeping, each read on its own: one damaged session does
+    /// not hide the others.
+    pub async fn metas(&self) -> Result<Vec<Result<SessionMeta>>> {
+        match self {
+            Backend::Memory(b) => b.metas(),
+            Backend::Local(b) => b.metas(),
+            Backend::Idb(b) => b.metas().await,
         }
     }
 
