@@ -6,7 +6,7 @@ use super::errors::{invalid_option, js_error};
 use super::memory::Memory;
 use super::memory_options;
 use super::options::{string_arg, Opts};
-use super::storage::writer::Store;
+use super::storage::writer::{Inbox, Store};
 use super::storage::{Backend, StorageKind};
 use super::to_js;
 use crate::error::ErrorCode;
@@ -134,6 +134,7 @@ impl Memory {
             .unwrap_or_else(|| Arc::new(ApproximateCounter::default()));
         let mut core = Core::new(parsed.config.clone(), counter)?;
         core.set_id_prefix(&instance_prefix());
+        let inbox = Inbox::open(&backend, &session);
         let (meta, read_only) = match backend.load(&session).await? {
             Some(loaded) => {
                 let read_only = loaded.meta.schema_version > SCHEMA_VERSION;
@@ -151,7 +152,14 @@ impl Memory {
             }
         };
         let memory = Memory::from_parts(core, parsed);
-        let store = Store::new(backend, meta, &memory.core, open.on_error, open.on_change);
+        let store = Store::new(
+            backend,
+            meta,
+            &memory.core,
+            open.on_error,
+            open.on_change,
+            inbox,
+        );
         Ok(memory.attach(store, read_only))
     }
 
@@ -219,9 +227,17 @@ impl Memory {
         meta.bytes = crate::store::StoredSizes::of(&records).total();
         let ops: Vec<RecordOp> = records.into_iter().map(RecordOp::Put).collect();
         // One step: a failed import (the quota) leaves the old session, or none, as it was.
+        let inbox = Inbox::open(&backend, &meta.session);
         backend.replace(&meta, &ops).await?;
         let memory = Memory::from_parts(core, parsed);
-        let store = Store::new(backend, meta, &memory.core, open.on_error, open.on_change);
+        let store = Store::new(
+            backend,
+            meta,
+            &memory.core,
+            open.on_error,
+            open.on_change,
+            inbox,
+        );
         Ok(memory.attach(store, false))
     }
 

@@ -33,11 +33,37 @@ pub struct Store {
     channel: Option<web_sys::BroadcastChannel>,
     on_error: Option<Function>,
     on_change: RefCell<Option<Function>>,
-    _listener: Option<Closure<dyn FnMut(web_sys::MessageEvent)>>,
+    _listener: Option<Listener>,
 }
 
-fn channel_name(meta: &SessionMeta) -> String {
-    format!("llm-memory/{}", meta.session)
+type Listener = Closure<dyn FnMut(web_sys::MessageEvent)>;
+
+/// A session's channel between tabs, opened before the session is read: what another tab
+/// stores while this one loads is kept here and applied once the store exists, not missed.
+pub struct Inbox {
+    channel: web_sys::BroadcastChannel,
+    early: Rc<RefCell<Vec<JsValue>>>,
+    _buffer: Listener,
+}
+
+impl Inbox {
+    /// None for the memory backend (nothing to share) or without BroadcastChannel.
+    pub fn open(backend: &Backend, session: &str) -> Option<Inbox> {
+        if matches!(backend, Backend::Memory(_)) {
+            return None;
+        }
+        let channel = web_sys::BroadcastChannel::new(&format!("llm-memory/{session}")).ok()?;
+        let early = Rc::new(RefCell::new(Vec::new()));
+        let keep = early.clone();
+        let buffer =
+            Listener::new(move |e: web_sys::MessageEvent| keep.borrow_mut().push(e.data()));
+        channel.set_onmessage(Some(buffer.as_ref().unchecked_ref()));
+        Some(Inbox {
+            channel,
+            early,
+            _buffer: buffer,
+        })
+    }
 }
 
 impl Store {
@@ -47,22 +73,20 @@ impl Store {
         core: &Rc<RefCell<Core>>,
         on_error: Option<Function>,
         on_change: Option<Function>,
+        inbox: Option<Inbox>,
     ) -> Rc<Store> {
-        // Only persistent backends are shared between tabs.
-        let shared = !matches!(backend, Backend::Memory(_));
-        let channel = shared
-            .then(|| web_sys::BroadcastChannel::new(&channel_name(&meta)).ok())
-            .flatten();
-        Rc::new_cyclic(|weak: &Weak<Store>| {
+        let (channel, early) = match inbox {
+            Some(i) => (Some(i.channel), i.early.take()),
+            None => (None, Vec::new()),
+        };
+        let store = Rc::new_cyclic(|weak: &Weak<Store>| {
             let listener = channel.as_ref().map(|ch| {
                 let store = weak.clone();
-                let l = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(
-                    move |e: web_sys::MessageEvent| {
-                        if let Some(store) = store.upgrade() {
-                            store.receive(e.data());
-                        }
-                    },
-                );
+                let l = Listener::new(move |e: web_sys::MessageEvent| {
+                    if let Some(store) = store.upgrade() {
+                        store.receive(e.data());
+                    }
+                });
                 ch.set_onmessage(Some(l.as_ref().unchecked_ref()));
                 l
             });
@@ -77,7 +101,11 @@ impl Store {
                 on_change: RefCell::new(on_change),
                 _listener: listener,
             }
-        })
+        });
+        for message in early {
+            store.receive(message);
+        }
+        store
     }
 
     pub fn set_on_change(&self, f: Option<Function>) {
