@@ -6,7 +6,7 @@ use super::errors::{invalid_option, js_error};
 use super::memory::Memory;
 use super::memory_options;
 use super::options::{string_arg, Opts};
-use super::storage::writer::{Inbox, Store};
+use super::storage::writer::{announce_deleted, Inbox, Store};
 use super::storage::{Backend, StorageKind};
 use super::to_js;
 use crate::error::ErrorCode;
@@ -80,6 +80,7 @@ async fn sweep_expired(backend: &Backend, now: f64) -> Result<(), JsValue> {
     for meta in backend.metas().await?.into_iter().flatten() {
         if meta.is_expired(now) {
             backend.delete(&meta.session).await?;
+            announce_deleted(backend, &meta.session);
         }
     }
     Ok(())
@@ -227,8 +228,12 @@ impl Memory {
         meta.bytes = crate::store::StoredSizes::of(&records).total();
         let ops: Vec<RecordOp> = records.into_iter().map(RecordOp::Put).collect();
         // One step: a failed import (the quota) leaves the old session, or none, as it was.
-        let inbox = Inbox::open(&backend, &meta.session);
         backend.replace(&meta, &ops).await?;
+        if exists {
+            // Tabs that had the old session open stop storing into the new one.
+            announce_deleted(&backend, &meta.session);
+        }
+        let inbox = Inbox::open(&backend, &meta.session);
         let memory = Memory::from_parts(core, parsed);
         let store = Store::new(
             backend,
@@ -266,7 +271,9 @@ impl Memory {
     ) -> Result<(), JsValue> {
         let session = string_arg(&session, "session")?;
         let kind = storage_arg(&storage)?;
-        Backend::connect(kind).await?.delete(&session).await?;
+        let backend = Backend::connect(kind).await?;
+        backend.delete(&session).await?;
+        announce_deleted(&backend, &session);
         Ok(())
     }
 
@@ -292,7 +299,8 @@ impl Memory {
         }
     }
 
-    /// Stops listening to other tabs. The memory stays usable; later changes are still stored.
+    /// Stops listening to other tabs (and telling them of this tab's changes). The memory
+    /// stays usable; later changes are still stored.
     pub fn close(&self) {
         if let Some(store) = &self.store {
             store.close();

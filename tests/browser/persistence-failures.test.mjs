@@ -116,3 +116,37 @@ for (const storage of ["indexeddb", "localstorage"]) {
     await tab.close();
   });
 }
+
+test("a session deleted or expired while another tab has it open is not brought back by that tab", async () => {
+  const [a, b] = [await h.open(), await h.open()];
+  const openIn = (tab, session, ttlMs) => tab.evaluate(async ({ session, ttlMs }) => {
+    window.errors = [];
+    window.mems ??= {};
+    window.mems[session] = await lib.Memory.open({ session, storage: "indexeddb", ttlMs, onError: (e) => errors.push(e.code) });
+    mems[session].add("user", "first");
+    await mems[session].flush();
+  }, { session, ttlMs });
+  await openIn(a, "deleted-elsewhere");
+  await openIn(a, "expires-soon", 50);
+  await b.evaluate(async () => {
+    await lib.Memory.delete("deleted-elsewhere", "indexeddb");
+    await new Promise((r) => setTimeout(r, 100));
+    // Opening any session sweeps the expired ones.
+    await lib.Memory.open({ session: "sweeper", storage: "indexeddb" });
+  });
+  await a.waitForFunction(() => errors.length >= 2, null, { timeout: 5_000 });
+  const out = await a.evaluate(async () => {
+    const flushed = [];
+    for (const name of ["deleted-elsewhere", "expires-soon"]) {
+      mems[name].add("user", "after the delete");
+      try { await mems[name].flush(); flushed.push("stored"); } catch (e) { flushed.push(e.code); }
+    }
+    return { errors, flushed, kept: mems["deleted-elsewhere"].length, listed: (await lib.Memory.sessions("indexeddb")).map((s) => s.session) };
+  });
+  assert.deepEqual(out.errors, ["NOT_FOUND", "NOT_FOUND"]);
+  assert.deepEqual(out.flushed, ["NOT_FOUND", "NOT_FOUND"]);
+  assert.equal(out.kept, 2, "the open memory keeps what it holds");
+  assert.ok(!out.listed.includes("deleted-elsewhere") && !out.listed.includes("expires-soon"), out.listed.join());
+  await b.evaluate(() => lib.Memory.delete("sweeper", "indexeddb"));
+  for (const t of [a, b]) await t.close();
+});

@@ -28,6 +28,8 @@ pub struct Store {
     pub meta: RefCell<SessionMeta>,
     /// Sizes of the stored records, for the meta's `bytes`.
     sizes: RefCell<StoredSizes>,
+    /// The session was deleted while open (see `detach`).
+    gone: std::cell::Cell<bool>,
     core: Weak<RefCell<Core>>,
     flow: RefCell<Flow>,
     channel: Option<web_sys::BroadcastChannel>,
@@ -37,6 +39,25 @@ pub struct Store {
 }
 
 type Listener = Closure<dyn FnMut(web_sys::MessageEvent)>;
+
+/// What `Memory.delete` (or expiry) says on a session's channel: open tabs stop storing, so
+/// a later change does not bring back a partial session.
+const DELETED: &str = "{\"deleted\":true}";
+
+fn channel_of(session: &str) -> Option<web_sys::BroadcastChannel> {
+    web_sys::BroadcastChannel::new(&format!("llm-memory/{session}")).ok()
+}
+
+/// Tells every tab that has `session` open (this one included) that it was deleted.
+pub fn announce_deleted(backend: &Backend, session: &str) {
+    if matches!(backend, Backend::Memory(_)) {
+        return;
+    }
+    if let Some(ch) = channel_of(session) {
+        let _ = ch.post_message(&JsValue::from_str(DELETED));
+        ch.close();
+    }
+}
 
 /// A session's channel between tabs, opened before the session is read: what another tab
 /// stores while this one loads is kept here and applied once the store exists, not missed.
@@ -52,7 +73,7 @@ impl Inbox {
         if matches!(backend, Backend::Memory(_)) {
             return None;
         }
-        let channel = web_sys::BroadcastChannel::new(&format!("llm-memory/{session}")).ok()?;
+        let channel = channel_of(session)?;
         let early = Rc::new(RefCell::new(Vec::new()));
         let keep = early.clone();
         let buffer =
@@ -93,6 +114,7 @@ impl Store {
             Store {
                 backend,
                 sizes: RefCell::new(StoredSizes::of(&core.borrow().records())),
+                gone: Default::default(),
                 meta: RefCell::new(meta),
                 core: Rc::downgrade(core),
                 flow: RefCell::new(Flow::default()),
@@ -117,6 +139,10 @@ impl Store {
         let Some(text) = data.as_string() else {
             return;
         };
+        if text == DELETED {
+            self.detach();
+            return;
+        }
         let Ok(ops) = serde_json::from_str::<Vec<RecordOp>>(&text) else {
             return;
         };
@@ -134,6 +160,26 @@ impl Store {
             }
             Err(e) => self.report(&e),
         }
+    }
+
+    /// The session was deleted elsewhere: stop storing (writing would bring back a part of
+    /// it), keep the memory as it is, and say so to `onError` and to every later `flush()`.
+    fn detach(&self) {
+        let session = self.meta.borrow().session.clone();
+        let e = Error::new(
+            ErrorCode::NotFound,
+            format!(
+                "session {session:?} was deleted (Memory.delete or its ttlMs) while open here: \
+                 changes are no longer stored; Memory.open it again to start it anew"
+            ),
+        );
+        {
+            let mut flow = self.flow.borrow_mut();
+            flow.queue.clear();
+            flow.error = Some(e.clone());
+        }
+        self.gone.set(true);
+        self.report(&e);
     }
 
     fn report(&self, e: &Error) {
@@ -171,6 +217,9 @@ impl Store {
                 std::mem::take(&mut flow.queue)
             };
             if ops.is_empty() {
+                break;
+            }
+            if self.gone.get() {
                 break;
             }
             let meta = self.next_meta(&ops);
