@@ -2,6 +2,7 @@
 //! its records to the same state, and merges another tab's records in storage order.
 #![cfg(not(target_arch = "wasm32"))]
 
+use llm_memory::store::records::compact;
 use llm_memory::store::{parse_document, Record, RecordOp, SessionDocument, SessionMeta};
 use llm_memory::{ApproximateCounter, Memory, MemoryConfig, NewEntry, Role, Strategy};
 use std::sync::Arc;
@@ -289,4 +290,44 @@ fn an_import_with_a_broken_vault_fact_episode_or_vectors_is_refused_whole() {
             }
         }
     }
+}
+
+#[test]
+fn queued_changes_keep_each_records_last_change_only() {
+    let put = |kind: &str, id: &str, v: u32| {
+        RecordOp::Put(Record {
+            kind: kind.into(),
+            id: id.into(),
+            order: 0.0,
+            data: serde_json::json!(v),
+        })
+    };
+    let del = |kind: &str, id: &str| RecordOp::Delete {
+        kind: kind.into(),
+        id: id.into(),
+    };
+    let ops = vec![
+        put("entry", "e1", 1),
+        put("entry", "big", 2),
+        put("summary", "s1", 3),
+        put("summary", "s1", 4),
+        del("entry", "big"),
+        put("pinned", "p1", 5),
+        RecordOp::DeleteKinds {
+            kinds: vec!["pinned".into()],
+        },
+        put("pinned", "p2", 6),
+    ];
+    assert_eq!(
+        compact(ops),
+        vec![
+            put("entry", "e1", 1),
+            put("summary", "s1", 4),
+            del("entry", "big"),
+            RecordOp::DeleteKinds {
+                kinds: vec!["pinned".into()]
+            },
+            put("pinned", "p2", 6),
+        ]
+    );
 }

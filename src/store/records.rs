@@ -150,3 +150,33 @@ pub fn parse_stored(text: &str) -> serde_json::Result<Stored> {
         data: serde_json::from_str(head.data.get())?,
     }))
 }
+
+/// The queued changes with each record's last change only: a record put and then deleted
+/// before it was stored is not written at all (so forgetting a turn too big for the quota
+/// unblocks the queue), and one rewritten twice is written once. `DeleteKinds` drops every
+/// earlier change of its kinds. Order is kept otherwise.
+pub fn compact(ops: Vec<RecordOp>) -> Vec<RecordOp> {
+    use std::collections::HashSet;
+    let mut seen: HashSet<(String, String)> = HashSet::new();
+    let mut cleared: HashSet<String> = HashSet::new();
+    let mut kept: Vec<RecordOp> = Vec::with_capacity(ops.len());
+    for op in ops.into_iter().rev() {
+        let keep = match &op {
+            RecordOp::Put(r) => {
+                !cleared.contains(&r.kind) && seen.insert((r.kind.clone(), r.id.clone()))
+            }
+            RecordOp::Delete { kind, id } => {
+                !cleared.contains(kind) && seen.insert((kind.clone(), id.clone()))
+            }
+            RecordOp::DeleteKinds { kinds } => {
+                cleared.extend(kinds.iter().cloned());
+                true
+            }
+        };
+        if keep {
+            kept.push(op);
+        }
+    }
+    kept.reverse();
+    kept
+}

@@ -150,3 +150,28 @@ test("a session deleted or expired while another tab has it open is not brought 
   await b.evaluate(() => lib.Memory.delete("sweeper", "indexeddb"));
   for (const t of [a, b]) await t.close();
 });
+
+test("localstorage: a turn too big for the quota blocks storing until it is forgotten", async () => {
+  const tab = await h.open();
+  const out = await tab.evaluate(async () => {
+    localStorage.clear();
+    const open = () => lib.Memory.open({ session: "too-big", storage: "localstorage", maxEntryChars: 8_000_000, onError: () => {} });
+    const mem = await open();
+    mem.add("user", "before");
+    await mem.flush();
+    const big = mem.add("user", "x".repeat(6_000_000));
+    const codes = [];
+    try { await mem.flush(); codes.push("stored"); } catch (e) { codes.push(e.code); }
+    mem.add("user", "queued behind it");
+    try { await mem.flush(); codes.push("stored"); } catch (e) { codes.push(e.code); }
+    mem.forget(big);
+    mem.add("user", "after forgetting it");
+    try { await mem.flush(); codes.push("stored"); } catch (e) { codes.push(e.code); }
+    const again = (await open()).entries().map((e) => e.content);
+    localStorage.clear();
+    return { codes, again };
+  });
+  assert.deepEqual(out.codes, ["QUOTA_EXCEEDED", "QUOTA_EXCEEDED", "stored"]);
+  assert.deepEqual(out.again, ["before", "queued behind it", "after forgetting it"]);
+  await tab.close();
+});

@@ -214,7 +214,7 @@ impl Store {
                 };
                 let mut flow = self.flow.borrow_mut();
                 flow.queue.extend(fresh);
-                std::mem::take(&mut flow.queue)
+                crate::store::records::compact(std::mem::take(&mut flow.queue))
             };
             if ops.is_empty() {
                 break;
