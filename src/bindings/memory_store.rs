@@ -270,6 +270,7 @@ impl Memory {
         #[wasm_bindgen(unchecked_param_type = "StorageName | undefined")] storage: Option<JsValue>,
     ) -> Result<(), JsValue> {
         let session = string_arg(&session, "session")?;
+        validate_session_name(&session)?;
         let kind = storage_arg(&storage)?;
         let backend = Backend::connect(kind).await?;
         backend.delete(&session).await?;

@@ -86,11 +86,17 @@ impl SessionMeta {
     }
 }
 
-/// Session names become parts of storage keys; keep them printable and bounded.
+/// Session names become parts of storage keys; keep them printable and bounded. U+FFFD is
+/// refused because a JS name with a lone surrogate arrives as one: two different names
+/// ("\uD800", "\uDBFF") would share a session.
 pub fn validate_session_name(name: &str) -> crate::error::Result<()> {
-    if name.is_empty() || name.chars().count() > 200 || name.chars().any(char::is_control) {
+    if name.trim().is_empty()
+        || name.chars().count() > 200
+        || name.chars().any(|c| c.is_control() || c == '\u{FFFD}')
+    {
         return Err(crate::error::Error::option(
-            "session must be a non-empty name of at most 200 printable characters",
+            "session must be a name of at most 200 printable characters (not only spaces, \
+             no lone UTF-16 surrogates)",
         ));
     }
     Ok(())

@@ -26,7 +26,10 @@ test("browser storages are unavailable in Node with a clear code", async () => {
   await assert.rejects(Memory.open({ session: "x", storage: "localstorage" }), (e) => e.code === "STORAGE_UNAVAILABLE");
   await assert.rejects(Memory.open({ session: "x", storage: "disk" }), (e) => e.code === "INVALID_OPTION");
   await assert.rejects(Memory.open({ storage: "memory" }), (e) => e.code === "INVALID_OPTION" && /session/.test(e.message));
-  await assert.rejects(Memory.open({ session: "", storage: "memory" }), (e) => e.code === "INVALID_OPTION");
+  for (const session of ["", "   ", "\uD800", "a\u0000b", "x".repeat(201)]) {
+    await assert.rejects(Memory.open({ session, storage: "memory" }), (e) => e.code === "INVALID_OPTION", JSON.stringify(session));
+    await assert.rejects(Memory.delete(session, "memory"), (e) => e.code === "INVALID_OPTION", JSON.stringify(session));
+  }
   await assert.rejects(Memory.open({ session: "x", storage: "memory", ttlMs: -1 }), (e) => e.code === "INVALID_OPTION");
 });
 
