@@ -47,11 +47,17 @@ pub struct RecallHooks {
 }
 
 fn unit(o: &Opts, key: &str) -> Result<Option<f32>, JsValue> {
+    Ok(unit_f64(o, key)?.map(|x| x as f32))
+}
+
+/// As `unit`, kept as given: a fact's importance comes back exactly as it was set (0.9, not
+/// 0.8999999761581421).
+fn unit_f64(o: &Opts, key: &str) -> Result<Option<f64>, JsValue> {
     match o.number(key)? {
         Some(x) if !(0.0..=1.0).contains(&x) => Err(invalid_option(format!(
             "{key} must be between 0 and 1, got {x}"
         ))),
-        x => Ok(x.map(|x| x as f32)),
+        x => Ok(x),
     }
 }
 
@@ -346,7 +352,7 @@ impl Memory {
         o.check_keys(&["category", "importance", "subject"])?;
         let opts = NewFact {
             category: o.string("category")?,
-            importance: unit(&o, "importance")?.map(f64::from),
+            importance: unit_f64(&o, "importance")?,
             subject: o.string("subject")?,
         };
         self.writable()?;

@@ -19,13 +19,13 @@ pub enum Step {
     },
     #[serde(rename_all = "camelCase")]
     Action {
-        #[serde(default)]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
         model_output: Option<String>,
         #[serde(default)]
         tool_calls: Vec<ToolCall>,
-        #[serde(default)]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
         observations: Option<String>,
-        #[serde(default)]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
         error: Option<String>,
     },
 }

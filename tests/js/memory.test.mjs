@@ -234,6 +234,8 @@ test("agent steps replay by purpose", () => {
   assert.ok(summary.some((c) => c.startsWith("Observation:\nParis")));
   assert.ok(summary.some((c) => c.startsWith("Error:\ntimeout")));
   assert.equal(mem.steps().length, 5);
+  // Fields left out stay out (typed as optional), rather than coming back as null.
+  assert.deepEqual(Object.keys(mem.steps()[3]).sort(), ["id", "timestamp", "type", "error", "toolCalls"].sort());
   throwsCode(assert, () => mem.addStep({ type: "dance" }), "INVALID_ENTRY");
   throwsCode(assert, () => mem.stepMessages("short"), "INVALID_OPTION");
 });

@@ -66,6 +66,7 @@ test("facts: remember, supersede, update, forget, history", async () => {
   assert.equal(blue, "f1");
   const green = mem.remember("My favorite color is green", { category: "preference", importance: 0.9 });
   assert.deepEqual(mem.facts().map((f) => f.text), ["My favorite color is green"]);
+  assert.equal(mem.facts()[0].importance, 0.9, "importance comes back as it was set");
   assert.equal(mem.remember("my favorite color is GREEN"), green, "same words: same fact");
   const all = mem.facts({ all: true });
   assert.equal(all.find((f) => f.id === blue).status, "superseded");
