@@ -97,7 +97,9 @@ pub fn pick(
     overhead: MessageOverhead,
     remaining: usize,
 ) -> Picked {
-    let header = |marker: &str| overhead.per_message + counter.count(marker);
+    let header = |marker: &str| {
+        overhead.per_message + counter.count(Role::System.as_str()) + counter.count(marker)
+    };
     let mut chosen: Vec<(usize, usize)> = Vec::new(); // (item index, line tokens)
     let mut used = 0;
     let (mut has_memory, mut has_episode) = (false, false);

@@ -71,7 +71,8 @@ impl TokenCounter for ApproximateCounter {
 }
 
 /// The tokens a chat API adds around messages. Defaults are OpenAI's documented values for its
-/// chat models: 3 per message, 1 more when a `name` is set, 3 to prime the reply.
+/// chat models: 3 per message plus its role's own tokens (OpenAI's cookbook counts every value
+/// of the message, the role's too), 1 more when a `name` is set, 3 to prime the reply.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct MessageOverhead {
     pub per_message: usize,
@@ -95,7 +96,7 @@ impl Default for MessageOverhead {
 impl MessageOverhead {
     /// Tokens one message costs in a request, overhead included.
     pub fn message_tokens(&self, counter: &dyn TokenCounter, m: &ChatMessage) -> usize {
-        let mut n = self.per_message + counter.count(&m.content);
+        let mut n = self.per_message + counter.count(m.role.as_str()) + counter.count(&m.content);
         if let Some(name) = &m.name {
             n += self.per_name + counter.count(name);
         }
@@ -132,8 +133,9 @@ mod tests {
         let c = ApproximateCounter::default();
         let o = MessageOverhead::default();
         let mut m = ChatMessage::new(Role::User, "abcd");
-        assert_eq!(o.message_tokens(&c, &m), 4);
+        // 3 per message + "user" + "abcd".
+        assert_eq!(o.message_tokens(&c, &m), 5);
         m.name = Some("bob".into());
-        assert_eq!(o.message_tokens(&c, &m), 6);
+        assert_eq!(o.message_tokens(&c, &m), 7);
     }
 }

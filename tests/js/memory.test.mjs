@@ -13,11 +13,12 @@ function fill(mem, n) {
   for (let i = 0; i < n; i++) mem.add(i % 2 ? "assistant" : "user", `${i}: ${texts[i % texts.length]}`);
 }
 
-/** Recounts a request the way the report claims to: content + name + overhead per message. */
+/** Recounts a request the way the report claims to (OpenAI's cookbook): 3 per message, then
+ * every value of it (role, content, name), 1 more for a name, 3 to prime the reply. */
 function recount(messages) {
   let n = 3;
   for (const m of messages) {
-    n += 3 + llama.count(m.content ?? "");
+    n += 3 + llama.count(m.role) + llama.count(m.content ?? "");
     if (m.name) n += 1 + llama.count(m.name);
     for (const c of m.tool_calls ?? []) n += 3 + llama.count(c.function.name) + llama.count(c.function.arguments);
     if (m.tool_call_id) n += llama.count(m.tool_call_id);
@@ -250,7 +251,7 @@ test("entries carry ids, timestamps, metadata and cached token counts", () => {
   assert.ok(a.timestamp >= before && a.timestamp <= Date.now());
   assert.deepEqual(a.metadata, { source: "web", n: [1, 2] });
   assert.equal(a.name, "riley");
-  assert.equal(a.tokens, 3 + llama.count("hello there") + 1 + llama.count("riley"));
+  assert.equal(a.tokens, 3 + llama.count("user") + llama.count("hello there") + 1 + llama.count("riley"));
   assert.equal(b.timestamp, 1234);
   mem.clear();
   assert.equal(mem.length, 0);
@@ -261,7 +262,7 @@ test("changing the tokenizer recounts cached counts once", async () => {
   mem.add("user", "日本語のテキスト");
   const approx = mem.entries()[0].tokens;
   mem.configure({ tokenizer: llama });
-  assert.equal(mem.entries()[0].tokens, 3 + llama.count("日本語のテキスト"));
+  assert.equal(mem.entries()[0].tokens, 3 + llama.count("user") + llama.count("日本語のテキスト"));
   assert.notEqual(approx, mem.entries()[0].tokens);
   const { report } = await mem.context();
   assert.deepEqual(report.tokenizer, { kind: "BPE", exact: true });
