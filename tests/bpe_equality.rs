@@ -214,6 +214,24 @@ fn prepared_form_round_trips() {
         }
         assert!(HfTokenizer::from_prepared(&bytes[..bytes.len() - 1]).is_err());
         assert!(HfTokenizer::from_prepared(b"nonsense").is_err());
+        // One changed byte anywhere (a damaged cache entry) is refused, never loaded with
+        // wrong ranks or ids: every 997th byte, flipped one bit at a time.
+        let mut loaded_damaged = Vec::new();
+        for at in (0..bytes.len()).step_by(997) {
+            for bit in [0x01u8, 0x80] {
+                let mut damaged = bytes.clone();
+                damaged[at] ^= bit;
+                if HfTokenizer::from_prepared(&damaged).is_ok() {
+                    loaded_damaged.push((at, bit));
+                }
+            }
+        }
+        assert!(
+            loaded_damaged.is_empty(),
+            "{name}: {} damaged forms loaded, first at (byte, bit) {:?}",
+            loaded_damaged.len(),
+            &loaded_damaged[..loaded_damaged.len().min(5)]
+        );
     }
 }
 

@@ -2,16 +2,35 @@
 //! tokens), for warm loads: parsing it skips the JSON and the string lookups of the merges.
 //! The caller stores it (IndexedDB in the browser) keyed by the tokenizer.json's hash.
 //!
-//! Layout, little-endian: `b"LLMBPE01"`, pattern u8, digits u8, normalizer u8, has_whole u8,
+//! Layout, little-endian: `b"LLMBPE02"`, pattern u8, digits u8, normalizer u8, has_whole u8,
 //! 256 × u32 byte ids, u32 n + n × (left, right, rank, merged) u32, [u32 n + n × (u32 len,
-//! bytes, u32 id) whole entries], u32 n + n × (u32 id, u8 normalized, u32 len, bytes) added.
+//! bytes, u32 id) whole entries], u32 n + n × (u32 id, u8 normalized, u32 len, bytes) added,
+//! then a u64 checksum of everything before it: a cached form with one byte changed (a damaged
+//! IndexedDB entry) would otherwise load and count wrong, since most bytes are ids and ranks.
 
 use super::merge::MergeTable;
 use super::pretok::Pattern;
 use super::{AddedToken, FastBpe, Normalizer};
 use rustc_hash::FxHashMap;
 
-const MAGIC: &[u8; 8] = b"LLMBPE01";
+const MAGIC: &[u8; 8] = b"LLMBPE02";
+
+/// FNV-1a over 8-byte words (and the tail bytes): fast enough for megabytes at every warm
+/// load, and any change of a byte changes it. Not a defence against deliberate forgery, which
+/// would need write access to the app's own storage anyway.
+fn checksum(data: &[u8]) -> u64 {
+    const PRIME: u64 = 0x0000_0100_0000_01b3;
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325 ^ data.len() as u64;
+    let mut words = data.chunks_exact(8);
+    for w in &mut words {
+        h = (h ^ u64::from_le_bytes(w.try_into().unwrap_or_default())).wrapping_mul(PRIME);
+        h ^= h >> 29;
+    }
+    for &b in words.remainder() {
+        h = (h ^ b as u64).wrapping_mul(PRIME);
+    }
+    h
+}
 
 fn put(out: &mut Vec<u8>, v: u32) {
     out.extend_from_slice(&v.to_le_bytes());
@@ -58,11 +77,17 @@ impl FastBpe {
             put(&mut out, a.content.len() as u32);
             out.extend_from_slice(a.content.as_bytes());
         }
+        let sum = checksum(&out);
+        out.extend_from_slice(&sum.to_le_bytes());
         out
     }
 
     /// Reads a prepared form; `None` when it is not one (or is truncated or from another version).
     pub fn from_prepared(data: &[u8]) -> Option<FastBpe> {
+        let (data, sum) = data.split_at_checked(data.len().checked_sub(8)?)?;
+        if checksum(data) != u64::from_le_bytes(sum.try_into().ok()?) {
+            return None;
+        }
         let mut r = Reader { data, at: 0 };
         if r.bytes(8)? != MAGIC {
             return None;
