@@ -172,13 +172,39 @@ pub fn subject_of(text: &str) -> String {
     words.join(" ")
 }
 
+/// The words that make two statements "the same": index terms in order, plus one mark per
+/// negation. The index drops "not", "no" and "don't" as stop words, which would make
+/// "I don't like coffee" a duplicate of "I like coffee" and lose the correction.
 fn normalized(text: &str) -> String {
     let mut out = String::new();
     for_each_term(text, |t| {
         out.push_str(t);
         out.push(' ');
     });
+    for _ in 0..negations(text) {
+        out.push_str("¬ ");
+    }
     out
+}
+
+/// How many negating words `text` holds ("not", "never", "no", "n't" forms).
+fn negations(text: &str) -> usize {
+    const WORDS: &[&str] = &[
+        "not", "no", "never", "nor", "neither", "without", "cannot", "nobody", "nothing", "none",
+        "nowhere",
+    ];
+    text.to_lowercase()
+        .split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '\u{2019}'))
+        .filter(|w| {
+            WORDS.contains(w)
+                || w.ends_with("n't")
+                || w.ends_with("n\u{2019}t")
+                || [
+                    "dont", "doesnt", "didnt", "isnt", "arent", "wasnt", "cant", "wont",
+                ]
+                .contains(w)
+        })
+        .count()
 }
 
 impl FactStore {
@@ -514,6 +540,27 @@ mod tests {
             .unwrap();
         assert!(again.duplicate);
         assert_eq!(s.active().count(), 2);
+    }
+
+    #[test]
+    fn a_negation_is_not_the_same_words() {
+        let mut s = FactStore::new();
+        for (first, second) in [
+            ("I like coffee", "I don't like coffee"),
+            ("The user is vegetarian", "The user is not vegetarian"),
+            ("Sam eats meat", "Sam never eats meat"),
+            ("I can swim", "I can\u{2019}t swim"),
+        ] {
+            let a = s.remember(first, NewFact::default(), 1.0).unwrap();
+            let b = s.remember(second, NewFact::default(), 2.0).unwrap();
+            assert!(!b.duplicate, "{second:?} is a new fact, not {first:?}");
+            assert_ne!(a.id, b.id);
+        }
+        // The same negation in other words is still the same fact.
+        let c = s
+            .remember("I do not like coffee", NewFact::default(), 3.0)
+            .unwrap();
+        assert!(c.duplicate);
     }
 
     #[test]
