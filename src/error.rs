@@ -36,6 +36,9 @@ pub enum ErrorCode {
     CorruptStorage,
     /// A storage operation failed for another reason.
     StorageFailed,
+    /// An app callback (`summarize` writing an episode) threw, rejected, or did not answer
+    /// within `callbackTimeoutMs`.
+    CallbackFailed,
 }
 
 impl ErrorCode {
@@ -56,6 +59,7 @@ impl ErrorCode {
             ErrorCode::QuotaExceeded => "QUOTA_EXCEEDED",
             ErrorCode::CorruptStorage => "CORRUPT_STORAGE",
             ErrorCode::StorageFailed => "STORAGE_FAILED",
+            ErrorCode::CallbackFailed => "CALLBACK_FAILED",
         }
     }
 }

@@ -11,7 +11,6 @@ use crate::error::ErrorCode;
 use crate::recall::{tools, ItemKind, RecallQuery};
 use js_sys::{Array, Promise};
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::JsFuture;
 
 #[wasm_bindgen]
 impl Memory {
@@ -19,7 +18,7 @@ impl Memory {
     /// and stores it; resolves to the episode, or `null` when there are no new turns.
     #[wasm_bindgen(js_name = recordEpisode, unchecked_return_type = "Promise<Episode | null>")]
     pub fn record_episode(&self) -> Result<Promise, JsValue> {
-        let Some(f) = self.hooks.summarize.clone() else {
+        let Some(f) = self.hooks.summarize_cb() else {
             return Err(invalid_option(
                 "recordEpisode needs the summarize option: it writes the episode",
             ));
@@ -34,12 +33,9 @@ impl Memory {
             let id = request.request_id;
             let info = to_js(&request)?;
             let answer = f
-                .call2(&JsValue::NULL, &JsValue::from_str(&request.prompt), &info)
-                .map(|v| JsFuture::from(Promise::resolve(&v)));
-            let answer = match answer {
-                Ok(fut) => fut.await,
-                Err(e) => Err(e),
-            };
+                .call(&[JsValue::from_str(&request.prompt), info], "summarize")
+                .await
+                .map_err(|e| js_error(ErrorCode::CallbackFailed, &e));
             let text = match answer {
                 Ok(v) => match v.as_string() {
                     Some(s) => s,
@@ -86,7 +82,7 @@ impl Memory {
             },
         };
         let core = self.core.clone();
-        let embed_fn = self.hooks.embed.clone();
+        let embed_fn = self.hooks.embed_cb();
         Ok(wasm_bindgen_futures::future_to_promise(async move {
             // A failed embed falls back to words; results have no place for its note.
             let (vector, _notes) = search_vector(&core, embed_fn.as_ref(), &situation).await;

@@ -28,6 +28,7 @@ pub const KNOWN: &[&str] = &[
     "redact",
     "extract",
     "embed",
+    "callbackTimeoutMs",
     "tools",
     "retrieval",
 ];

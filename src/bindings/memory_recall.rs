@@ -3,6 +3,7 @@
 //! the memory tools, and the async parts of strategy "retrieval" (embedding the query and new
 //! items with the app's `embed`). No `RefCell` borrow of the core is held while JS runs.
 
+use super::callbacks::{error_text, Callback, DEFAULT_CALLBACK_TIMEOUT_MS};
 use super::errors::invalid_option;
 use super::memory::Memory;
 use super::options::{describe, string_arg, Opts};
@@ -16,7 +17,6 @@ use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use wasm_bindgen_futures::JsFuture;
 
 /// Texts sent to `embed` per call.
 const EMBED_BATCH: usize = 128;
@@ -28,6 +28,7 @@ pub struct RecallOptions {
     embed: Option<Function>,
     summarize: Option<Function>,
     tools: Option<bool>,
+    callback_timeout_ms: Option<f64>,
     recent_share: Option<f32>,
     max_items: Option<usize>,
     half_life_days: Option<f64>,
@@ -37,13 +38,27 @@ pub struct RecallOptions {
 }
 
 /// The app's callbacks for recall, kept on the JS side.
-#[derive(Default, Clone)]
+#[derive(Clone)]
 pub struct RecallHooks {
     pub(super) extract: Option<Function>,
     pub(super) embed: Option<Function>,
     pub(super) summarize: Option<Function>,
     /// Count the memory tools' schemas in every context.
     tools: bool,
+    /// How long `extract`, `embed` and an episode's `summarize` may take per call.
+    pub(super) timeout_ms: f64,
+}
+
+impl Default for RecallHooks {
+    fn default() -> Self {
+        RecallHooks {
+            extract: None,
+            embed: None,
+            summarize: None,
+            tools: false,
+            timeout_ms: DEFAULT_CALLBACK_TIMEOUT_MS,
+        }
+    }
 }
 
 fn unit(o: &Opts, key: &str) -> Result<Option<f32>, JsValue> {
@@ -78,6 +93,12 @@ pub fn parse_options(o: &Opts) -> Result<RecallOptions, JsValue> {
             "retrieval.halfLifeDays must be a positive number of days",
         ));
     }
+    let callback_timeout_ms = o.number("callbackTimeoutMs")?;
+    if callback_timeout_ms.is_some_and(|t| t <= 0.0) {
+        return Err(invalid_option(
+            "callbackTimeoutMs must be a positive number of milliseconds",
+        ));
+    }
     let max_items = r.uint("maxItems")?;
     if max_items == Some(0) {
         return Err(invalid_option("retrieval.maxItems must be at least 1"));
@@ -87,6 +108,7 @@ pub fn parse_options(o: &Opts) -> Result<RecallOptions, JsValue> {
         embed: o.function("embed")?,
         summarize: o.function("summarize")?,
         tools: o.boolean("tools")?,
+        callback_timeout_ms,
         recent_share: unit(&r, "recentShare")?,
         max_items,
         half_life_days,
@@ -97,6 +119,25 @@ pub fn parse_options(o: &Opts) -> Result<RecallOptions, JsValue> {
 }
 
 impl RecallHooks {
+    fn callback(&self, f: &Option<Function>) -> Option<Callback> {
+        f.clone().map(|f| Callback {
+            f,
+            timeout_ms: self.timeout_ms,
+        })
+    }
+
+    pub(super) fn extract_cb(&self) -> Option<Callback> {
+        self.callback(&self.extract)
+    }
+
+    pub(super) fn embed_cb(&self) -> Option<Callback> {
+        self.callback(&self.embed)
+    }
+
+    pub(super) fn summarize_cb(&self) -> Option<Callback> {
+        self.callback(&self.summarize)
+    }
+
     pub fn apply(&mut self, core: &RefCell<Core>, o: &RecallOptions) {
         if o.extract.is_some() {
             self.extract = o.extract.clone();
@@ -106,6 +147,9 @@ impl RecallHooks {
         }
         if let Some(t) = o.tools {
             self.tools = t;
+        }
+        if let Some(t) = o.callback_timeout_ms {
+            self.timeout_ms = t;
         }
         let mut core = core.borrow_mut();
         if o.embed.is_some() {
@@ -140,26 +184,10 @@ pub(super) fn now() -> f64 {
     js_sys::Date::now()
 }
 
-fn error_text(e: &JsValue) -> String {
-    if let Some(err) = e.dyn_ref::<js_sys::Error>() {
-        return err.message().into();
-    }
-    e.as_string().unwrap_or_else(|| describe(e))
-}
-
-/// Calls an app callback with one argument and awaits what it returns (value or promise).
-/// No borrow of the core may be held by the caller.
-async fn call_async(f: &Function, arg: &JsValue) -> Result<JsValue, String> {
-    let returned = f.call1(&JsValue::NULL, arg).map_err(|e| error_text(&e))?;
-    JsFuture::from(Promise::resolve(&returned))
-        .await
-        .map_err(|e| error_text(&e))
-}
-
 /// `embed(texts)` → one vector per text, as `number[][]` or `Float32Array[]`.
-async fn embed(f: &Function, texts: &[String]) -> Result<Vec<Vec<f32>>, String> {
+async fn embed(f: &Callback, texts: &[String]) -> Result<Vec<Vec<f32>>, String> {
     let arr: Array = texts.iter().map(|t| JsValue::from_str(t)).collect();
-    let out = call_async(f, &arr).await?;
+    let out = f.call(&[arr.into()], "embed").await?;
     if !Array::is_array(&out) {
         return Err(format!(
             "embed must resolve to an array of vectors, got {}",
@@ -188,7 +216,7 @@ async fn embed(f: &Function, texts: &[String]) -> Result<Vec<Vec<f32>>, String> 
 }
 
 /// Embeds every item still waiting for a vector, in batches.
-async fn embed_pending(core: &Rc<RefCell<Core>>, f: &Function) -> Result<(), String> {
+async fn embed_pending(core: &Rc<RefCell<Core>>, f: &Callback) -> Result<(), String> {
     loop {
         let batch = {
             let c = core.borrow();
@@ -199,7 +227,12 @@ async fn embed_pending(core: &Rc<RefCell<Core>>, f: &Function) -> Result<(), Str
             return Ok(());
         }
         let texts: Vec<String> = batch.iter().map(|b| b.1.clone()).collect();
-        let vectors = embed(f, &texts).await?;
+        // `embed` often calls an embedding API: it gets the texts as they may leave.
+        let sent: Vec<String> = {
+            let c = core.borrow();
+            texts.iter().map(|t| c.outgoing_text(t)).collect()
+        };
+        let vectors = embed(f, &sent).await?;
         let items: Vec<u32> = batch.iter().map(|b| b.0).collect();
         core.borrow_mut().set_embeddings(&items, &texts, &vectors)?;
     }
@@ -209,7 +242,7 @@ async fn embed_pending(core: &Rc<RefCell<Core>>, f: &Function) -> Result<(), Str
 /// search needs first. Returns the vector (if any) and notes on embedding failures.
 pub(super) async fn search_vector(
     core: &Rc<RefCell<Core>>,
-    embed_fn: Option<&Function>,
+    embed_fn: Option<&Callback>,
     text: &str,
 ) -> (Option<Vec<f32>>, Vec<String>) {
     core.borrow_mut().sync_recall();
@@ -224,7 +257,7 @@ pub(super) async fn search_vector(
 /// The query's vector, after the pending items are embedded; errors become notes.
 pub(super) async fn query_vector(
     core: &Rc<RefCell<Core>>,
-    f: &Function,
+    f: &Callback,
     text: &str,
     notes: &mut Vec<String>,
 ) -> Option<Vec<f32>> {
@@ -237,7 +270,8 @@ pub(super) async fn query_vector(
     if text.trim().is_empty() {
         return None;
     }
-    match embed(f, &[text.to_string()]).await {
+    let sent = core.borrow().outgoing_text(text);
+    match embed(f, &[sent]).await {
         Ok(mut v) => v.pop(),
         Err(e) => {
             notes.push(format!(
@@ -249,7 +283,7 @@ pub(super) async fn query_vector(
 }
 
 /// Runs the `extract` hook over the turns it has not seen; returns (operations applied, notes).
-async fn run_extract(core: &Rc<RefCell<Core>>, f: &Function) -> (usize, Vec<String>) {
+async fn run_extract(core: &Rc<RefCell<Core>>, f: &Callback) -> (usize, Vec<String>) {
     let turns = core.borrow().extraction_turns();
     let Some(last) = turns.last().map(|e| e.id.clone()) else {
         return (0, Vec::new());
@@ -258,7 +292,7 @@ async fn run_extract(core: &Rc<RefCell<Core>>, f: &Function) -> (usize, Vec<Stri
         Ok(v) => v,
         Err(e) => return (0, vec![format!("extract was not run: {}", error_text(&e))]),
     };
-    let answer = match call_async(f, &arg).await {
+    let answer = match f.call(&[arg], "extract").await {
         Ok(v) => v,
         // The turns stay unextracted, so the next exchange retries them.
         Err(e) => {
@@ -296,8 +330,8 @@ pub async fn build_context(
     tools: Option<bool>,
 ) -> Result<BuiltContext, JsValue> {
     let mut notes = Vec::new();
-    if let Some(f) = &hooks.extract {
-        notes.extend(run_extract(core, f).await.1);
+    if let Some(f) = hooks.extract_cb() {
+        notes.extend(run_extract(core, &f).await.1);
     }
     core.borrow_mut().sync_recall();
     let retrieval = core.borrow().config().strategy == Strategy::Retrieval;
@@ -305,12 +339,12 @@ pub async fn build_context(
         query_vector: None,
         tools: tools.unwrap_or(hooks.tools),
     };
-    if let (true, Some(f)) = (retrieval, &hooks.embed) {
+    if let (true, Some(f)) = (retrieval, hooks.embed_cb()) {
         let text = match query {
             Some(q) => q.to_string(),
             None => core.borrow().latest_user_text().unwrap_or_default(),
         };
-        extras.query_vector = query_vector(core, f, &text, &mut notes).await;
+        extras.query_vector = query_vector(core, &f, &text, &mut notes).await;
     }
     let mut built = core.borrow().context_with(query, &extras)?;
     built.report.notes.extend(notes);
@@ -379,7 +413,7 @@ impl Memory {
         let category = o.string("category")?;
         let kinds = parse_kinds(o.get("kinds"))?;
         let core = self.core.clone();
-        let embed_fn = self.hooks.embed.clone();
+        let embed_fn = self.hooks.embed_cb();
         Ok(wasm_bindgen_futures::future_to_promise(async move {
             // A failed embed falls back to words; results have no place for its note.
             let (vector, _notes) = search_vector(&core, embed_fn.as_ref(), &query).await;
@@ -445,7 +479,7 @@ impl Memory {
     /// operations. `context()` does this by itself after each assistant reply.
     #[wasm_bindgen(js_name = extractFacts, unchecked_return_type = "Promise<{ applied: number; notes: string[] }>")]
     pub fn extract_facts(&self) -> Result<Promise, JsValue> {
-        let Some(f) = self.hooks.extract.clone() else {
+        let Some(f) = self.hooks.extract_cb() else {
             return Err(invalid_option(
                 "extractFacts needs the extract option: extract: async (turns) => [{ op, text, id? }]",
             ));

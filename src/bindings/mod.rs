@@ -1,6 +1,7 @@
 //! The JavaScript face: one file per exported class, thin wrappers over the core. The only
 //! module that touches wasm-bindgen, js-sys, web-sys and serde-wasm-bindgen.
 
+mod callbacks;
 mod entry_input;
 mod errors;
 pub mod memory;

@@ -11,6 +11,10 @@ export interface MemoryOptions {
   extract?: (turns: Entry[]) => Promise<ExtractOp[]> | ExtractOp[];
   /** Embeds texts for hybrid retrieval (any embedding API or in-browser model). */
   embed?: (texts: string[]) => Promise<(number[] | Float32Array)[]> | (number[] | Float32Array)[];
+  /** How long `extract`, `embed` and the `summarize` call of recordEpisode() may take, in ms
+   *  (default 30 000). Past it, context() goes on without them (a note says so) and
+   *  recordEpisode() rejects with CALLBACK_FAILED. */
+  callbackTimeoutMs?: number;
   /** Count the memory tools' schemas (mem.tools()) against every context's budget. */
   tools?: boolean;
   /** Strategy "retrieval" knobs. */

@@ -92,6 +92,12 @@ impl Memory {
         }
     }
 
+    /// Text as it may leave the device (redacted with a redactor): what the app's callbacks
+    /// that call out (`embed`) are given.
+    pub fn outgoing_text(&self, text: &str) -> String {
+        self.sent_text(text).0.into_owned()
+    }
+
     /// The entries as sent: redacted copies with a redactor, the history itself without.
     pub(super) fn sent_entries(&self) -> Cow<'_, [Entry]> {
         match &self.egress {

@@ -334,8 +334,13 @@ impl Memory {
     }
 
     /// Asks for an episode over the turns since the last one (`None`: no new turns).
+    /// The summarizer writing it is an LLM call: it sees the turns as sent, redacted.
     pub fn begin_episode(&mut self) -> Option<EpisodeRequest> {
-        self.recall.episodes.begin(self.history.entries())
+        if !self.redacts() {
+            return self.recall.episodes.begin(self.history.entries());
+        }
+        let sent = self.sent_entries().into_owned();
+        self.recall.episodes.begin(&sent)
     }
 
     pub fn complete_episode(&mut self, request_id: u64, answer: &str, now: f64) -> Result<Episode> {
@@ -389,7 +394,8 @@ impl Memory {
         entries[from.min(end + 1)..=end]
             .iter()
             .filter(|e| matches!(e.role, Role::User | Role::Assistant) && !e.content.is_empty())
-            .cloned()
+            // `extract` is usually an LLM call: it gets the turns as sent, redacted.
+            .map(|e| self.sent_entry(e).unwrap_or_else(|| e.clone()))
             .collect()
     }
 

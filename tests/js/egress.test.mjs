@@ -55,6 +55,45 @@ test("no PII value reaches the messages, the summarizer or the report", async ()
   assert.ok(report.totalTokens <= 1000);
 });
 
+test("the app's callbacks that call out (episode summarize, extract, embed) get redacted text", async () => {
+  const seen = { episode: [], extract: [], embed: [] };
+  const mem = new Memory({
+    redact: true, strategy: "retrieval", maxTokens: 2000, tokenizer: llama,
+    summarize: async (prompt) => {
+      seen.episode.push(prompt);
+      return JSON.stringify({ summary: "Support chat about payment", actions: [], outcome: "done", importance: 0.5 });
+    },
+    extract: async (turns) => { seen.extract.push(JSON.stringify(turns)); return []; },
+    embed: async (texts) => { seen.embed.push(...texts); return texts.map((t) => [t.length % 5, 1, 0.5]); },
+  });
+  chat(mem);
+  mem.add("assistant", "Done.");
+  await mem.context({ query: `mail ${values.email}` });
+  await mem.recordEpisode();
+  for (const [name, texts] of Object.entries(seen)) {
+    assert.ok(texts.length > 0, `${name} was called`);
+    assert.deepEqual(leaks(texts.join("\n")), [], `${name} got no PII value`);
+  }
+  assert.match(seen.episode[0], /\[EMAIL_1\]/, "the episode prompt keeps the placeholders");
+});
+
+test("a callback that never answers does not freeze context() or recordEpisode()", async () => {
+  const never = () => new Promise(() => {});
+  const mem = new Memory({
+    strategy: "retrieval", maxTokens: 2000, callbackTimeoutMs: 50,
+    extract: never, embed: never, summarize: never,
+  });
+  mem.add("user", "I live in Porto.");
+  mem.add("assistant", "Nice.");
+  mem.add("user", "Where do I live?");
+  const { messages, report } = await mem.context();
+  assert.equal(messages.at(-1).content, "Where do I live?");
+  assert.ok(report.notes.some((n) => /extract .*did not answer within 50 ms/.test(n)), report.notes.join(" | "));
+  assert.ok(report.notes.some((n) => /embed .*did not answer within 50 ms/.test(n)), report.notes.join(" | "));
+  await assert.rejects(mem.recordEpisode(), (e) => e.code === "CALLBACK_FAILED" && /summarize did not answer/.test(e.message));
+  throwsCode(assert, () => new Memory({ callbackTimeoutMs: 0 }), "INVALID_OPTION");
+});
+
 test("replies are restored, also when a placeholder is split across streamed chunks", async () => {
   const mem = new Memory({ redact: true, tokenizer: llama });
   chat(mem);
