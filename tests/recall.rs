@@ -336,3 +336,51 @@ fn embeddings_are_stored_a_thousand_per_record_and_come_back() {
     assert_eq!(waiting.len(), 501);
     assert!(waiting.iter().any(|w| w.1 == "Fact number 2 changed"));
 }
+
+#[test]
+fn the_tool_exchange_in_progress_is_sent_before_memories_take_the_budget() {
+    use llm_memory::history::{FunctionCall, ToolCall};
+    use llm_memory::recall::facts::NewFact;
+    let mut m = memory(600);
+    for i in 0..40 {
+        let fact = format!("The weather station number {i} reports about the weather daily.");
+        m.remember(&fact, NewFact::default(), i as f64).unwrap();
+    }
+    filler(&mut m, 50, 1);
+    let t = 100.0 * MINUTE;
+    m.add(
+        Role::User,
+        "What is the weather report today?",
+        NewEntry::default(),
+        t,
+    )
+    .unwrap();
+    let call = ToolCall {
+        id: "call1".into(),
+        kind: "function".into(),
+        function: FunctionCall {
+            name: "weather_report".into(),
+            arguments: "{}".into(),
+        },
+    };
+    let calls = NewEntry {
+        tool_calls: vec![call],
+        ..Default::default()
+    };
+    m.add(Role::Assistant, "", calls, t + 1.0).unwrap();
+    // A long result: more than half of what the budget leaves, less than all of it.
+    let result = "Sunny with light wind, weather stable. ".repeat(40);
+    let extra = NewEntry {
+        tool_call_id: Some("call1".into()),
+        ..Default::default()
+    };
+    m.add(Role::Tool, &result, extra, t + 2.0).unwrap();
+    let built = m.context(None).unwrap();
+    let roles: Vec<Role> = built.messages.iter().map(|m| m.role).collect();
+    assert!(
+        roles.ends_with(&[Role::User, Role::Assistant, Role::Tool]),
+        "the call and its result are sent: {roles:?} ({})",
+        built.report.headline
+    );
+    assert!(built.report.total_tokens <= 600);
+}

@@ -213,13 +213,21 @@ pub fn build(mut input: BuildInput<'_>) -> Result<BuiltContext> {
         // Retrieval: recent turns up to their share, then memories, then recent turns again
         // with what the memories left (stopping before a turn already sent as a memory).
         Some(r) => {
+            // What follows the latest user turn (an agent's tool calls and their results) is
+            // the work in progress: it takes from the whole budget before the recent share, or
+            // a long tool result would lose its place to memories and the model would call
+            // the tool again.
+            let current = match latest_unit {
+                Some(l) => recent.take(&mut budget, units.len(), |k| k < l),
+                None => units.len(),
+            };
             let share =
                 (budget.remaining() as f64 * f64::from(r.recent_share.clamp(0.0, 1.0))) as usize;
             let mut capped = Budget {
                 available: Some(budget.used.saturating_add(share)),
                 used: budget.used,
             };
-            let stop = recent.take(&mut capped, units.len(), |_| false);
+            let stop = recent.take(&mut capped, current, |_| false);
             budget.used = capped.used;
             let mut unit_of = vec![usize::MAX; entries.len()];
             for (k, u) in units.iter().enumerate() {
