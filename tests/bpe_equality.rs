@@ -217,7 +217,10 @@ fn prepared_form_round_trips() {
         // One changed byte anywhere (a damaged cache entry) is refused, never loaded with
         // wrong ranks or ids: 40 places spread over the form, one bit at a time.
         let mut loaded_damaged = Vec::new();
-        for at in (0..bytes.len()).step_by(bytes.len() / 40 + 1).chain([8, bytes.len() - 1]) {
+        for at in (0..bytes.len())
+            .step_by(bytes.len() / 40 + 1)
+            .chain([8, bytes.len() - 1])
+        {
             for bit in [0x01u8, 0x80] {
                 let mut damaged = bytes.clone();
                 damaged[at] ^= bit;

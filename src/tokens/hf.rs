@@ -21,19 +21,31 @@ enum Engine {
 impl HfTokenizer {
     /// Parses a tokenizer.json document.
     pub fn from_bytes(json: &[u8]) -> Result<Self> {
+        // A UTF-8 byte order mark, as some editors save files, is not part of the JSON.
+        let json = json.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(json);
         if json.is_empty() {
             return Err(Error::new(
                 ErrorCode::InvalidTokenizer,
                 "the tokenizer.json is empty: pass the file's text or bytes",
             ));
         }
-        if let Some(fast) = super::bpe::from_json(json) {
-            return Ok(HfTokenizer {
+        let tokenizer = match super::bpe::from_json(json) {
+            Some(fast) => HfTokenizer {
                 inner: Engine::Fast(Box::new(fast)),
                 kind: "BPE".into(),
-            });
+            },
+            None => Self::from_bytes_with_crate(json)?,
+        };
+        // A file without a vocabulary loads, then counts every text as 0 tokens: a budget
+        // that could never be exceeded. No real tokenizer counts a word as nothing.
+        if tokenizer.count("hello world") == 0 {
+            return Err(Error::new(
+                ErrorCode::InvalidTokenizer,
+                "this tokenizer.json has no usable vocabulary (it counts \"hello world\" as 0 \
+                 tokens)",
+            ));
         }
-        Self::from_bytes_with_crate(json)
+        Ok(tokenizer)
     }
 
     /// Loads through the `tokenizers` crate whatever the file (the reference path).

@@ -36,13 +36,16 @@ test("fromJson accepts text, bytes, ArrayBuffer and the parsed object alike", ()
   const a = Tokenizer.fromJson(bytes);
   const b = Tokenizer.fromJson(bytes.buffer);
   const c = Tokenizer.fromJson(JSON.parse(text));
+  // As some editors save it: with a UTF-8 byte order mark.
+  const d = Tokenizer.fromJson("\uFEFF" + text);
   const s = "Counting the same way, whatever the input form.";
   const want = loadTokenizer("gpt4o").count(s);
-  for (const t of [a, b, c]) assert.equal(t.count(s), want);
+  for (const t of [a, b, c, d]) assert.equal(t.count(s), want);
 });
 
 test("invalid tokenizer files throw INVALID_TOKENIZER", () => {
-  for (const bad of ["", "{", "{}", "[1,2]", '{"model": {"type": "BPE", "vocab": 5}}', 42, null]) {
+  // The last one parses but has no vocabulary: every text would count as 0 tokens.
+  for (const bad of ["", "{", "{}", "[1,2]", '{"model": {"type": "BPE", "vocab": 5}}', 42, null, '{"model": {"type": "BPE", "vocab": {}, "merges": []}}']) {
     throwsCode(assert, () => Tokenizer.fromJson(bad), "INVALID_TOKENIZER");
   }
 });
