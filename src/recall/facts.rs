@@ -371,21 +371,44 @@ impl FactStore {
     }
 
     /// Deletes an active fact (it stays in the trail).
+    /// Forgets a fact, current or superseded: its words are erased from the fact and from
+    /// every step of its trail (what the user asked to forget must not stay in `history`, an
+    /// export or storage); the trail keeps when and what happened.
     pub fn delete(&mut self, id: &str, now: f64) -> Result<()> {
-        let i = self.active_index(id)?;
-        self.unlink(i);
+        let i = match self.position.get(id) {
+            Some(&i) if self.facts[i].status != FactStatus::Deleted => i,
+            Some(_) => {
+                return Err(Error::new(
+                    ErrorCode::NotFound,
+                    format!("fact {id:?} was forgotten already"),
+                ))
+            }
+            None => {
+                return Err(Error::new(
+                    ErrorCode::NotFound,
+                    format!("no fact with id {id:?}"),
+                ))
+            }
+        };
+        if self.facts[i].status == FactStatus::Active {
+            self.unlink(i);
+        }
         let f = &mut self.facts[i];
         f.status = FactStatus::Deleted;
         f.updated_at = now;
-        let change = FactChange {
+        f.text.clear();
+        for &c in self.trail.get(id).into_iter().flatten() {
+            self.changes[c].text.clear();
+            self.changes[c].previous_text = None;
+        }
+        self.log(FactChange {
             fact_id: id.to_string(),
             op: ChangeOp::Delete,
-            text: f.text.clone(),
+            text: String::new(),
             previous_text: None,
             by: None,
             at: now,
-        };
-        self.log(change);
+        });
         Ok(())
     }
 

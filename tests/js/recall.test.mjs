@@ -78,9 +78,11 @@ test("facts: remember, supersede, update, forget, history", async () => {
   const dog = mem.remember("Dog's name is Rex");
   mem.update(dog, "Dog's name is Rex, a beagle");
   assert.equal(mem.history(dog)[1].previousText, "Dog's name is Rex");
-  // forget() takes fact ids and entry ids.
+  // forget() takes fact ids and entry ids; a forgotten fact's words leave its history too.
   mem.forget(dog);
   assert.equal(mem.history(dog).at(-1).op, "delete");
+  assert.deepEqual(mem.history(dog).map((c) => [c.op, c.text, c.previousText]), [["add", "", undefined], ["update", "", undefined], ["delete", "", undefined]]);
+  throwsCode(assert, () => mem.forget(dog), "NOT_FOUND");
   const e = mem.add("user", "hello");
   mem.forget(e);
   assert.equal(mem.length, 0);
@@ -97,6 +99,11 @@ test("facts: remember, supersede, update, forget, history", async () => {
   const memory = messages.find((m) => m.content.startsWith("[Memory]")).content;
   assert.match(memory, /My favorite color is green/);
   assert.doesNotMatch(memory, /blue/);
+  // An old value can be forgotten too (the user's former address, say): gone from the
+  // export, and from storage with it.
+  mem.forget(blue);
+  assert.doesNotMatch(JSON.stringify(mem.export()), /blue|beagle/);
+  assert.match(JSON.stringify(mem.export()), /green/);
 });
 
 test("the extract hook runs after each exchange and its ops are applied", async () => {
