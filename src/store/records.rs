@@ -162,18 +162,15 @@ pub fn parse_stored(text: &str) -> serde_json::Result<Stored> {
 /// unblocks the queue), and one rewritten twice is written once. `DeleteKinds` drops every
 /// earlier change of its kinds. Order is kept otherwise.
 pub fn compact(ops: Vec<RecordOp>) -> Vec<RecordOp> {
+    use super::sizes::key;
     use std::collections::HashSet;
-    let mut seen: HashSet<(String, String)> = HashSet::new();
+    let mut seen: HashSet<String> = HashSet::new();
     let mut cleared: HashSet<String> = HashSet::new();
     let mut kept: Vec<RecordOp> = Vec::with_capacity(ops.len());
     for op in ops.into_iter().rev() {
         let keep = match &op {
-            RecordOp::Put(r) => {
-                !cleared.contains(&r.kind) && seen.insert((r.kind.clone(), r.id.clone()))
-            }
-            RecordOp::Delete { kind, id } => {
-                !cleared.contains(kind) && seen.insert((kind.clone(), id.clone()))
-            }
+            RecordOp::Put(r) => !cleared.contains(&r.kind) && seen.insert(key(&r.kind, &r.id)),
+            RecordOp::Delete { kind, id } => !cleared.contains(kind) && seen.insert(key(kind, id)),
             RecordOp::DeleteKinds { kinds } => {
                 cleared.extend(kinds.iter().cloned());
                 true

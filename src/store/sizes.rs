@@ -5,11 +5,17 @@
 use super::records::{Record, RecordOp};
 use std::collections::HashMap;
 
-/// The stored size of each record, keyed by kind and id.
+/// The stored size of each record, keyed by kind and id (see `key`).
 #[derive(Debug, Default, Clone)]
 pub struct StoredSizes {
-    sizes: HashMap<(String, String), usize>,
+    sizes: HashMap<String, usize>,
     total: usize,
+}
+
+/// One string for kind and id: a map with this key type is in the binary already, a tuple
+/// key would add its own copy of the hash map code (the wasm size budget is tight).
+pub(crate) fn key(kind: &str, id: &str) -> String {
+    format!("{kind}\u{0}{id}")
 }
 
 /// Bytes one record takes: its JSON data plus its key and bookkeeping (an estimate of what a
@@ -34,14 +40,15 @@ impl StoredSizes {
             match op {
                 RecordOp::Put(r) => self.put(r),
                 RecordOp::Delete { kind, id } => {
-                    if let Some(old) = self.sizes.remove(&(kind.clone(), id.clone())) {
+                    if let Some(old) = self.sizes.remove(&key(kind, id)) {
                         self.total -= old;
                     }
                 }
                 RecordOp::DeleteKinds { kinds } => {
                     let total = &mut self.total;
-                    self.sizes.retain(|(kind, _), size| {
-                        let keep = !kinds.contains(kind);
+                    self.sizes.retain(|k, size| {
+                        let kind = k.split('\u{0}').next().unwrap_or_default();
+                        let keep = !kinds.iter().any(|x| x == kind);
                         if !keep {
                             *total -= *size;
                         }
@@ -58,7 +65,7 @@ impl StoredSizes {
 
     fn put(&mut self, r: &Record) {
         let size = record_size(r);
-        if let Some(old) = self.sizes.insert((r.kind.clone(), r.id.clone()), size) {
+        if let Some(old) = self.sizes.insert(key(&r.kind, &r.id), size) {
             self.total -= old;
         }
         self.total += size;
