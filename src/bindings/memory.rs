@@ -50,6 +50,8 @@ pub struct Memory {
     pub(super) read_only: bool,
     /// The app's recall callbacks (`extract`, `embed`) and defaults.
     pub(super) hooks: super::memory_recall::RecallHooks,
+    /// The last `recordEpisode()` call: the next one waits for it (see there).
+    pub(super) episode_in_flight: RefCell<Option<js_sys::Promise>>,
 }
 
 fn now() -> f64 {
@@ -66,6 +68,7 @@ impl Memory {
             store: None,
             read_only: false,
             hooks: Default::default(),
+            episode_in_flight: RefCell::new(None),
         };
         m.apply(parsed);
         m

@@ -26,7 +26,13 @@ impl Memory {
         self.writable()?;
         let core = self.core.clone();
         let store = self.store.clone();
-        Ok(wasm_bindgen_futures::future_to_promise(async move {
+        // One at a time: a call made while another runs waits for it, then covers the turns
+        // that one did not (two at once asked for the same turns, and the first was lost).
+        let before = self.episode_in_flight.borrow_mut().take();
+        let promise = wasm_bindgen_futures::future_to_promise(async move {
+            if let Some(p) = before {
+                let _ = wasm_bindgen_futures::JsFuture::from(p).await;
+            }
             let Some(request) = core.borrow_mut().begin_episode() else {
                 return Ok(JsValue::NULL);
             };
@@ -57,7 +63,9 @@ impl Memory {
                 s.schedule();
             }
             to_js(&episode)
-        }))
+        });
+        *self.episode_in_flight.borrow_mut() = Some(promise.clone());
+        Ok(promise)
     }
 
     /// The past episodes most similar to `situation`, best first, each with its `score`.

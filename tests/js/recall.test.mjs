@@ -165,6 +165,14 @@ test("episodes: recordEpisode asks summarize for JSON, recallEpisodes finds it, 
   assert.equal(ep.startTime, T0);
   assert.equal(ep.endTime, T0 + 60_000);
   assert.equal(await mem.recordEpisode(), null, "nothing new since");
+  // Two calls at once: the second waits for the first, then finds nothing new to write.
+  mem.add("user", "Also book the bullet train.", { timestamp: T0 + 120_000 });
+  const asked = prompts.length;
+  const [first, second] = await Promise.all([mem.recordEpisode(), mem.recordEpisode()]);
+  assert.equal(first.summary, "Planned a Kyoto trip for April");
+  assert.equal(second, null);
+  assert.equal(prompts.length, asked + 1, "the same turns are not asked for twice");
+  mem.forget(first.id);
   filler(mem, 300, 10);
   answer = "sorry, no JSON today";
   await assert.rejects(mem.recordEpisode(), (e) => e.code === "INVALID_DOCUMENT");
