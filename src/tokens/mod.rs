@@ -40,8 +40,14 @@ pub struct ApproximateCounter {
 impl ApproximateCounter {
     pub fn new(chars_per_token: f64) -> Result<Self> {
         if !(chars_per_token.is_finite() && chars_per_token > 0.0) {
+            // As JS writes it: "Infinity", not Rust's "inf".
+            let got = match chars_per_token {
+                x if x == f64::INFINITY => "Infinity".to_string(),
+                x if x == f64::NEG_INFINITY => "-Infinity".to_string(),
+                x => x.to_string(),
+            };
             return Err(Error::option(format!(
-                "charsPerToken must be a positive number, got {chars_per_token}"
+                "charsPerToken must be a positive finite number, got {got}"
             )));
         }
         Ok(ApproximateCounter { chars_per_token })
