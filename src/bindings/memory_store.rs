@@ -61,6 +61,28 @@ fn open_options(o: &Opts) -> Result<OpenOptions, JsValue> {
     })
 }
 
+/// The Memory over `core`, bound to its stored session (`open` and `import`).
+fn bind(
+    core: Core,
+    parsed: memory_options::ParsedOptions,
+    backend: Backend,
+    meta: SessionMeta,
+    open: OpenOptions,
+    inbox: Option<Inbox>,
+    read_only: bool,
+) -> Memory {
+    let memory = Memory::from_parts(core, parsed);
+    let store = Store::new(
+        backend,
+        meta,
+        &memory.core,
+        open.on_error,
+        open.on_change,
+        inbox,
+    );
+    memory.attach(store, read_only)
+}
+
 /// A short random id prefix per opened instance, so two tabs never mint the same entry id.
 fn instance_prefix() -> String {
     let n = (js_sys::Math::random() * 36f64.powi(4)) as u32;
@@ -152,16 +174,7 @@ impl Memory {
                 (meta, false)
             }
         };
-        let memory = Memory::from_parts(core, parsed);
-        let store = Store::new(
-            backend,
-            meta,
-            &memory.core,
-            open.on_error,
-            open.on_change,
-            inbox,
-        );
-        Ok(memory.attach(store, read_only))
+        Ok(bind(core, parsed, backend, meta, open, inbox, read_only))
     }
 
     /// Creates a stored session from an exported document (`mem.export()`, or a version-1
@@ -234,16 +247,7 @@ impl Memory {
             announce_deleted(&backend, &meta.session);
         }
         let inbox = Inbox::open(&backend, &meta.session);
-        let memory = Memory::from_parts(core, parsed);
-        let store = Store::new(
-            backend,
-            meta,
-            &memory.core,
-            open.on_error,
-            open.on_change,
-            inbox,
-        );
-        Ok(memory.attach(store, false))
+        Ok(bind(core, parsed, backend, meta, open, inbox, false))
     }
 
     /// The stored sessions: `{ session, createdAt, updatedAt, turns, bytes, ttlMs?,
