@@ -15,7 +15,8 @@ PORT ?= 8080
 ## Build pkg/: the npm package (ES module + wasm + .d.ts).
 build: tools
 	cargo build --release --target wasm32-unknown-unknown --lib
-	wasm-bindgen $(WASM) --target web --out-dir pkg --out-name llm_memory
+	wasm-bindgen $(WASM) --target web --out-dir pkg --out-name llm_memory \
+	  --remove-name-section --remove-producers-section
 	node scripts/finish-pkg.mjs pkg
 	node scripts/size.mjs pkg
 
@@ -24,7 +25,7 @@ build-chat: tools
 	cargo build --release --target wasm32-unknown-unknown --lib --features chat-template \
 	  --target-dir target/chat
 	wasm-bindgen target/chat/wasm32-unknown-unknown/release/llm_memory.wasm --target web \
-	  --out-dir pkg-chat --out-name llm_memory
+	  --out-dir pkg-chat --out-name llm_memory --remove-name-section --remove-producers-section
 	node scripts/finish-pkg.mjs pkg-chat
 	node scripts/size.mjs pkg-chat
 
