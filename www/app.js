@@ -283,7 +283,8 @@ async function refresh({ save = true } = {}) {
   renderMemory({ pinned, summary: summaries.at(-1), summaryText, facts, episodes });
   showTurn(state.view);
   if (save) {
-    const err = store.saveSession(state.session, await call("snapshot"));
+    // The chat stores itself (IndexedDB); the page keeps the chat's redaction vault.
+    const err = store.saveSession(state.session, { vault: await call("exportVault") });
     if (err) notice(err, "error");
   }
 }
@@ -467,9 +468,14 @@ async function openSession(id) {
   state.session = id;
   store.switchSession(id);
   const saved = store.loadSession(id);
-  await call("reset", memoryOptions());
   await call("useVault", saved.vault);
-  await call("restore", saved);
+  const { stored, migrated } = await call("open", memoryOptions(), id, saved);
+  // A chat an earlier version of the page kept in localStorage now lives in IndexedDB.
+  if (migrated) store.saveSession(id, { vault: saved.vault });
+  if (!stored && !state.warnedUnstored) {
+    state.warnedUnstored = true;
+    notice("This browser does not let the page use IndexedDB here (a private window?): chats last until the tab is closed.", "warn");
+  }
   if (state.settings.redact && state.caps.redactor) await call("redactHistory");
   state.turns = [];
   state.error = null;
@@ -480,11 +486,12 @@ $("#session-select").onchange = (ev) => openSession(ev.target.value);
 $("#session-new").onclick = () => openSession(store.createSession());
 $("#session-delete").onclick = async () => {
   if (!confirm("Delete this chat from this browser?")) return;
+  await call("deleteStored", state.session);
   store.deleteSession(state.session);
   await openSession(store.currentSession());
 };
-$("#session-export").onclick = () => {
-  const blob = new Blob([store.exportSession(state.session)], { type: "application/json" });
+$("#session-export").onclick = async () => {
+  const blob = new Blob([store.exportSession(state.session, await call("exportDoc"))], { type: "application/json" });
   const a = h("a", { href: URL.createObjectURL(blob), download: `llm-memory-chat-${state.session}.json` });
   a.click();
   setTimeout(() => URL.revokeObjectURL(a.href), 1000);
@@ -492,9 +499,17 @@ $("#session-export").onclick = () => {
 $("#session-import").onchange = async (ev) => {
   const file = ev.target.files[0];
   if (!file) return;
+  let created = null;
   try {
-    await openSession(store.importSession(await file.text()));
+    const { id, session } = store.importSession(await file.text());
+    created = id;
+    if (session) await call("importDoc", session, id);
+    await openSession(id);
   } catch (e) {
+    if (created) {
+      store.deleteSession(created);
+      if (state.session === created) await openSession(store.currentSession()).catch(() => {});
+    }
     notice(`Import failed: ${e.message}`, "error");
   }
   ev.target.value = "";

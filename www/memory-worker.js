@@ -47,6 +47,9 @@ function memoryOptions() {
 
 const post = (msg) => self.postMessage(msg);
 
+/** The library's session name of a chat of this page. */
+const storedName = (session) => `demo/${session}`;
+
 async function fetchBytes(url, gen) {
   const res = await fetch(url);
   if (!res.ok) throw new Error(`HTTP ${res.status} for ${url}`);
@@ -107,11 +110,53 @@ const ops = {
     await init();
     return capabilities();
   },
-  /** A fresh Memory with these options; the history is restored by the page. */
+  /** A fresh Memory with these options, kept nowhere (when IndexedDB cannot be used). */
   reset(opts) {
     options = opts;
+    mem?.close?.();
     mem?.free();
     mem = new Memory(memoryOptions());
+    return true;
+  },
+  /**
+   * Opens chat `session`, stored by the library in IndexedDB (turns, summaries, pinned facts,
+   * facts, episodes survive reloads). `legacy` is what earlier versions of this page kept in
+   * localStorage: moved in once, when the stored chat is empty. Without IndexedDB (some
+   * private modes) the chat lives in memory only; `stored: false` says so.
+   */
+  async open(opts, session, legacy) {
+    options = opts;
+    mem?.close?.();
+    mem?.free();
+    mem = null;
+    let stored = true;
+    try {
+      mem = await Memory.open({ session: storedName(session), storage: "indexeddb", ...memoryOptions() });
+    } catch (e) {
+      if (e?.code !== "STORAGE_UNAVAILABLE" && e?.code !== "STORAGE_BLOCKED") throw e;
+      mem = new Memory(memoryOptions());
+      stored = false;
+    }
+    let migrated = 0;
+    if (mem.length === 0 && !mem.pinned().length && (legacy?.entries?.length || legacy?.pinned?.length)) {
+      migrated = ops.restore(legacy);
+      if (stored) await mem.flush();
+    }
+    return { stored, migrated };
+  },
+  /** The stored chat as the library exports it (entries, summaries, pins, facts, ...). */
+  exportDoc: () => mem.export(),
+  /** Stores an exported chat as chat `session` (replacing one of that name). */
+  async importDoc(doc, session) {
+    const m = await Memory.import(doc, { session: storedName(session), storage: "indexeddb", overwrite: true });
+    m.close();
+    m.free();
+    return true;
+  },
+  async deleteStored(session) {
+    await Memory.delete(storedName(session), "indexeddb").catch((e) => {
+      if (e?.code !== "STORAGE_UNAVAILABLE") throw e;
+    });
     return true;
   },
   configure(opts) {
@@ -193,7 +238,10 @@ const ops = {
       return text;
     });
     if (!changed) return 0;
-    ops.reset(options);
+    // Rewritten in place (and in storage): the turns, their summaries and the pins go, the
+    // redacted ones come back.
+    mem.clear();
+    for (const p of mem.pinned()) mem.unpin(p.id);
     ops.restore({ entries, pinned });
     return changed;
   },
@@ -266,14 +314,15 @@ const ops = {
     if (typeof mem.forgetFact === "function") return mem.forgetFact(id);
     return mem.forget(id);
   },
-  /** What the page saves to localStorage (see store.js). */
+  /** What redactHistory rewrites. */
   snapshot() {
     return {
       entries: mem.entries().map(({ tokens, ...e }) => e),
       pinned: mem.pinned().map((p) => p.text),
-      vault: redactor ? redactor.exportVault() : null,
     };
   },
+  /** The chat's redaction vault, which the page keeps beside the chat (see store.js). */
+  exportVault: () => (redactor ? redactor.exportVault() : null),
   /** Re-adds saved entries and pins to the fresh memory. */
   restore({ entries = [], pinned = [] }) {
     for (const text of pinned) mem.pin(text);
@@ -302,7 +351,7 @@ self.onmessage = async ({ data: { id, op, args } }) => {
   try {
     if (!ops[op]) throw new Error(`unknown op ${op}`);
     const run = () => {
-      if (!mem && !["init", "reset", "setEndpoint", "setRedaction", "useVault", "redact", "restoreTexts", "vault"].includes(op)) {
+      if (!mem && !["init", "reset", "open", "importDoc", "deleteStored", "setEndpoint", "setRedaction", "useVault", "redact", "restoreTexts", "vault", "exportVault"].includes(op)) {
         throw new Error("the memory is not ready yet");
       }
       return ops[op](...(args ?? []));

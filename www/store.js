@@ -1,11 +1,9 @@
-// ---------------------------------------------------------------------------------------------
-// PERSISTENCE SHIM — replace with `Memory.open({ session, storage })` once persistence lands.
-// Until then the page keeps each session itself: after every change it saves the worker's
-// snapshot (`mem.entries()`, the pinned texts, the redaction vault) to localStorage, and on
-// load re-adds the entries with `add(role, content, { timestamp, toolCalls, toolCallId, name,
-// metadata })`. Summaries are not restored (the API has no way to put one back): the next
-// turn that crosses the trigger writes a new one.
-// ---------------------------------------------------------------------------------------------
+// The page's own bookkeeping of its chats, in localStorage: the list with titles, the current
+// chat, and each chat's redaction vault (the page's Redactor, which redacts user turns as
+// they are typed). The chats themselves are stored by the library: the worker opens each with
+// `Memory.open({ session, storage: "indexeddb" })`. Earlier versions of this page kept the
+// turns here as well (`entries`, `pinned`); the worker moves such a chat into IndexedDB the
+// first time it is opened.
 
 const INDEX = "llm-memory-demo:sessions";
 const CURRENT = "llm-memory-demo:current-session";
@@ -62,7 +60,7 @@ export function renameSession(id, title) {
   writeIndex(listSessions().map((s) => (s.id === id ? { ...s, title } : s)));
 }
 
-/** `{ entries, pinned, vault }` of a session (empty for a new one). */
+/** `{ vault }` of a chat, plus `entries` and `pinned` for one saved by an earlier version. */
 export function loadSession(id) {
   return read(DATA(id), { entries: [], pinned: [], vault: null });
 }
@@ -76,18 +74,26 @@ export function saveSession(id, snapshot) {
   }
 }
 
-/** A file for "export": the session's snapshot with its title. */
-export function exportSession(id) {
+/** A file for "export": the library's export of the chat, with its title and vault. */
+export function exportSession(id, session) {
   const meta = listSessions().find((s) => s.id === id) ?? {};
-  return JSON.stringify({ format: "llm-memory-demo-session", version: 1, title: meta.title, ...loadSession(id) }, null, 2);
+  return JSON.stringify({ format: "llm-memory-demo-session", version: 2, title: meta.title, vault: loadSession(id).vault, session }, null, 2);
 }
 
+/**
+ * Reads an exported chat into a new chat of this page: `{ id, session }`, where `session` is
+ * the library's document for the worker to import (version 2), or null for a version-1 file,
+ * whose turns are moved in when the chat is opened.
+ */
 export function importSession(text) {
   const doc = JSON.parse(text);
-  if (doc?.format !== "llm-memory-demo-session" || !Array.isArray(doc.entries)) {
-    throw new Error("not a session exported by this demo");
+  const v1 = doc?.version === 1 && Array.isArray(doc.entries);
+  const v2 = doc?.version === 2 && doc.session && typeof doc.session === "object";
+  if (doc?.format !== "llm-memory-demo-session" || !(v1 || v2)) {
+    throw new Error("not a chat exported by this demo");
   }
   const id = createSession(`${doc.title ?? "Imported"} (imported)`);
-  saveSession(id, { entries: doc.entries, pinned: doc.pinned ?? [], vault: doc.vault ?? null });
-  return id;
+  if (v1) saveSession(id, { entries: doc.entries, pinned: doc.pinned ?? [], vault: doc.vault ?? null });
+  else saveSession(id, { vault: doc.vault ?? null });
+  return { id, session: v2 ? doc.session : null };
 }

@@ -83,10 +83,75 @@ test("10 turns under a small budget: the summary keeps the name, and the page sh
 
   const tokens = Number(await page.getByTestId("context-tokens").textContent());
   assert.ok(tokens > 0 && tokens <= 350, `context-tokens ${tokens} within the 350 available`);
-  assert.equal(await page.locator("[data-testid=context-entries] tr[data-entry=e1] .pill").textContent(), "summarized");
+  assert.equal(await page.locator("[data-testid=context-entries] tr[data-entry] .pill >> nth=0").textContent(), "summarized");
   assert.match(await page.getByTestId("memory-summary").textContent(), /Riley/);
   assert.equal(await page.getByTestId("assistant-message").count(), 10);
   await shot(page, "demo-summary.png");
+  // The library stores the chat (IndexedDB): after a reload the summary is still there, not
+  // rewritten from the turns.
+  const summaryText = await page.getByTestId("memory-summary").textContent();
+  await page.reload();
+  await page.waitForSelector("body[data-ready='1']");
+  assert.equal(await page.getByTestId("memory-summary").textContent(), summaryText);
+  assert.equal(await page.getByTestId("assistant-message").count(), 10);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("export then import makes a copy of the chat, its pinned facts included", async () => {
+  const { page, context, errors } = await open("strategy=tokens&budget=4000&tokenizer=approximate");
+  await send(page, "Hello, my name is Riley.");
+  await page.getByTestId("pin-input").fill("The user's favorite color is teal.");
+  await page.getByTestId("pin").click();
+  await page.getByTestId("memory-facts").getByText("teal").waitFor();
+  const [download] = await Promise.all([page.waitForEvent("download"), page.locator("#session-export").click()]);
+  const file = await download.path();
+  const doc = JSON.parse(readFileSync(file, "utf8"));
+  assert.equal(doc.format, "llm-memory-demo-session");
+  assert.equal(doc.session.format, "llm-memory/session", "the library's own export inside");
+  const chats = () => page.locator("#session-select option").count();
+  const before = await chats();
+  await page.locator("#session-import").setInputFiles(file);
+  await page.waitForFunction((n) => document.querySelectorAll("#session-select option").length === n + 1, before);
+  await page.waitForFunction(() => document.querySelectorAll("[data-testid=user-message]").length === 1);
+  assert.match(await page.locator("#session-select option:checked").textContent(), /imported/);
+  assert.match(await page.getByTestId("user-message").first().textContent(), /Riley/);
+  assert.match(await page.getByTestId("memory-facts").textContent(), /teal/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("a chat saved by an earlier version of the page (localStorage) moves into IndexedDB once", async () => {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  await context.addInitScript(() => {
+    if (localStorage.getItem("llm-memory-demo:sessions")) return;
+    localStorage.setItem("llm-memory-demo:sessions", JSON.stringify([{ id: "old1", title: "Old chat", createdAt: 1 }]));
+    localStorage.setItem("llm-memory-demo:current-session", "old1");
+    localStorage.setItem("llm-memory-demo:session:old1", JSON.stringify({
+      entries: [
+        { id: "e1", role: "user", content: "Hello from the old page, I live in Oslo.", timestamp: 1_700_000_000_000 },
+        { id: "e2", role: "assistant", content: "Hi! Noted.", timestamp: 1_700_000_001_000 },
+      ],
+      pinned: ["The user's favorite color is teal."],
+      vault: null,
+    }));
+  });
+  const page = await context.newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  await page.goto(server.url);
+  await page.waitForSelector("body[data-ready='1']");
+  const shown = async () => ({
+    user: await page.getByTestId("user-message").count(),
+    assistant: await page.getByTestId("assistant-message").count(),
+    pinned: /teal/.test(await page.getByTestId("memory-facts").textContent()),
+  });
+  assert.deepEqual(await shown(), { user: 1, assistant: 1, pinned: true });
+  const kept = await page.evaluate(() => JSON.parse(localStorage.getItem("llm-memory-demo:session:old1")));
+  assert.ok(!kept.entries?.length && !kept.pinned?.length, "localStorage keeps no turns once they are moved");
+  await page.reload();
+  await page.waitForSelector("body[data-ready='1']");
+  assert.deepEqual(await shown(), { user: 1, assistant: 1, pinned: true }, "read back from IndexedDB, once");
   assert.deepEqual(errors, []);
   await context.close();
 });
@@ -95,7 +160,7 @@ test("control: the same 10 turns with plain trimming lose the name", async () =>
   const { page, context } = await open(`strategy=tokens&${SMALL}`);
   await tenTurns(page);
   assert.match(await lastReply(page), /I don't see your name anywhere/);
-  assert.equal(await page.locator("[data-testid=context-entries] tr[data-entry=e1] .pill").textContent(), "dropped");
+  assert.equal(await page.locator("[data-testid=context-entries] tr[data-entry] .pill >> nth=0").textContent(), "dropped");
   await context.close();
 });
 
