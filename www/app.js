@@ -269,6 +269,15 @@ function setBusy(busy) {
   $("#stop").hidden = !busy;
 }
 
+/** Stops a reply in flight and waits until the turn has ended: switching, clearing or deleting
+ * the chat under a running reply would store the reply in whichever chat is open next. */
+async function settleReply() {
+  while (state.busy) {
+    state.abort?.abort();
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
 async function refresh({ save = true } = {}) {
   const [entries, pinned, summaries, facts, episodes] = await Promise.all([
     call("entries"), call("pinned"), call("summaries"),
@@ -458,6 +467,7 @@ $("#pin-form").addEventListener("submit", async (ev) => {
 
 $("#clear-chat").onclick = async () => {
   if (!confirm("Clear this conversation? Pinned facts stay.")) return;
+  await settleReply();
   await call("clear");
   state.turns = [];
   state.error = null;
@@ -465,6 +475,7 @@ $("#clear-chat").onclick = async () => {
 };
 
 async function openSession(id) {
+  await settleReply();
   state.session = id;
   store.switchSession(id);
   const saved = store.loadSession(id);
@@ -476,16 +487,19 @@ async function openSession(id) {
     state.warnedUnstored = true;
     notice("This browser does not let the page use IndexedDB here (a private window?): chats last until the tab is closed.", "warn");
   }
-  if (state.settings.redact && state.caps.redactor) await call("redactHistory");
+  // A chat written with redaction off is redacted now, in storage too: its vault must be
+  // saved with it, or the real values would be lost on the next load.
+  const redacted = state.settings.redact && state.caps.redactor ? await call("redactHistory") : 0;
   state.turns = [];
   state.error = null;
-  await refresh({ save: false });
+  await refresh({ save: redacted > 0 || migrated > 0 });
 }
 
 $("#session-select").onchange = (ev) => openSession(ev.target.value);
 $("#session-new").onclick = () => openSession(store.createSession());
 $("#session-delete").onclick = async () => {
   if (!confirm("Delete this chat from this browser?")) return;
+  await settleReply();
   await call("deleteStored", state.session);
   store.deleteSession(state.session);
   await openSession(store.currentSession());
@@ -507,6 +521,7 @@ $("#session-import").onchange = async (ev) => {
     await openSession(id);
   } catch (e) {
     if (created) {
+      await call("deleteStored", created).catch(() => {});
       store.deleteSession(created);
       if (state.session === created) await openSession(store.currentSession()).catch(() => {});
     }

@@ -154,6 +154,8 @@ const ops = {
     return true;
   },
   async deleteStored(session) {
+    // The open chat stops listening first: it is being deleted here, not in another tab.
+    if (mem?.session === storedName(session)) mem.close();
     await Memory.delete(storedName(session), "indexeddb").catch((e) => {
       if (e?.code !== "STORAGE_UNAVAILABLE") throw e;
     });

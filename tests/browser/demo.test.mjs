@@ -98,6 +98,27 @@ test("10 turns under a small budget: the summary keeps the name, and the page sh
   await context.close();
 });
 
+test("switching chats while a reply streams stops the reply instead of storing it in the other chat", async () => {
+  const { page, context, errors } = await open("strategy=tokens&budget=4000&tokenizer=approximate");
+  await send(page, "Chat A first message.");
+  const chatA = await page.evaluate(() => document.querySelector("#session-select").value);
+  await page.locator("#session-new").click();
+  await page.waitForFunction(() => document.querySelectorAll("[data-testid=user-message]").length === 0);
+  await setField(page, "settings-model", "slow-1500");
+  await page.getByTestId("message-input").fill("Chat B message, the reply is slow.");
+  await page.getByTestId("send").click();
+  await page.waitForFunction(() => document.body.dataset.busy === "1");
+  await page.locator("#session-select").selectOption(chatA);
+  await page.waitForFunction(() => !document.body.dataset.busy && document.querySelectorAll("[data-testid=user-message]").length === 1);
+  await page.waitForTimeout(1_800); // past the slow reply's time
+  const texts = async (id) => page.getByTestId(id).allTextContents();
+  assert.equal((await texts("user-message")).length, 1);
+  assert.match((await texts("user-message"))[0], /Chat A first message/);
+  assert.equal((await texts("assistant-message")).length, 1, "chat A got no reply of chat B");
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test("export then import makes a copy of the chat, its pinned facts included", async () => {
   const { page, context, errors } = await open("strategy=tokens&budget=4000&tokenizer=approximate");
   await send(page, "Hello, my name is Riley.");
@@ -260,6 +281,21 @@ test("turning redaction on later redacts what was written before it", {
   assert.ok(!sent.includes("riley.stone@example.com"), sent);
   assert.match(sent, /\[EMAIL_1\]/);
   assert.match(await lastReply(page), /riley\.stone@example\.com/);
+  // A chat that was not open when redaction went on is redacted when it is opened: in storage
+  // too, so its values must be kept with it (a reload still shows them).
+  const first = await page.evaluate(() => document.querySelector("#session-select").value);
+  await page.getByTestId("settings-redact").uncheck();
+  await page.locator("#session-new").click();
+  await page.waitForFunction(() => document.querySelectorAll("[data-testid=user-message]").length === 0);
+  await send(page, "My email is dana@example.net.");
+  const second = await page.evaluate(() => document.querySelector("#session-select").value);
+  await page.locator("#session-select").selectOption(first);
+  await page.getByTestId("settings-redact").check();
+  await page.locator("#session-select").selectOption(second);
+  await page.waitForFunction(() => document.querySelectorAll("[data-testid=user-message]").length === 1);
+  await page.reload();
+  await page.waitForSelector("body[data-ready='1']");
+  assert.match(await page.getByTestId("user-message").first().textContent(), /dana@example\.net/);
   assert.deepEqual(errors, []);
   await context.close();
 });
