@@ -279,7 +279,7 @@ async function settleReply() {
 }
 
 async function refresh({ save = true } = {}) {
-  const [entries, pinned, summaries, facts, episodes] = await Promise.all([
+  let [entries, pinned, summaries, facts, episodes] = await Promise.all([
     call("entries"), call("pinned"), call("summaries"),
     state.caps.facts ? call("facts").catch(() => null) : null,
     state.caps.episodes ? call("episodes").catch(() => null) : null,
@@ -288,6 +288,14 @@ async function refresh({ save = true } = {}) {
   state.entries = entries;
   state.display = new Map(entries.map((e, i) => [e.id, texts[i]]));
   const [summaryText] = await call("restoreTexts", [summaries.at(-1)?.text ?? ""]);
+  // Pinned and long-term facts hold placeholders when redaction is on; shown here (on this
+  // device only) with the real values, as the chat is.
+  const shown = async (list) => {
+    if (!list?.length) return list;
+    const texts = await call("restoreTexts", list.map((x) => x.text ?? ""));
+    return list.map((x, i) => (typeof x.text === "string" ? { ...x, text: texts[i] } : x));
+  };
+  [pinned, facts] = await Promise.all([shown(pinned), shown(facts)]);
   renderChat();
   renderMemory({ pinned, summary: summaries.at(-1), summaryText, facts, episodes });
   showTurn(state.view);

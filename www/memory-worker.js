@@ -228,11 +228,29 @@ const ops = {
     const snap = ops.snapshot();
     let changed = 0;
     const entries = snap.entries.map((e) => {
-      if (e.metadata?.redacted || typeof e.content !== "string" || !e.content) return e;
-      const { text, findings } = redactor.redact(e.content);
-      if (findings.length) changed++;
-      return { ...e, content: text, metadata: { ...(e.metadata ?? {}), redacted: true, ...(findings.length ? { redactions: entityTypesOf(findings) } : {}) } };
+      if (e.metadata?.redacted) return e;
+      const found = [];
+      const redact = (t) => {
+        if (typeof t !== "string" || !t) return t;
+        const { text, findings } = redactor.redact(t);
+        found.push(...findings);
+        return text;
+      };
+      const content = redact(e.content);
+      // A tool call's arguments go out too ("store_memory" with the user's email in it).
+      const toolCalls = e.toolCalls?.map((c) => ({ ...c, function: { ...c.function, arguments: redact(c.function.arguments) } }));
+      if (found.length) changed++;
+      return { ...e, content, ...(toolCalls ? { toolCalls } : {}), metadata: { ...(e.metadata ?? {}), redacted: true, ...(found.length ? { redactions: entityTypesOf(found) } : {}) } };
     });
+    // Long-term facts (tool memory) written before: forgotten (which erases their words) and
+    // remembered again redacted.
+    for (const f of (typeof mem.facts === "function" ? mem.facts() : [])) {
+      const { text, findings } = redactor.redact(f.text);
+      if (!findings.length) continue;
+      mem.forget(f.id);
+      mem.remember(text, { ...(f.category ? { category: f.category } : {}), importance: f.importance });
+      changed++;
+    }
     const pinned = snap.pinned.map((p) => {
       if (/\[[A-Z][A-Z0-9_]*_\d+\]/.test(p)) return p;
       const { text, findings } = redactor.redact(p);

@@ -496,3 +496,20 @@ test("tool memory: the model's store call runs through mem.callTool and the fact
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test("turning redaction on later also redacts tool-call arguments and the facts tool memory stored", {
+  skip: hasTools && hasRedactor ? false : "pkg/ lacks tool memory or the Redactor",
+}, async () => {
+  const { page, context, errors } = await open(`toolMemory=1&strategy=tokens&budget=4000&tokenizer=approximate`);
+  await send(page, "Remember that my email is dana.w@example.net.");
+  assert.match(await page.locator("#long-term-facts").textContent(), /dana\.w@example\.net/);
+  await page.getByTestId("settings-redact").check();
+  await page.locator("#notices").getByText("redacted now").waitFor();
+  await send(page, "What is my email?");
+  const sent = (await chatRequests()).at(-1).body;
+  assert.ok(!sent.includes("dana.w@example.net"), sent);
+  // Shown to the user with the real value still.
+  assert.match(await page.locator("#long-term-facts").textContent(), /dana\.w@example\.net/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
