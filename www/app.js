@@ -174,6 +174,11 @@ function onWorkerEvent(ev) {
     }
   } else if (ev.event === "crash") {
     notice(ev.message, "error");
+  } else if (ev.event === "changed" && ev.session === state.session && !state.busy) {
+    // Another tab of this chat stored turns: show them (the turn running here refreshes anyway).
+    refresh({ save: false }).catch((e) => notice(e.message, "error"));
+  } else if (ev.event === "storeError" && ev.session === state.session) {
+    notice(`${ev.code}: ${ev.message}`, "error");
   }
 }
 

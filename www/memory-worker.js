@@ -131,7 +131,12 @@ const ops = {
     mem = null;
     let stored = true;
     try {
-      mem = await Memory.open({ session: storedName(session), storage: "indexeddb", ...memoryOptions() });
+      mem = await Memory.open({
+        session: storedName(session), storage: "indexeddb", ...memoryOptions(),
+        onChange: () => post({ event: "changed", session }),
+        // A write that failed (the quota) or the chat deleted in another tab: the page says so.
+        onError: (e) => post({ event: "storeError", session, code: e?.code, message: String(e?.message ?? e) }),
+      });
     } catch (e) {
       if (e?.code !== "STORAGE_UNAVAILABLE" && e?.code !== "STORAGE_BLOCKED") throw e;
       mem = new Memory(memoryOptions());

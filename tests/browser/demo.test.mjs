@@ -119,6 +119,20 @@ test("switching chats while a reply streams stops the reply instead of storing i
   await context.close();
 });
 
+test("a second tab of the same chat shows the turns the first one sends", async () => {
+  const { page, context, errors } = await open("strategy=tokens&budget=4000&tokenizer=approximate");
+  await send(page, "Hello from the first tab.");
+  const other = await context.newPage();
+  await other.goto(page.url());
+  await other.waitForSelector("body[data-ready='1']");
+  assert.equal(await other.getByTestId("user-message").count(), 1);
+  await send(page, "And a second message.");
+  await other.waitForFunction(() => document.querySelectorAll("[data-testid=user-message]").length === 2, null, { timeout: 5_000 });
+  assert.equal(await other.getByTestId("assistant-message").count(), 2);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test("export then import makes a copy of the chat, its pinned facts included", async () => {
   const { page, context, errors } = await open("strategy=tokens&budget=4000&tokenizer=approximate");
   await send(page, "Hello, my name is Riley.");
