@@ -317,6 +317,7 @@ impl Tokenizer {
             JsValue,
         >,
     ) -> Result<String, JsValue> {
+        let object_arguments = object_arguments(&messages);
         let messages = chat_messages(&messages)?;
         let template = self.chat_template(&config)?;
         let o = Opts::new(
@@ -327,6 +328,7 @@ impl Tokenizer {
         let opts = RenderOptions {
             add_generation_prompt: o.boolean("addGenerationPrompt")?.unwrap_or(true),
             now_ms: Some(js_sys::Date::now()),
+            object_arguments,
         };
         Ok(template.render(&messages, &opts)?)
     }
@@ -362,6 +364,35 @@ impl Tokenizer {
         *self.chat.borrow_mut() = Some((text, t.clone()));
         Ok(t)
     }
+}
+
+/// The tool calls (message index, call index) whose `function.arguments` is an object, not
+/// JSON text: templates get them as objects (see `RenderOptions::object_arguments`).
+#[cfg(feature = "chat-template")]
+fn object_arguments(messages: &JsValue) -> Vec<(usize, usize)> {
+    let get = |v: &JsValue, key: &str| js_sys::Reflect::get(v, &key.into()).unwrap_or_default();
+    let mut out = Vec::new();
+    if !js_sys::Array::is_array(messages) {
+        return out;
+    }
+    for (i, m) in js_sys::Array::from(messages).iter().enumerate() {
+        let calls = get(&m, "tool_calls");
+        let calls = if calls.is_undefined() {
+            get(&m, "toolCalls")
+        } else {
+            calls
+        };
+        if !js_sys::Array::is_array(&calls) {
+            continue;
+        }
+        for (j, c) in js_sys::Array::from(&calls).iter().enumerate() {
+            let args = get(&get(&c, "function"), "arguments");
+            if args.is_object() && !js_sys::Array::is_array(&args) {
+                out.push((i, j));
+            }
+        }
+    }
+    out
 }
 
 #[cfg(feature = "chat-template")]

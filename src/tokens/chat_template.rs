@@ -19,13 +19,17 @@ use minijinja::{Environment, ErrorKind, Value};
 use serde::Serialize;
 
 /// Options of one rendering.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct RenderOptions {
     /// Append the header that opens the assistant's reply (default true: the prompt as sent).
     pub add_generation_prompt: bool,
     /// Milliseconds since the Unix epoch (UTC) for templates that call `strftime_now`
     /// (llama 3.1's "Today Date"); without it such templates fail with a coded error.
     pub now_ms: Option<f64>,
+    /// Tool calls (message index, call index) whose `arguments` the caller gave as an object:
+    /// templates get the object (`tool_call.arguments is string` is false, `| tojson` prints
+    /// it), as they would from the caller; the others get the JSON text.
+    pub object_arguments: Vec<(usize, usize)>,
 }
 
 impl Default for RenderOptions {
@@ -33,6 +37,7 @@ impl Default for RenderOptions {
         RenderOptions {
             add_generation_prompt: true,
             now_ms: None,
+            object_arguments: Vec::new(),
         }
     }
 }
@@ -152,7 +157,11 @@ impl ChatTemplate {
         let template = env
             .get_template(NAME)
             .map_err(|e| invalid(format!("chat template: {e}")))?;
-        let views: Vec<MessageView> = messages.iter().map(MessageView::from).collect();
+        let views: Vec<MessageView> = messages
+            .iter()
+            .enumerate()
+            .map(|(i, m)| MessageView::new(i, m, &opts.object_arguments))
+            .collect();
         let mut ctx = std::collections::BTreeMap::new();
         ctx.insert("messages", Value::from(minijinja::value::Serde(&views)));
         let add = Value::from(opts.add_generation_prompt);
@@ -209,19 +218,56 @@ struct MessageView<'a> {
     content: &'a str,
     #[serde(skip_serializing_if = "Option::is_none")]
     name: Option<&'a str>,
-    #[serde(skip_serializing_if = "<[ToolCall]>::is_empty")]
-    tool_calls: &'a [ToolCall],
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    tool_calls: Vec<CallView<'a>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     tool_call_id: Option<&'a str>,
 }
 
-impl<'a> From<&'a ChatMessage> for MessageView<'a> {
-    fn from(m: &'a ChatMessage) -> Self {
+/// A tool call as templates read it (the OpenAI shape).
+#[derive(Serialize)]
+struct CallView<'a> {
+    id: &'a str,
+    #[serde(rename = "type")]
+    kind: &'a str,
+    function: FunctionView<'a>,
+}
+
+#[derive(Serialize)]
+struct FunctionView<'a> {
+    name: &'a str,
+    arguments: Arguments<'a>,
+}
+
+#[derive(Serialize)]
+#[serde(untagged)]
+enum Arguments<'a> {
+    Text(&'a str),
+    Object(serde_json::Value),
+}
+
+impl<'a> MessageView<'a> {
+    fn new(index: usize, m: &'a ChatMessage, object_arguments: &[(usize, usize)]) -> Self {
+        let view = |(j, c): (usize, &'a ToolCall)| {
+            let text = c.function.arguments.as_str();
+            let arguments = match object_arguments.contains(&(index, j)) {
+                true => serde_json::from_str(text).map_or(Arguments::Text(text), Arguments::Object),
+                false => Arguments::Text(text),
+            };
+            CallView {
+                id: &c.id,
+                kind: &c.kind,
+                function: FunctionView {
+                    name: &c.function.name,
+                    arguments,
+                },
+            }
+        };
         MessageView {
             role: m.role.as_str(),
             content: &m.content,
             name: m.name.as_deref(),
-            tool_calls: &m.tool_calls,
+            tool_calls: m.tool_calls.iter().enumerate().map(view).collect(),
             tool_call_id: m.tool_call_id.as_deref(),
         }
     }

@@ -71,6 +71,13 @@ const withTools = {
     { role: "tool", tool_call_id: "c2", content: '{"temp": 25}' },
     { role: "assistant", content: "Paris 21°C, Rome 25°C." },
   ],
+  // As the typings allow: arguments as an object (keys out of alphabetical order), rendered
+  // by the template's `tojson` in the caller's order, like the reference does.
+  "tool call with object arguments": [
+    { role: "user", content: "Weather in Paris for 3 days?" },
+    { role: "assistant", content: "", tool_calls: [{ id: "c1", type: "function", function: { name: "weather", arguments: { city: "Paris", unit: "celsius", days: 3, when: { from: "today" } } } }] },
+    { role: "tool", tool_call_id: "c1", content: '{"temp": 21}' },
+  ],
 };
 
 const models = {
