@@ -7,6 +7,7 @@
 pub mod bm25;
 pub mod chunks;
 pub mod episodes;
+mod fact_text;
 pub mod facts;
 pub mod fuse;
 pub mod tokenize;
