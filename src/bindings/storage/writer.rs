@@ -62,9 +62,27 @@ pub fn announce_deleted(backend: &Backend, session: &str) {
 /// A session's channel between tabs, opened before the session is read: what another tab
 /// stores while this one loads is kept here and applied once the store exists, not missed.
 pub struct Inbox {
-    channel: web_sys::BroadcastChannel,
+    /// Taken by the store; still here if opening failed, and then closed on drop.
+    channel: Option<web_sys::BroadcastChannel>,
     early: Rc<RefCell<Vec<JsValue>>>,
     _buffer: Listener,
+}
+
+impl Inbox {
+    /// The channel and what it heard so far, for the store that takes over.
+    fn take(mut self) -> (Option<web_sys::BroadcastChannel>, Vec<JsValue>) {
+        (self.channel.take(), self.early.take())
+    }
+}
+
+impl Drop for Inbox {
+    /// Opening failed: stop listening, or the next message would call a dropped closure.
+    fn drop(&mut self) {
+        if let Some(ch) = self.channel.take() {
+            ch.set_onmessage(None);
+            ch.close();
+        }
+    }
 }
 
 impl Inbox {
@@ -80,7 +98,7 @@ impl Inbox {
             Listener::new(move |e: web_sys::MessageEvent| keep.borrow_mut().push(e.data()));
         channel.set_onmessage(Some(buffer.as_ref().unchecked_ref()));
         Some(Inbox {
-            channel,
+            channel: Some(channel),
             early,
             _buffer: buffer,
         })
@@ -96,10 +114,7 @@ impl Store {
         on_change: Option<Function>,
         inbox: Option<Inbox>,
     ) -> Rc<Store> {
-        let (channel, early) = match inbox {
-            Some(i) => (Some(i.channel), i.early.take()),
-            None => (None, Vec::new()),
-        };
+        let (channel, early) = inbox.map_or((None, Vec::new()), Inbox::take);
         let store = Rc::new_cyclic(|weak: &Weak<Store>| {
             let listener = channel.as_ref().map(|ch| {
                 let store = weak.clone();
