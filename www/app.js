@@ -506,6 +506,13 @@ async function openSession(id) {
   state.turns = [];
   state.error = null;
   await refresh({ save: redacted > 0 || migrated > 0 });
+  // The chat ends with a message the model never answered (the page was closed or reloaded
+  // while the reply was written, or the chat was switched away from): offer to send it again.
+  if (["user", "tool"].includes(state.entries.at(-1)?.role)) {
+    state.error = { kind: "no reply", message: "The reply to the last message never arrived (the page was reloaded or closed, or the chat was left, while it was written)." };
+    renderChat();
+    showTurn(state.view);
+  }
 }
 
 $("#session-select").onchange = (ev) => openSession(ev.target.value);

@@ -115,6 +115,13 @@ test("switching chats while a reply streams stops the reply instead of storing i
   assert.equal((await texts("user-message")).length, 1);
   assert.match((await texts("user-message"))[0], /Chat A first message/);
   assert.equal((await texts("assistant-message")).length, 1, "chat A got no reply of chat B");
+  // Back in chat B, its unanswered message offers a retry, which gets the reply.
+  const chatB = await page.evaluate(() => [...document.querySelectorAll("#session-select option")].at(-1).value);
+  await page.locator("#session-select").selectOption(chatB);
+  await page.getByTestId("retry").waitFor();
+  await setField(page, "settings-model", "offline-demo");
+  await page.getByTestId("retry").click();
+  await page.waitForFunction(() => !document.body.dataset.busy && document.querySelectorAll("[data-testid=assistant-message]").length === 1);
   assert.deepEqual(errors, []);
   await context.close();
 });
