@@ -45,7 +45,7 @@ pub async fn call_async(
 
 /// A promise that resolves to `value` after `ms`, and the timer (to clear it, so a settled
 /// call leaves nothing pending: Node would wait for the timer before it exits).
-fn after(ms: f64, value: &JsValue) -> (JsValue, Promise) {
+pub(super) fn after(ms: f64, value: &JsValue) -> (JsValue, Promise) {
     let mut timer = JsValue::UNDEFINED;
     // Without timers in this realm, the callback alone is waited for.
     let promise = Promise::new(&mut |resolve, _reject| {
@@ -59,7 +59,7 @@ fn after(ms: f64, value: &JsValue) -> (JsValue, Promise) {
     (timer, promise)
 }
 
-fn clear(timer: &JsValue) {
+pub(super) fn clear(timer: &JsValue) {
     if let Some(ct) = global_fn("clearTimeout") {
         let _ = ct.call1(&JsValue::NULL, timer);
     }

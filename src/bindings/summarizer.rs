@@ -2,6 +2,7 @@
 //! context waits at most `timeout_ms`; a summary that arrives later is still recorded and used
 //! from the next turn. Failures are recorded too, so the report can say why it trimmed.
 
+use super::callbacks::{after, clear, error_text};
 use super::to_js;
 use crate::memory::Memory as Core;
 use crate::summary::SummaryRequest;
@@ -9,7 +10,6 @@ use js_sys::{Function, Promise};
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
 pub async fn run_summarizer(
@@ -48,31 +48,7 @@ pub async fn run_summarizer(
             let _ = resolve.call0(&JsValue::NULL);
         }
     });
-    let race = Promise::race(&js_sys::Array::of2(&done, &timeout(timeout_ms)));
-    let _ = JsFuture::from(race).await;
-}
-
-/// A promise that resolves to `false` after `ms` (setTimeout exists in browsers, workers and Node).
-fn timeout(ms: f64) -> Promise {
-    Promise::new(&mut |resolve, _reject| {
-        let set_timeout = js_sys::Reflect::get(&js_sys::global(), &"setTimeout".into())
-            .ok()
-            .and_then(|f| f.dyn_into::<Function>().ok());
-        match set_timeout {
-            Some(st) => {
-                let _ = st.call2(&JsValue::NULL, &resolve, &JsValue::from_f64(ms));
-            }
-            None => {
-                let _ = resolve.call1(&JsValue::NULL, &JsValue::FALSE);
-            }
-        }
-    })
-}
-
-fn error_text(e: &JsValue) -> String {
-    if let Some(err) = e.dyn_ref::<js_sys::Error>() {
-        return err.message().into();
-    }
-    e.as_string()
-        .unwrap_or_else(|| "summarize threw a non-Error value".into())
+    let (timer, late) = after(timeout_ms, &JsValue::FALSE);
+    let _ = JsFuture::from(Promise::race(&js_sys::Array::of2(&done, &late))).await;
+    clear(&timer);
 }

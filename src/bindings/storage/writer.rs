@@ -26,8 +26,9 @@ struct Flow {
 pub struct Store {
     pub backend: Backend,
     pub meta: RefCell<SessionMeta>,
-    /// Sizes of the stored records, for the meta's `bytes`.
-    sizes: RefCell<StoredSizes>,
+    /// Sizes of the stored records, for the meta's `bytes`: measured at the first write, not
+    /// when the session opens (measuring serializes every record).
+    sizes: RefCell<Option<StoredSizes>>,
     /// The session was deleted while open (see `detach`).
     gone: std::cell::Cell<bool>,
     core: Weak<RefCell<Core>>,
@@ -128,7 +129,7 @@ impl Store {
             });
             Store {
                 backend,
-                sizes: RefCell::new(StoredSizes::of(&core.borrow().records())),
+                sizes: RefCell::new(None),
                 gone: Default::default(),
                 meta: RefCell::new(meta),
                 core: Rc::downgrade(core),
@@ -164,7 +165,9 @@ impl Store {
         let Some(core) = self.core.upgrade() else {
             return;
         };
-        self.sizes.borrow_mut().apply(&ops);
+        if let Some(sizes) = self.sizes.borrow_mut().as_mut() {
+            sizes.apply(&ops);
+        }
         let result = core.borrow_mut().apply_remote(ops);
         match result {
             Ok(()) => {
@@ -273,12 +276,19 @@ impl Store {
     fn next_meta(&self, ops: &[RecordOp]) -> SessionMeta {
         let mut meta = self.meta.borrow().clone();
         meta.updated_at = js_sys::Date::now();
-        if let Some(core) = self.core.upgrade() {
+        let core = self.core.upgrade();
+        if let Some(core) = &core {
             meta.turns = core.borrow().entries().len();
         }
         // Applied before the write is known to succeed: a failed write keeps its changes
-        // queued and applies them again with the next, which gives the same sizes.
+        // queued and applies them again with the next, which gives the same sizes. Measured
+        // first from the memory as it is now, which holds these changes already.
         let mut sizes = self.sizes.borrow_mut();
+        let sizes = sizes.get_or_insert_with(|| {
+            core.map_or_else(StoredSizes::default, |c| {
+                StoredSizes::of(&c.borrow().records())
+            })
+        });
         sizes.apply(ops);
         meta.bytes = sizes.total();
         meta
