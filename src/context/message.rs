@@ -1,27 +1,52 @@
 //! The OpenAI chat-completions message shape: what `context()` returns and what is sent.
 
 use crate::history::{Entry, Role, ToolCall};
+use serde::ser::SerializeStruct;
 use serde::{Serialize, Serializer};
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct ChatMessage {
     pub role: Role,
-    /// `null` only for an assistant message that carries tool calls and no text, as OpenAI does.
-    #[serde(serialize_with = "content_or_null")]
+    /// Sent as `null` only when empty on an assistant message that carries tool calls (see
+    /// the `Serialize` impl).
     pub content: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub tool_calls: Vec<ToolCall>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub tool_call_id: Option<String>,
 }
 
-fn content_or_null<S: Serializer>(content: &str, s: S) -> Result<S::Ok, S::Error> {
-    if content.is_empty() {
-        s.serialize_none()
-    } else {
-        s.serialize_str(content)
+impl ChatMessage {
+    /// OpenAI writes `content: null` for an assistant message that only calls tools, and
+    /// refuses `null` on every other message (a tool result, user or assistant text that is
+    /// empty must be `""`), so null depends on the role and the calls, not on the text alone.
+    fn content_is_null(&self) -> bool {
+        self.content.is_empty() && self.role == Role::Assistant && !self.tool_calls.is_empty()
+    }
+}
+
+impl Serialize for ChatMessage {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let fields = 2
+            + usize::from(self.name.is_some())
+            + usize::from(!self.tool_calls.is_empty())
+            + usize::from(self.tool_call_id.is_some());
+        let mut out = s.serialize_struct("ChatMessage", fields)?;
+        out.serialize_field("role", &self.role)?;
+        if self.content_is_null() {
+            out.serialize_field("content", &None::<&str>)?;
+        } else {
+            out.serialize_field("content", &self.content)?;
+        }
+        if let Some(name) = &self.name {
+            out.serialize_field("name", name)?;
+        }
+        if !self.tool_calls.is_empty() {
+            out.serialize_field("tool_calls", &self.tool_calls)?;
+        }
+        if let Some(id) = &self.tool_call_id {
+            out.serialize_field("tool_call_id", id)?;
+        }
+        out.end()
     }
 }
 
