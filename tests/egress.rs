@@ -249,3 +249,68 @@ fn an_ip_after_a_word_ending_in_ver_is_still_an_ip() {
     );
     assert_eq!(r.redact_outgoing("version 1.2.3.4").0, "version 1.2.3.4");
 }
+
+#[test]
+fn the_step_log_views_are_redacted_like_the_context() {
+    use llm_memory::history::steps::{Step, StepView};
+    let mut m = memory(Strategy::Full);
+    m.track_changes();
+    m.add_step(
+        Step::Task {
+            task: format!("Book a table and confirm to {} ([EMAIL_1])", VALUES[0]),
+        },
+        0.0,
+    );
+    m.add_step(
+        Step::Planning {
+            plan: format!("Call the restaurant at {}", VALUES[1]),
+        },
+        1.0,
+    );
+    let call = ToolCall {
+        id: "c1".into(),
+        kind: "function".into(),
+        function: FunctionCall {
+            name: "book_table".into(),
+            arguments: format!("{{\"card\":\"{}\"}}", VALUES[2]),
+        },
+    };
+    m.add_step(
+        Step::Action {
+            model_output: Some("I will book it, then mail [EMAIL_1].".into()),
+            tool_calls: vec![call],
+            observations: Some(format!("booked; receipt sent to {}", VALUES[0])),
+            error: Some(format!("card {} declined once", VALUES[2])),
+        },
+        2.0,
+    );
+    // The vault gained the steps' values as they were added, so it is stored with them.
+    assert!(m
+        .take_changes()
+        .iter()
+        .any(|op| matches!(op, RecordOp::Put(r) if r.kind == "vault")));
+    for view in [StepView::Full, StepView::Summary] {
+        let sent = serde_json::to_string(&m.step_messages(view)).unwrap();
+        assert_clean(&sent);
+    }
+    let full = m.step_messages(StepView::Full);
+    // The user's own "[EMAIL_1]" in the task goes out marked; the model's stays a placeholder.
+    assert!(
+        full[0].content.contains("[EMAIL\u{2060}_1]"),
+        "{}",
+        full[0].content
+    );
+    assert!(
+        full[2].content.contains("mail [EMAIL_1]."),
+        "{}",
+        full[2].content
+    );
+    let restored = m.restore_text(&full[0].content);
+    assert!(
+        restored.contains(VALUES[0]) && restored.ends_with("([EMAIL_1])"),
+        "{restored}"
+    );
+    // The step log itself keeps the real text.
+    let stored = serde_json::to_string(m.steps()).unwrap();
+    assert!(stored.contains(VALUES[2]));
+}

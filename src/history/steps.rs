@@ -105,54 +105,58 @@ impl StepLog {
 
     /// The steps as chat messages, in the order they happened, through `view`.
     pub fn messages(&self, view: StepView) -> Vec<ChatMessage> {
-        let latest_plan = self
-            .steps
-            .iter()
-            .rposition(|r| matches!(r.step, Step::Planning { .. }));
-        let mut out = Vec::new();
-        for (i, record) in self.steps.iter().enumerate() {
-            match &record.step {
-                Step::Task { task } => {
-                    out.push(ChatMessage::new(Role::User, format!("New task:\n{task}")))
+        render(&self.steps, view)
+    }
+}
+
+/// `steps` as chat messages through `view`: the log's own, or their outgoing (redacted) forms.
+pub fn render(steps: &[StepRecord], view: StepView) -> Vec<ChatMessage> {
+    let latest_plan = steps
+        .iter()
+        .rposition(|r| matches!(r.step, Step::Planning { .. }));
+    let mut out = Vec::new();
+    for (i, record) in steps.iter().enumerate() {
+        match &record.step {
+            Step::Task { task } => {
+                out.push(ChatMessage::new(Role::User, format!("New task:\n{task}")))
+            }
+            Step::Planning { plan } => {
+                if view == StepView::Full || Some(i) == latest_plan {
+                    out.push(ChatMessage::new(Role::Assistant, plan.clone()));
                 }
-                Step::Planning { plan } => {
-                    if view == StepView::Full || Some(i) == latest_plan {
-                        out.push(ChatMessage::new(Role::Assistant, plan.clone()));
-                    }
+            }
+            Step::Action {
+                model_output,
+                tool_calls,
+                observations,
+                error,
+            } => {
+                if let (StepView::Full, Some(text)) = (view, model_output) {
+                    out.push(ChatMessage::new(Role::Assistant, text.clone()));
                 }
-                Step::Action {
-                    model_output,
-                    tool_calls,
-                    observations,
-                    error,
-                } => {
-                    if let (StepView::Full, Some(text)) = (view, model_output) {
-                        out.push(ChatMessage::new(Role::Assistant, text.clone()));
-                    }
-                    if !tool_calls.is_empty() {
-                        let calls = serde_json::to_string(tool_calls).unwrap_or_default();
-                        out.push(ChatMessage::new(
-                            Role::Assistant,
-                            format!("Calling tools:\n{calls}"),
-                        ));
-                    }
-                    if let Some(obs) = observations {
-                        out.push(ChatMessage::new(Role::User, format!("Observation:\n{obs}")));
-                    }
-                    if let Some(err) = error {
-                        out.push(ChatMessage::new(
-                            Role::User,
-                            format!(
-                                "Error:\n{err}\nNow let's retry: take care not to repeat \
-                                 previous errors!"
-                            ),
-                        ));
-                    }
+                if !tool_calls.is_empty() {
+                    let calls = serde_json::to_string(tool_calls).unwrap_or_default();
+                    out.push(ChatMessage::new(
+                        Role::Assistant,
+                        format!("Calling tools:\n{calls}"),
+                    ));
+                }
+                if let Some(obs) = observations {
+                    out.push(ChatMessage::new(Role::User, format!("Observation:\n{obs}")));
+                }
+                if let Some(err) = error {
+                    out.push(ChatMessage::new(
+                        Role::User,
+                        format!(
+                            "Error:\n{err}\nNow let's retry: take care not to repeat \
+                             previous errors!"
+                        ),
+                    ));
                 }
             }
         }
-        out
     }
+    out
 }
 
 #[cfg(test)]

@@ -1,11 +1,12 @@
 //! Redaction at the egress: with a redactor, every byte a context sends passes through it:
-//! turns, tool arguments, the system prompt, pinned facts, retrieved memories and the prompt
-//! handed to the summarizer. The history itself keeps the real text on the device. An entry's
+//! turns, tool arguments, the system prompt, pinned facts, retrieved memories, the agent step
+//! log's views and the prompt handed to the summarizer. The history itself keeps the real text on the device. An entry's
 //! outgoing form is computed once, when it is counted, so budgets are measured on what is
 //! actually sent. The vault (placeholder -> value) is stored with the session as a record
 //! that never enters any context.
 
 use super::Memory;
+use crate::history::steps::{Step, StepRecord, StepView};
 use crate::history::Entry;
 use crate::redact::{Counts, Redactor, StreamRestorer};
 use crate::store::Record;
@@ -48,6 +49,10 @@ impl Memory {
         });
         self.count_system_prompt();
         self.recount();
+        // The steps' values join the vault now, as the entries' do, so it is stored with them.
+        for r in self.steps.records() {
+            self.sent_step(&r.step);
+        }
         self.save_vault();
     }
 
@@ -168,6 +173,62 @@ impl Memory {
 }
 
 impl Memory {
+    /// The step log as chat messages, as sent: with a redactor, every step's text is redacted
+    /// (the log keeps the real text). Placeholders are stable through the vault, so the forms
+    /// are recomputed rather than cached.
+    pub fn step_messages(&self, view: StepView) -> Vec<crate::context::ChatMessage> {
+        if self.egress.is_none() {
+            return self.steps.messages(view);
+        }
+        let sent: Vec<StepRecord> = self
+            .steps
+            .records()
+            .iter()
+            .map(|r| StepRecord {
+                step: self.sent_step(&r.step),
+                ..r.clone()
+            })
+            .collect();
+        crate::history::steps::render(&sent, view)
+    }
+
+    /// A step's outgoing form. The task is what the user typed (look-alike placeholders are
+    /// marked, as in a user turn); plans, model outputs, tool arguments, observations and
+    /// errors come from the model and its tools, whose placeholders must reach it unchanged.
+    pub(super) fn sent_step(&self, step: &Step) -> Step {
+        let Some(egress) = &self.egress else {
+            return step.clone();
+        };
+        let mut r = egress.redactor.borrow_mut();
+        let mut outgoing = |t: &str| r.redact_outgoing(t).0;
+        match step {
+            Step::Task { task } => Step::Task {
+                task: r.redact_typed(task).0,
+            },
+            Step::Planning { plan } => Step::Planning {
+                plan: outgoing(plan),
+            },
+            Step::Action {
+                model_output,
+                tool_calls,
+                observations,
+                error,
+            } => Step::Action {
+                model_output: model_output.as_deref().map(&mut outgoing),
+                tool_calls: tool_calls
+                    .iter()
+                    .map(|c| {
+                        let mut c = c.clone();
+                        c.function.arguments = outgoing(&c.function.arguments);
+                        c
+                    })
+                    .collect(),
+                observations: observations.as_deref().map(&mut outgoing),
+                error: error.as_deref().map(&mut outgoing),
+            },
+        }
+    }
+
     /// Pinned facts as sent, and what was redacted from them.
     pub(super) fn sent_pinned(&self) -> (Vec<crate::context::PinnedFact>, Counts) {
         let mut counts = Counts::new();

@@ -10,7 +10,7 @@ mod recall;
 
 use crate::context::{self, BuiltContext, ChatMessage, PinnedFact, Strategy, SummaryInput};
 use crate::error::{Error, ErrorCode, Result};
-use crate::history::steps::{Step, StepLog, StepRecord, StepView};
+use crate::history::steps::{Step, StepLog, StepRecord};
 use crate::history::{Entry, History, NewEntry, Role};
 use crate::summary::{self, SummaryRecord, SummaryRequest};
 use crate::tokens::SharedCounter;
@@ -294,17 +294,17 @@ impl Memory {
     }
 
     pub fn add_step(&mut self, step: Step, now: f64) -> String {
+        // Redacting it once now puts its values in the vault, which is stored with the step:
+        // `step_messages` cannot store it, and a reply quoting a placeholder must restore.
+        self.sent_step(&step);
         let id = self.steps.push(step, now);
         self.emit_step(self.steps.records().len() - 1);
+        self.save_vault();
         id
     }
 
     pub fn steps(&self) -> &[StepRecord] {
         self.steps.records()
-    }
-
-    pub fn step_messages(&self, view: StepView) -> Vec<ChatMessage> {
-        self.steps.messages(view)
     }
 
     pub fn summaries(&self) -> &[SummaryRecord] {
