@@ -1,8 +1,9 @@
-//! What a summary may not do: carry a forgotten entry's text into later contexts (the summary
-//! that covered it, or one being written when it was forgotten), or hide turns it is too long
-//! to replace.
+//! What a summary may not do: carry a forgotten entry's text into later contexts, exports or
+//! storage (the summary that covered it, or one being written when it was forgotten), or hide
+//! turns it is too long to replace.
 #![cfg(not(target_arch = "wasm32"))]
 
+use llm_memory::store::RecordOp;
 use llm_memory::{ApproximateCounter, Memory, MemoryConfig, NewEntry, Role, Strategy};
 use std::sync::Arc;
 
@@ -67,6 +68,66 @@ fn a_summary_that_covered_a_forgotten_entry_is_not_sent_and_is_rewritten() {
     let req = m.begin_summary().expect("the stale summary is rewritten");
     assert!(!req.prompt.contains("SECRET-PW"), "{}", req.prompt);
     assert_eq!(req.previous_summary, None);
+}
+
+#[test]
+fn forgetting_an_entry_deletes_the_summaries_that_covered_it_everywhere() {
+    let mut m = memory();
+    m.track_changes();
+    let ids = chat(&mut m, 8);
+    let req = m.begin_summary().expect("a summary is due");
+    let covering = m
+        .complete_summary(req.request_id, "User said the password is SECRET-PW.", 9.0)
+        .unwrap();
+    m.take_changes();
+    m.forget(&ids[1]).unwrap();
+    assert!(m.summaries().iter().all(|s| s.id != covering));
+    let everywhere = serde_json::to_string(&m.records()).unwrap();
+    assert!(!everywhere.contains("SECRET-PW"), "{everywhere}");
+    let ops = m.take_changes();
+    assert!(
+        ops.iter()
+            .any(|op| matches!(op, RecordOp::Delete { kind, id }
+            if kind == "summary" && *id == covering)),
+        "{ops:?}"
+    );
+    assert!(
+        !ops.iter()
+            .any(|op| matches!(op, RecordOp::Put(r) if r.data.to_string().contains("SECRET-PW"))),
+        "{ops:?}"
+    );
+    // The covered turns are sent as turns, and the report says why.
+    let built = m.context(None).unwrap();
+    assert!(
+        built.report.notes.iter().any(|n| n.contains("forgotten")),
+        "{:?}",
+        built.report.notes
+    );
+    // The next summary folds them in again from the start.
+    let req = m.begin_summary().expect("the turns are summarized again");
+    assert_eq!(req.start_id, ids[0]);
+    assert_eq!(req.previous_summary, None);
+    m.complete_summary(req.request_id, "A new summary.", 30.0)
+        .unwrap();
+    let built = m.context(None).unwrap();
+    assert!(
+        !built.report.notes.iter().any(|n| n.contains("forgotten")),
+        "{:?}",
+        built.report.notes
+    );
+}
+
+#[test]
+fn a_summary_that_ends_before_the_forgotten_entry_stays() {
+    let mut m = memory();
+    chat(&mut m, 8);
+    let req = m.begin_summary().expect("a summary is due");
+    m.complete_summary(req.request_id, "Early turns.", 9.0)
+        .unwrap();
+    let later = chat(&mut m, 2);
+    m.forget(&later[0]).unwrap();
+    assert_eq!(m.summaries().len(), 1);
+    assert!(sent(&mut m).contains("Early turns."));
 }
 
 #[test]

@@ -43,6 +43,8 @@ pub struct Memory {
     pending: Option<PendingFold>,
     next_request: u64,
     last_summary_error: Option<String>,
+    /// The latest summary was deleted by `forget`; the report says so until one replaces it.
+    summary_forgotten: bool,
     /// Storage sort key per entry, parallel to `history` (see `persist`).
     entry_order: Vec<f64>,
     /// Records changed since the last `take_changes`, when a store is attached.
@@ -76,6 +78,7 @@ impl Memory {
             pending: None,
             next_request: 1,
             last_summary_error: None,
+            summary_forgotten: false,
             entry_order: Vec::new(),
             changes: None,
             foreign: Vec::new(),
@@ -188,7 +191,9 @@ impl Memory {
         &self.entry_tokens
     }
 
-    /// Removes an entry everywhere: the log, and the summaries that covered it become stale.
+    /// Removes an entry everywhere: the log, and every summary that covered it (its text may
+    /// hold the forgotten words, so it leaves `summaries()`, exports and storage too). The
+    /// turns it covered are sent as turns until the next summary folds them in again.
     pub fn forget(&mut self, id: &str) -> Result<()> {
         let index = self.history.remove(id)?;
         self.entry_tokens.remove(index);
@@ -197,40 +202,24 @@ impl Memory {
         self.drop_sent_entry(id);
         self.recall.remove_entry(id);
         let entries = self.history.entries();
-        for s in &mut self.summaries {
-            let end_gone = s.end_id == id;
-            let covered = end_gone || entries.iter().position(|e| e.id == s.end_id) >= Some(index);
-            if covered {
-                s.stale = true;
-                s.count = s.count.saturating_sub(1);
-            }
-            if end_gone {
-                // The summary still covers what came before the forgotten entry.
-                match index.checked_sub(1).and_then(|i| entries.get(i)) {
-                    Some(prev) => s.end_id = prev.id.clone(),
-                    None => s.count = 0,
-                }
-            }
-            if s.start_id == id {
-                if let Some(next) = entries.get(index) {
-                    s.start_id = next.id.clone();
-                }
-            }
+        // Positions are after the removal: the forgotten entry was at `index`.
+        let position = |x: &str| entries.iter().position(|e| e.id == x);
+        let covers = |s: &SummaryRecord| {
+            s.start_id == id
+                || s.end_id == id
+                || (position(&s.end_id) >= Some(index)
+                    && position(&s.start_id).is_none_or(|start| start < index))
+        };
+        let (gone, kept): (Vec<SummaryRecord>, Vec<SummaryRecord>) =
+            std::mem::take(&mut self.summaries)
+                .into_iter()
+                .partition(covers);
+        self.summaries = kept;
+        if !gone.is_empty() {
+            self.summary_forgotten = true;
         }
-        let gone: Vec<String> = self
-            .summaries
-            .iter()
-            .filter(|s| s.count == 0)
-            .map(|s| s.id.clone())
-            .collect();
         for g in gone {
-            self.emit_delete(crate::store::records::kind::SUMMARY, &g);
-        }
-        self.summaries.retain(|s| s.count > 0);
-        for i in 0..self.summaries.len() {
-            if self.summaries[i].stale {
-                self.emit_summary(i);
-            }
+            self.emit_delete(crate::store::records::kind::SUMMARY, &g.id);
         }
         // A summary being written from the forgotten text is not adopted: its answer then
         // matches no request.
@@ -257,6 +246,7 @@ impl Memory {
         self.steps.clear();
         self.pending = None;
         self.last_summary_error = None;
+        self.summary_forgotten = false;
     }
 
     pub fn pin(&mut self, text: &str) -> Result<String> {
@@ -416,6 +406,7 @@ impl Memory {
         });
         self.emit_summary(self.summaries.len() - 1);
         self.last_summary_error = None;
+        self.summary_forgotten = false;
         Ok(id)
     }
 
@@ -455,9 +446,9 @@ impl Memory {
                         .to_string(),
                 );
             }
-            if self.summaries.last().is_some_and(|s| s.stale) {
+            if self.summary_forgotten || self.summaries.last().is_some_and(|s| s.stale) {
                 notes.push(
-                    "the summary covered a forgotten entry and is not sent; its turns are sent \
+                    "the summary covered a forgotten entry and was deleted; its turns are sent \
                      as they are until a new summary is written"
                         .to_string(),
                 );
