@@ -10,7 +10,7 @@ WASM := target/wasm32-unknown-unknown/release/llm_memory.wasm
 CHROMEDRIVER ?= /usr/bin/chromedriver
 PORT ?= 8080
 
-.PHONY: build build-chat test-chat test demo bench deps tools node-deps browser test-native test-wasm test-node test-browser test-types clean size test-demo test-bundler
+.PHONY: build build-full test-full test demo bench deps tools node-deps browser test-native test-wasm test-node test-browser test-types clean size test-demo test-bundler
 
 ## Build pkg/: the npm package (ES module + wasm + .d.ts).
 build: tools
@@ -20,21 +20,24 @@ build: tools
 	node scripts/finish-pkg.mjs pkg
 	node scripts/size.mjs pkg
 
-## pkg-chat/: the same package with Tokenizer.countChat / renderChat (cargo feature chat-template).
-build-chat: tools
-	cargo build --release --target wasm32-unknown-unknown --lib --features chat-template \
-	  --target-dir target/chat
-	wasm-bindgen target/chat/wasm32-unknown-unknown/release/llm_memory.wasm --target web \
-	  --out-dir pkg-chat --out-name llm_memory --remove-name-section --remove-producers-section
-	node scripts/finish-pkg.mjs pkg-chat
-	node scripts/size.mjs pkg-chat
+## pkg-full/: pkg/ plus Tokenizer.countChat / renderChat (cargo feature chat-template) and every
+## kind of tokenizer.json through the `tokenizers` crate (feature all-tokenizers).
+FULL_FEATURES := chat-template,all-tokenizers
+build-full: tools
+	cargo build --release --target wasm32-unknown-unknown --lib --features $(FULL_FEATURES) \
+	  --target-dir target/full
+	wasm-bindgen target/full/wasm32-unknown-unknown/release/llm_memory.wasm --target web \
+	  --out-dir pkg-full --out-name llm_memory --remove-name-section --remove-producers-section
+	node scripts/finish-pkg.mjs pkg-full
+	node scripts/size.mjs pkg-full
 
-test-chat: build-chat
-	cargo test --features chat-template --lib chat_template
-	node --test tests/chat/
+test-full: build-full
+	cargo test --features $(FULL_FEATURES) --lib chat_template
+	cargo test --features $(FULL_FEATURES) --test bpe_equality
+	node --test tests/full/
 
 ## Every test: native core, wasm in headless Chromium, Node against the built pkg/, types.
-test: deps build test-native test-wasm test-node test-browser test-types test-bundler test-chat
+test: deps build test-native test-wasm test-node test-browser test-types test-bundler test-full
 
 test-native:
 	cargo test --all-targets

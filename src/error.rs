@@ -16,6 +16,9 @@ pub enum ErrorCode {
     EntryTooLarge,
     /// A tokenizer.json that cannot be parsed or used.
     InvalidTokenizer,
+    /// A valid tokenizer.json of a kind this build does not include (WordPiece, Unigram, BPE
+    /// with other pre-tokenizers): the full build (cargo feature `all-tokenizers`) loads it.
+    UnsupportedTokenizer,
     /// The mandatory part of the context (system prompt + latest user turn) exceeds the budget.
     ContextOverflow,
     /// No entry, fact or session with that id.
@@ -49,6 +52,7 @@ impl ErrorCode {
             ErrorCode::InvalidEntry => "INVALID_ENTRY",
             ErrorCode::EntryTooLarge => "ENTRY_TOO_LARGE",
             ErrorCode::InvalidTokenizer => "INVALID_TOKENIZER",
+            ErrorCode::UnsupportedTokenizer => "UNSUPPORTED_TOKENIZER",
             ErrorCode::ContextOverflow => "CONTEXT_OVERFLOW",
             ErrorCode::NotFound => "NOT_FOUND",
             ErrorCode::InvalidPattern => "INVALID_PATTERN",

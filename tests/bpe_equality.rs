@@ -7,6 +7,9 @@ use llm_memory::tokens::bpe::pretok::Pattern;
 use llm_memory::tokens::{HfTokenizer, TokenCounter};
 use std::path::PathBuf;
 use std::sync::OnceLock;
+
+mod common;
+use common::{corpus, Reference};
 use tokenizers::pre_tokenizers::split::{Split, SplitPattern};
 use tokenizers::{
     OffsetReferential, OffsetType, PreTokenizedString, PreTokenizer, SplitDelimiterBehavior,
@@ -34,92 +37,6 @@ fn json(name: &str) -> &'static [u8] {
             .collect()
     });
     &files.iter().find(|(n, _)| n == name).unwrap().1
-}
-
-/// A deterministic xorshift generator.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
-
-const FRAGMENTS: &[&str] = &[
-    "The quick brown fox jumps over the lazy dog.",
-    "I'd've thought they'll say it's fine — isn't it? WE'RE HERE. You'LL SEE 'S 'ſ",
-    "fn main() {\n    let x: Vec<u32> = (0..10).map(|i| i * 2).collect();\n}\n\n\n",
-    "const add = (a, b) => a + b; // arrow\n\tif (x !== null) { return x?.y ?? 0; }",
-    "日本語のテキストを分割します。東京は晴れです。",
-    "한국어 문장도 포함합니다. 안녕하세요!",
-    "Привет, как дела? ВСЁ хорошо, СПАСИБО.",
-    "مرحبا بالعالم، هذا نص عربي للاختبار.",
-    "नमस्ते दुनिया, यह हिंदी पाठ है।",
-    "👋🏽 Hello 👨‍👩‍👧‍👦 family 🇫🇷🇯🇵 flags 🧑🏿‍💻 coder ❤️‍🔥",
-    "3.14159265358979 1,234,567.89 0xDEADBEEF 1e-10 ١٢٣ ⅷ ½",
-    "   leading spaces\n\n\n\ttabs\r\nwindows newlines   trailing   ",
-    "https://example.com/path?query=value&other=1#frag user@example.org a/b/\n/",
-    "ÀÉÎÕÜ ñ ç ß ø å æ œ — “smart quotes” ‘single’ … ™ © ®",
-    "e\u{301}e\u{301} A\u{30A} \u{212B} \u{1E9B}\u{323} ǅungla ǈ ʰʲ ᵃ",
-    "NEL\u{85}here BOM\u{FEFF}there nbsp\u{A0}\u{A0}x \u{2028}\u{3000}　x\u{B}\u{C}y",
-    "Zalgo: ẗ̴̢h̷̛i̵s̶ ̸i̴s̷ ̵w̶e̴i̵r̸d̷",
-    "<|endoftext|> <|im_start|>user\n<think>hi</think><|begin_of_text|>",
-];
-
-fn corpus() -> Vec<String> {
-    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
-    let mut out: Vec<String> = FRAGMENTS.iter().map(|s| s.to_string()).collect();
-    let ranges: &[(u32, u32)] = &[
-        (0x20, 0x7f),
-        (0x80, 0x2ff),
-        (0x300, 0x36f),
-        (0x370, 0x52f),
-        (0x900, 0x97f),
-        (0x1100, 0x11ff),
-        (0x2000, 0x206f),
-        (0x3000, 0x30ff),
-        (0x4e00, 0x9fff),
-        (0xac00, 0xd7a3),
-        (0xfe00, 0xff9f),
-        (0x1d400, 0x1d7ff),
-        (0x1f300, 0x1faff),
-        (0x20000, 0x2a6df),
-    ];
-    let ascii = b" \t\n\r'aAsSdDlLtTmMrReEvV09/.-_,!?";
-    while out.len() < 800 {
-        let mut s = String::new();
-        for _ in 0..1 + rng.below(6) {
-            match rng.below(4) {
-                0 => s.push_str(FRAGMENTS[rng.below(FRAGMENTS.len())]),
-                1 => {
-                    for _ in 0..1 + rng.below(30) {
-                        s.push(ascii[rng.below(ascii.len())] as char);
-                    }
-                }
-                _ => {
-                    let (lo, hi) = ranges[rng.below(ranges.len())];
-                    for _ in 0..1 + rng.below(30) {
-                        if let Some(c) = char::from_u32(lo + rng.below((hi - lo) as usize) as u32) {
-                            s.push(c);
-                        }
-                    }
-                }
-            }
-        }
-        out.push(s);
-    }
-    // Long runs (the JS equality test has the 50 000-character and 1 MB cases).
-    out.push("a".repeat(3000));
-    out.push("x".repeat(500) + &"Ab".repeat(300));
-    out.push("9".repeat(500));
-    out.push(" ".repeat(500) + "x");
-    out.push("\n ".repeat(300));
-    out
 }
 
 fn crate_pieces(regex: &str, text: &str) -> Vec<String> {
@@ -173,11 +90,10 @@ fn fast_path_ids_equal_the_tokenizers_crate() {
     for name in VOCABS {
         let fast = HfTokenizer::from_bytes(json(name)).unwrap();
         assert!(fast.is_fast(), "{name} should take the fast path");
-        let reference = HfTokenizer::from_bytes_with_crate(json(name)).unwrap();
-        assert!(!reference.is_fast());
+        let reference = Reference::new(json(name));
         let mut bad = 0;
         for t in &texts {
-            let want = reference.encode_ids(t).unwrap();
+            let want = reference.ids(t);
             let got = fast.encode_ids(t).unwrap();
             if got != want {
                 bad += 1;
@@ -238,13 +154,48 @@ fn prepared_form_round_trips() {
     }
 }
 
-#[test]
-fn unsupported_files_fall_back_to_the_crate() {
+/// A small WordPiece file in the real format: a kind only the `tokenizers` crate counts.
+const WORDPIECE: &str = r###"{"version":"1.0","truncation":null,"padding":null,"added_tokens":[],
+  "normalizer":{"type":"BertNormalizer","clean_text":true,"handle_chinese_chars":true,
+    "strip_accents":null,"lowercase":true},
+  "pre_tokenizer":{"type":"BertPreTokenizer"},"post_processor":null,"decoder":null,
+  "model":{"type":"WordPiece","unk_token":"[UNK]","continuing_subword_prefix":"##",
+    "max_input_chars_per_word":100,"vocab":{"[UNK]":0,"hello":1,"world":2,"##s":3}}}"###;
+
+/// Files the fast paths do not reproduce: another split regex, a WordPiece model.
+fn uncovered_files() -> Vec<String> {
     let text = std::str::from_utf8(json("gpt4o")).unwrap();
-    // Another split regex: not one the fast path implements.
     let changed = text.replacen(r"\\p{N}{1,3}", r"\\p{N}{1,2}", 1);
     assert_ne!(changed, text);
-    let t = HfTokenizer::from_bytes(changed.as_bytes()).unwrap();
+    vec![changed, WORDPIECE.to_string()]
+}
+
+#[cfg(feature = "all-tokenizers")]
+#[test]
+fn the_full_build_counts_other_files_with_the_crate() {
+    let [regex, wordpiece] = &uncovered_files()[..] else {
+        unreachable!()
+    };
+    let t = HfTokenizer::from_bytes(regex.as_bytes()).unwrap();
     assert!(!t.is_fast());
     assert_eq!(t.count("12345"), 3);
+    let t = HfTokenizer::from_bytes(wordpiece.as_bytes()).unwrap();
+    assert_eq!((t.kind(), t.count("Hello worlds")), ("WordPiece", 3));
+}
+
+#[cfg(not(feature = "all-tokenizers"))]
+#[test]
+fn the_default_build_names_the_build_that_counts_other_files() {
+    for (file, kind) in uncovered_files().iter().zip(["BPE", "WordPiece"]) {
+        let e = HfTokenizer::from_bytes(file.as_bytes()).err().unwrap();
+        assert_eq!(e.code, llm_memory::error::ErrorCode::UnsupportedTokenizer);
+        assert!(
+            e.message.contains(&format!("{kind} model")),
+            "{}",
+            e.message
+        );
+        assert!(e.message.contains("all-tokenizers"), "{}", e.message);
+    }
+    let e = HfTokenizer::from_bytes(b"{\"model\": 3}").err().unwrap();
+    assert_eq!(e.code, llm_memory::error::ErrorCode::InvalidTokenizer);
 }

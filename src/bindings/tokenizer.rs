@@ -100,9 +100,12 @@ impl Tokenizer {
 
 #[wasm_bindgen]
 impl Tokenizer {
-    /// Loads a Hugging Face `tokenizer.json` (BPE, WordPiece, Unigram or WordLevel), given as its
-    /// text, its bytes (`Uint8Array` / `ArrayBuffer`) or the parsed object.
-    /// Throws an `Error` with code `INVALID_TOKENIZER` when the file cannot be used.
+    /// Loads a Hugging Face `tokenizer.json`, given as its text, its bytes (`Uint8Array` /
+    /// `ArrayBuffer`) or the parsed object. This build counts BPE files itself: byte-level ones
+    /// (gpt-4o, Llama 3, Qwen) and SentencePiece-style ones (Llama 2, Mistral, Gemma). Other kinds
+    /// (WordPiece, Unigram, WordLevel, BPE with other split rules) throw
+    /// `UNSUPPORTED_TOKENIZER`: the full build (`pkg-full/`) loads them.
+    /// Throws `INVALID_TOKENIZER` when the file cannot be used at all.
     #[wasm_bindgen(js_name = fromJson)]
     pub fn from_json(
         #[wasm_bindgen(unchecked_param_type = "string | Uint8Array | ArrayBuffer | object")]
@@ -257,7 +260,8 @@ impl Tokenizer {
         }
     }
 
-    /// `"approximate"`, or the vocabulary model: `"BPE"`, `"WordPiece"`, `"Unigram"`, `"WordLevel"`.
+    /// `"approximate"`, or the vocabulary model: `"BPE"`; in the full build also `"WordPiece"`,
+    /// `"Unigram"`, `"WordLevel"`.
     #[wasm_bindgen(getter)]
     pub fn kind(&self) -> String {
         self.counter.kind().to_string()

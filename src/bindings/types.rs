@@ -14,7 +14,7 @@ export type StrategyName = "none" | "full" | "window" | "tokens" | "summary" | "
 /** Stable error codes, found on thrown errors as `err.code`. */
 export type ErrorCode =
   | "INVALID_OPTION" | "INVALID_ROLE" | "INVALID_ENTRY" | "ENTRY_TOO_LARGE"
-  | "INVALID_TOKENIZER" | "CONTEXT_OVERFLOW" | "NOT_FOUND" | "INVALID_PATTERN"
+  | "INVALID_TOKENIZER" | "UNSUPPORTED_TOKENIZER" | "CONTEXT_OVERFLOW" | "NOT_FOUND" | "INVALID_PATTERN"
   | "INVALID_DOCUMENT" | "READ_ONLY" | "STORAGE_UNAVAILABLE" | "STORAGE_BLOCKED"
   | "QUOTA_EXCEEDED" | "CORRUPT_STORAGE" | "STORAGE_FAILED" | "CALLBACK_FAILED";
 

@@ -1,8 +1,10 @@
-//! A Hugging Face `tokenizer.json` (BPE, WordPiece, Unigram, WordLevel). Byte-level BPE files
-//! whose every step `bpe` reproduces exactly (gpt-4o, llama3, qwen3, ...) take that fast path;
-//! any other file goes through the `tokenizers` crate. Counts exclude special tokens the
-//! post-processor would add (BOS/EOS): the chat overhead accounts for the framing of each
-//! message.
+//! A Hugging Face `tokenizer.json`. BPE files whose every step `bpe` reproduces exactly (byte
+//! level: gpt-4o, llama3, qwen3; SentencePiece style: Llama 2, Mistral, Gemma) take that fast
+//! path. Any other file (WordPiece, Unigram, WordLevel, BPE with other pre-tokenizers) needs the
+//! `tokenizers` crate, which only the full build has (cargo feature `all-tokenizers`, about
+//! 250 KiB gzip of wasm); the default build says so with UNSUPPORTED_TOKENIZER. Counts exclude
+//! special tokens the post-processor would add (BOS/EOS): the chat overhead accounts for the
+//! framing of each message.
 
 use super::bpe::FastBpe;
 use super::TokenCounter;
@@ -15,6 +17,7 @@ pub struct HfTokenizer {
 
 enum Engine {
     Fast(Box<FastBpe>),
+    #[cfg(feature = "all-tokenizers")]
     Crate(Box<tokenizers::Tokenizer>),
 }
 
@@ -49,6 +52,7 @@ impl HfTokenizer {
     }
 
     /// Loads through the `tokenizers` crate whatever the file (the reference path).
+    #[cfg(feature = "all-tokenizers")]
     pub fn from_bytes_with_crate(json: &[u8]) -> Result<Self> {
         let inner = tokenizers::Tokenizer::from_bytes(json).map_err(|e| {
             Error::new(
@@ -61,6 +65,51 @@ impl HfTokenizer {
             inner: Engine::Crate(Box::new(inner)),
             kind,
         })
+    }
+
+    /// Without the `tokenizers` crate: says what the file is and which build loads it.
+    #[cfg(not(feature = "all-tokenizers"))]
+    pub fn from_bytes_with_crate(json: &[u8]) -> Result<Self> {
+        #[derive(serde::Deserialize)]
+        struct File {
+            model: Model,
+        }
+        #[derive(serde::Deserialize)]
+        struct Model {
+            #[serde(rename = "type", default)]
+            kind: Option<String>,
+            #[serde(default)]
+            vocab: serde_json::Value,
+        }
+        let file: File = serde_json::from_slice(json).map_err(|e| {
+            Error::new(
+                ErrorCode::InvalidTokenizer,
+                format!("not a usable Hugging Face tokenizer.json: {e}"),
+            )
+        })?;
+        let kind = file.model.kind.unwrap_or_else(|| "BPE".into());
+        // A map (BPE, WordPiece, WordLevel) or a list (Unigram) with entries: a file that the
+        // full build would load, not a broken one.
+        let has_vocab = match &file.model.vocab {
+            serde_json::Value::Object(m) => !m.is_empty(),
+            serde_json::Value::Array(a) => !a.is_empty(),
+            _ => false,
+        };
+        if !has_vocab {
+            return Err(Error::new(
+                ErrorCode::InvalidTokenizer,
+                "this tokenizer.json has no usable vocabulary (model.vocab)",
+            ));
+        }
+        Err(Error::new(
+            ErrorCode::UnsupportedTokenizer,
+            format!(
+                "this tokenizer.json ({kind} model) is not one of the kinds this build counts \
+                 itself (byte-level BPE such as gpt-4o, llama3, qwen3; SentencePiece-style BPE \
+                 such as Llama 2, Mistral, Gemma): load it with the full build (pkg-full/, \
+                 cargo feature all-tokenizers), or count with Tokenizer.approximate()"
+            ),
+        ))
     }
 
     /// Loads the compact form made by `prepared()`.
@@ -81,7 +130,8 @@ impl HfTokenizer {
     /// The compact form for warm loads, when the fast path is in use.
     pub fn prepared(&self) -> Option<Vec<u8>> {
         match &self.inner {
-            Engine::Fast(f) => Some(f.to_prepared()),
+            Engine::Fast(f) => f.to_prepared(),
+            #[cfg(feature = "all-tokenizers")]
             Engine::Crate(_) => None,
         }
     }
@@ -95,6 +145,7 @@ impl HfTokenizer {
     pub fn encode_ids(&self, text: &str) -> Result<Vec<u32>> {
         match &self.inner {
             Engine::Fast(f) => Ok(f.encode(text)),
+            #[cfg(feature = "all-tokenizers")]
             Engine::Crate(t) => t
                 .encode_fast(text, false)
                 .map(|e| e.get_ids().to_vec())
@@ -105,6 +156,7 @@ impl HfTokenizer {
     }
 }
 
+#[cfg(feature = "all-tokenizers")]
 fn model_kind(t: &tokenizers::Tokenizer) -> String {
     use tokenizers::models::ModelWrapper;
     match t.get_model() {
@@ -121,20 +173,21 @@ impl TokenCounter for HfTokenizer {
         if text.is_empty() {
             return 0;
         }
-        let t = match &self.inner {
-            Engine::Fast(f) => return f.count(text),
-            Engine::Crate(t) => t,
-        };
-        match t.encode_fast(text, false) {
-            Ok(enc) => enc.len(),
-            // The crate only fails on malformed models it accepted at load; fall back to the
-            // estimate rather than abort the turn.
-            Err(_) => super::ApproximateCounter::default().count(text),
+        match &self.inner {
+            Engine::Fast(f) => f.count(text),
+            #[cfg(feature = "all-tokenizers")]
+            Engine::Crate(t) => match t.encode_fast(text, false) {
+                Ok(enc) => enc.len(),
+                // The crate only fails on malformed models it accepted at load; fall back to
+                // the estimate rather than abort the turn.
+                Err(_) => super::ApproximateCounter::default().count(text),
+            },
         }
     }
     fn count_many(&self, texts: &[&str]) -> Vec<usize> {
         match &self.inner {
             Engine::Fast(f) => f.count_many(texts),
+            #[cfg(feature = "all-tokenizers")]
             Engine::Crate(_) => texts.iter().map(|t| self.count(t)).collect(),
         }
     }

@@ -1,17 +1,17 @@
 // Chat-template counts: renderChat against the reference renderer transformers.js uses
 // (@huggingface/jinja) with the models' own tokenizer_config.json, and countChat against the
 // reference tokenizer's count of the reference rendering (special tokens matched, no BOS added
-// beyond the template's own), for llama3 and qwen3, on pkg-chat/ (the `chat-template` build).
+// beyond the template's own), for llama3 and qwen3, on pkg-full/ (the build with the `chat-template` feature).
 import { test as nodeTest } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { Template } from "@huggingface/jinja";
 import { Tokenizer as Reference } from "@huggingface/tokenizers";
 import { tokenizerJson, tokenizerPath, throwsCode } from "../js/helpers.mjs";
-import * as chatBuild from "../../pkg-chat/llm_memory.js";
+import * as chatBuild from "../../pkg-full/llm_memory.js";
 
-// pkg-chat/ is pkg/ built with the `chat-template` feature (`make build-chat`).
-chatBuild.initSync({ module: readFileSync(new URL("../../pkg-chat/llm_memory_bg.wasm", import.meta.url)) });
+// pkg-full/ is pkg/ built with the `chat-template` and `all-tokenizers` features (`make build-full`).
+chatBuild.initSync({ module: readFileSync(new URL("../../pkg-full/llm_memory_bg.wasm", import.meta.url)) });
 const { Tokenizer } = chatBuild;
 const tokenizers = new Map();
 const loadTokenizer = (name) => {

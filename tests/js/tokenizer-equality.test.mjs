@@ -1,7 +1,6 @@
-// Token counts of the fast byte-level BPE path against the reference tokenizer
-// (@huggingface/tokenizers) for gpt-4o, llama3 and qwen3, on a large varied corpus and on the
-// worst cases (50 000 characters without a word break, 1 MB of base64), which must also stay
-// linear in time.
+// Token counts of the fast BPE paths against the reference tokenizer (@huggingface/tokenizers):
+// byte-level gpt-4o, llama3 and qwen3, SentencePiece-style Llama 2 and Gemma 3, on a large
+// varied corpus and on the worst cases (50 000 characters without a word break, 1 MB of base64).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
@@ -50,6 +49,29 @@ for (const name of ["gpt4o", "llama3", "qwen3"]) {
     const warm = Tokenizer.fromPrepared(bytes);
     for (const t of texts.slice(0, 300)) assert.equal(warm.count(t), ours.count(t));
     assert.throws(() => Tokenizer.fromPrepared(bytes.subarray(0, 100)), (e) => e.code === "INVALID_TOKENIZER");
+  });
+}
+
+// SentencePiece-style files (spaces as "▁", byte fallback): the same fast path, no prepared form.
+for (const name of ["llama2", "gemma3"]) {
+  const json = tokenizerJson(name);
+  const config = JSON.parse(readFileSync(tokenizerPath(name).replace("tokenizer.json", "tokenizer_config.json"), "utf8"));
+  const reference = new Reference(JSON.parse(json), config);
+  const want = (t) => reference.encode(t, { add_special_tokens: false }).ids;
+
+  test(`${name}: SentencePiece-style counts equal the reference, worst cases included`, () => {
+    const ours = Tokenizer.fromJson(json);
+    assert.equal(ours.kind, "BPE");
+    const mismatches = [];
+    const many = ours.countMany(texts);
+    texts.forEach((t, i) => {
+      const n = want(t).length;
+      if (ours.count(t) !== n || many[i] !== n) mismatches.push({ text: t.slice(0, 60), want: n, got: ours.count(t), many: many[i] });
+    });
+    assert.deepEqual(mismatches.slice(0, 5), [], `${mismatches.length} of ${texts.length} texts differ`);
+    for (const t of texts.slice(0, 200)) assert.deepEqual([...ours.encode(t)], want(t));
+    for (const [label, t] of Object.entries(worst)) assert.equal(ours.count(t), want(t).length, label);
+    assert.equal(ours.prepared(), undefined);
   });
 }
 

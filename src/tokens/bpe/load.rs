@@ -3,8 +3,9 @@
 //! keeps the `tokenizers` crate.
 
 use super::merge::MergeTable;
+use super::metaspace::{Symbols, METASPACE};
 use super::pretok::Pattern;
-use super::{AddedToken, FastBpe, Normalizer};
+use super::{AddedToken, FastBpe, Normalizer, Pieces};
 use rustc_hash::FxHashMap;
 use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
@@ -54,6 +55,12 @@ struct Model<'a> {
     end_of_word_suffix: Option<String>,
     #[serde(default)]
     ignore_merges: bool,
+    #[serde(default)]
+    byte_fallback: bool,
+    #[serde(default)]
+    unk_token: Option<String>,
+    #[serde(default)]
+    fuse_unk: bool,
     #[serde(borrow)]
     vocab: Vocab<'a>,
     #[serde(borrow)]
@@ -160,6 +167,50 @@ fn normalizer(v: &Value) -> Option<Normalizer> {
     }
 }
 
+/// SentencePiece's normalizer, `Replace(" " → "▁")`, alone or after `Prepend("▁")`: whether
+/// it prepends.
+fn metaspace_normalizer(v: &Value) -> Option<bool> {
+    let is = |n: &Value, kind: &str| n.get("type").and_then(Value::as_str) == Some(kind);
+    let replace = |n: &Value| {
+        is(n, "Replace")
+            && n.get("pattern")
+                .and_then(|p| p.get("String"))
+                .and_then(Value::as_str)
+                == Some(" ")
+            && n.get("content").and_then(Value::as_str) == Some(METASPACE)
+    };
+    let prepend =
+        |n: &Value| is(n, "Prepend") && n.get("prepend").and_then(Value::as_str) == Some(METASPACE);
+    if replace(v) {
+        return Some(false);
+    }
+    if !is(v, "Sequence") {
+        return None;
+    }
+    match v.get("normalizers")?.as_array()?.as_slice() {
+        [one] if replace(one) => Some(false),
+        [first, second] if prepend(first) && replace(second) => Some(true),
+        _ => None,
+    }
+}
+
+/// A pre-tokenizer that leaves SentencePiece's normalized text whole: none, or a split on
+/// spaces, which that normalizer has already replaced.
+fn metaspace_pre_tokenizer(v: &Value) -> bool {
+    match v {
+        Value::Null => true,
+        Value::Object(o) => {
+            o.get("type").and_then(Value::as_str) == Some("Split")
+                && o.get("pattern")
+                    .and_then(|p| p.get("String"))
+                    .and_then(Value::as_str)
+                    == Some(" ")
+                && o.get("invert").and_then(Value::as_bool) == Some(false)
+        }
+        _ => false,
+    }
+}
+
 /// The split pattern of a `Sequence[Split(regex), ByteLevel(no prefix space, no regex)]`.
 fn pre_tokenizer(v: &Value) -> Option<Pattern> {
     let o = v.as_object()?;
@@ -207,15 +258,23 @@ pub fn from_json(json: &[u8]) -> Option<FastBpe> {
     {
         return None;
     }
-    let normalizer = normalizer(&file.normalizer)?;
-    let pattern = pre_tokenizer(&file.pre_tokenizer)?;
+    let metaspace = metaspace_normalizer(&file.normalizer);
+    let (normalizer, pattern) = match metaspace {
+        // Whole-entry look-ups would apply to the whole text, which is cut here: not covered.
+        Some(_) if m.ignore_merges || !metaspace_pre_tokenizer(&file.pre_tokenizer) => return None,
+        Some(_) => (Normalizer::None, None),
+        None => (
+            normalizer(&file.normalizer)?,
+            Some(pre_tokenizer(&file.pre_tokenizer)?),
+        ),
+    };
     let mut added = Vec::with_capacity(file.added_tokens.len());
     for a in &file.added_tokens {
         if a.single_word || a.lstrip || a.rstrip || a.content.is_empty() {
             return None;
         }
         // Tokens matched after normalization would need the normalized text's offsets.
-        if a.normalized && normalizer != Normalizer::None {
+        if a.normalized && (normalizer != Normalizer::None || metaspace.is_some()) {
             return None;
         }
         added.push(AddedToken {
@@ -226,24 +285,31 @@ pub fn from_json(json: &[u8]) -> Option<FastBpe> {
     }
 
     let vocab: FxHashMap<&str, u32> = m.vocab.0.iter().map(|(k, v)| (k.as_ref(), *v)).collect();
+    let table = merge_table(&vocab, &m.merges, [u32::MAX; 256])?;
+    let Some(pattern) = pattern else {
+        let unk = match &m.unk_token {
+            Some(t) => Some(*vocab.get(t.as_str())?),
+            None => None,
+        };
+        let entries = m.vocab.0.iter().map(|(k, v)| (k.as_ref(), *v));
+        let symbols = Symbols::new(
+            entries,
+            m.byte_fallback,
+            unk,
+            m.fuse_unk,
+            metaspace == Some(true),
+        );
+        let pieces = Pieces::Metaspace(Box::new(symbols));
+        return Some(FastBpe::new(pieces, normalizer, table, None, added));
+    };
     let chars = byte_chars();
     let mut byte_ids = [0u32; 256];
     let mut buf = [0u8; 4];
     for (b, c) in chars.iter().enumerate() {
         byte_ids[b] = *vocab.get(&*c.encode_utf8(&mut buf))?;
     }
-    let mut table = MergeTable::new(byte_ids, m.merges.len());
-    let mut joined = String::new();
-    for (rank, Merge(a, b)) in m.merges.iter().enumerate() {
-        let (Some(&l), Some(&r)) = (vocab.get(a.as_ref()), vocab.get(b.as_ref())) else {
-            return None;
-        };
-        joined.clear();
-        joined.push_str(a);
-        joined.push_str(b);
-        let &merged = vocab.get(joined.as_str())?;
-        table.insert(l, r, rank as u32, merged);
-    }
+    let mut table = table;
+    table.byte_ids = byte_ids;
     // `ignore_merges`: a piece that is a whole vocabulary entry is that one token. Keyed by
     // the entry's bytes (the byte-level characters mapped back).
     let whole = if m.ignore_merges {
@@ -266,5 +332,32 @@ pub fn from_json(json: &[u8]) -> Option<FastBpe> {
     } else {
         None
     };
-    Some(FastBpe::new(pattern, normalizer, table, whole, added))
+    Some(FastBpe::new(
+        Pieces::ByteLevel(pattern),
+        normalizer,
+        table,
+        whole,
+        added,
+    ))
+}
+
+/// The merge ranks over vocabulary ids; `None` when a merge names a token the vocabulary lacks.
+fn merge_table(
+    vocab: &FxHashMap<&str, u32>,
+    merges: &[Merge],
+    byte_ids: [u32; 256],
+) -> Option<MergeTable> {
+    let mut table = MergeTable::new(byte_ids, merges.len());
+    let mut joined = String::new();
+    for (rank, Merge(a, b)) in merges.iter().enumerate() {
+        let (Some(&l), Some(&r)) = (vocab.get(a.as_ref()), vocab.get(b.as_ref())) else {
+            return None;
+        };
+        joined.clear();
+        joined.push_str(a);
+        joined.push_str(b);
+        let &merged = vocab.get(joined.as_str())?;
+        table.insert(l, r, rank as u32, merged);
+    }
+    Some(table)
 }

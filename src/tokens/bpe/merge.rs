@@ -57,20 +57,35 @@ impl MergeTable {
         if bytes.len() == 1 {
             out.push(self.byte_ids[bytes[0] as usize]);
         } else if bytes.len() <= SHORT {
-            self.encode_short(bytes, out);
+            let mut ids = [0u32; SHORT];
+            for (k, &b) in bytes.iter().enumerate() {
+                ids[k] = self.byte_ids[b as usize];
+            }
+            self.merge_short(ids, bytes.len(), out);
         } else {
-            self.encode_long(bytes, out);
+            self.merge_long(
+                bytes.iter().map(|&b| self.byte_ids[b as usize]).collect(),
+                out,
+            );
         }
     }
 
-    fn encode_short(&self, bytes: &[u8], out: &mut Vec<u32>) {
-        let mut ids = [0u32; SHORT];
+    /// Appends the tokens that the symbols `ids` merge into to `out`.
+    pub fn merge(&self, ids: &[u32], out: &mut Vec<u32>) {
+        if ids.len() <= 1 {
+            out.extend_from_slice(ids);
+        } else if ids.len() <= SHORT {
+            let mut buf = [0u32; SHORT];
+            buf[..ids.len()].copy_from_slice(ids);
+            self.merge_short(buf, ids.len(), out);
+        } else {
+            self.merge_long(ids.to_vec(), out);
+        }
+    }
+
+    fn merge_short(&self, mut ids: [u32; SHORT], mut n: usize, out: &mut Vec<u32>) {
         let mut ranks = [u32::MAX; SHORT];
         let mut merged = [0u32; SHORT];
-        let mut n = bytes.len();
-        for (k, &b) in bytes.iter().enumerate() {
-            ids[k] = self.byte_ids[b as usize];
-        }
         for k in 0..n - 1 {
             (ranks[k], merged[k]) = self.get(ids[k], ids[k + 1]);
         }
@@ -106,9 +121,8 @@ impl MergeTable {
         out.extend_from_slice(&ids[..n]);
     }
 
-    fn encode_long(&self, bytes: &[u8], out: &mut Vec<u32>) {
-        let n = bytes.len();
-        let mut ids: Vec<u32> = bytes.iter().map(|&b| self.byte_ids[b as usize]).collect();
+    fn merge_long(&self, mut ids: Vec<u32>, out: &mut Vec<u32>) {
+        let n = ids.len();
         // Linked list over symbol positions; `NONE` ends it. A merged-away symbol gets id NONE.
         const NONE: u32 = u32::MAX;
         let mut next: Vec<u32> = (1..=n as u32).collect();
@@ -181,15 +195,12 @@ mod tests {
             let s = vec![b'a'; n];
             let mut a = Vec::new();
             let mut b = Vec::new();
-            if n <= SHORT {
-                t.encode_short(&s, &mut a);
-            } else {
-                t.encode(&s, &mut a);
-            }
+            let ids: Vec<u32> = s.iter().map(|&b| b as u32).collect();
+            t.encode(&s, &mut a);
             if n >= 2 {
-                t.encode_long(&s, &mut b);
+                t.merge_long(ids, &mut b);
             } else {
-                t.encode(&s, &mut b);
+                t.merge(&ids, &mut b);
             }
             assert_eq!(a, b, "n = {n}");
         }

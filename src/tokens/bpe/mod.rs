@@ -1,11 +1,14 @@
 //! Exact, fast counting for byte-level BPE vocabularies (gpt-4o, llama3, qwen2/3 and others
 //! with the same split patterns): added tokens, optional NFC, a hand-written pre-tokenizer
-//! (`pretok`), then byte-pair merges over ids with a rank table (`merge`). Counting builds no
-//! token strings. `load` decides from a tokenizer.json whether this path applies; the
-//! `tokenizers` crate handles every other file.
+//! (`pretok`), then byte-pair merges over ids with a rank table (`merge`). SentencePiece-style
+//! BPE files (Llama 2, Mistral, Gemma, Gemini) take the same merges after their own
+//! normalization and first symbols (`metaspace`). Counting builds no token strings. `load`
+//! decides from a tokenizer.json whether this path applies; the `tokenizers` crate, where the
+//! build has it, handles every other file.
 
 mod load;
 pub mod merge;
+pub mod metaspace;
 pub mod prepared;
 pub mod pretok;
 
@@ -129,8 +132,16 @@ impl PieceCache {
     }
 }
 
+/// How text is cut into pieces and a piece into its first symbols.
+pub enum Pieces {
+    /// Byte-level BPE: the split pattern, then one symbol per byte.
+    ByteLevel(Pattern),
+    /// SentencePiece-style BPE: spaces as `▁`, one symbol per character.
+    Metaspace(Box<metaspace::Symbols>),
+}
+
 pub struct FastBpe {
-    pattern: Pattern,
+    pieces: Pieces,
     normalizer: Normalizer,
     table: MergeTable,
     /// Whole-entry lookups when the model sets `ignore_merges`.
@@ -142,7 +153,7 @@ pub struct FastBpe {
 
 impl FastBpe {
     pub fn new(
-        pattern: Pattern,
+        pieces: Pieces,
         normalizer: Normalizer,
         table: MergeTable,
         whole: Option<FxHashMap<Box<[u8]>, u32>>,
@@ -150,7 +161,7 @@ impl FastBpe {
     ) -> Self {
         let matcher = AddedMatcher::new(&added);
         FastBpe {
-            pattern,
+            pieces,
             normalizer,
             table,
             whole,
@@ -164,6 +175,9 @@ impl FastBpe {
     }
 
     fn normalize<'t>(&self, text: &'t str) -> Cow<'t, str> {
+        if let Pieces::Metaspace(m) = &self.pieces {
+            return Cow::Owned(metaspace::normalize(text, m.prepend));
+        }
         // No character below U+0300 (lead byte 0xCC) composes or decomposes under NFC.
         if self.normalizer == Normalizer::Nfc && text.bytes().any(|b| b >= 0xCC) {
             use unicode_normalization_alignments::UnicodeNormalization;
@@ -173,14 +187,29 @@ impl FastBpe {
         }
     }
 
-    fn piece(&self, bytes: &[u8], out: &mut Vec<u32>) {
+    fn piece(&self, piece: &str, out: &mut Vec<u32>) {
         if let Some(whole) = &self.whole {
-            if let Some(&id) = whole.get(bytes) {
+            if let Some(&id) = whole.get(piece.as_bytes()) {
                 out.push(id);
                 return;
             }
         }
-        self.table.encode(bytes, out);
+        match &self.pieces {
+            Pieces::ByteLevel(_) => self.table.encode(piece.as_bytes(), out),
+            Pieces::Metaspace(m) => {
+                let mut first = Vec::with_capacity(piece.len());
+                m.initial(piece, &mut first);
+                self.table.merge(&first, out);
+            }
+        }
+    }
+
+    /// Calls `f` with each piece of a normalized text.
+    fn split<'t>(&self, text: &'t str, f: impl FnMut(&'t str)) {
+        match &self.pieces {
+            Pieces::ByteLevel(p) => p.split(text, f),
+            Pieces::Metaspace(m) => m.split(text, f),
+        }
     }
 
     /// Token ids of `text`, without special tokens added around it.
@@ -190,8 +219,7 @@ impl FastBpe {
             Segment::Added(id) => out.push(id),
             Segment::Text(t) => {
                 let t = self.normalize(t);
-                self.pattern
-                    .split(&t, |p| self.piece(p.as_bytes(), &mut out));
+                self.split(&t, |p| self.piece(p, &mut out));
             }
         });
         out
@@ -203,16 +231,18 @@ impl FastBpe {
             Segment::Added(_) => n += 1,
             Segment::Text(t) => {
                 let t = self.normalize(t);
-                self.pattern.split(&t, |p| {
+                let byte_level = matches!(self.pieces, Pieces::ByteLevel(_));
+                self.split(&t, |p| {
                     let b = p.as_bytes();
-                    if b.len() == 1 {
+                    // One byte is one token at byte level; a character may be several bytes.
+                    if b.len() == 1 && byte_level {
                         n += 1;
                     } else if b.len() <= CACHE_MAX {
                         let key = PieceCache::key(b);
                         let slot = &mut cache.slots[PieceCache::slot(key)];
                         if slot.0 != key {
                             buf.clear();
-                            self.piece(b, buf);
+                            self.piece(p, buf);
                             *slot = (key, buf.len() as u32);
                         }
                         n += slot.1 as usize;
@@ -221,7 +251,7 @@ impl FastBpe {
                             n += c as usize;
                         } else {
                             buf.clear();
-                            self.piece(b, buf);
+                            self.piece(p, buf);
                             if cache.long.len() >= LONG_ENTRIES {
                                 cache.long.clear();
                             }
@@ -230,7 +260,7 @@ impl FastBpe {
                         }
                     } else {
                         buf.clear();
-                        self.piece(b, buf);
+                        self.piece(p, buf);
                         n += buf.len();
                     }
                 });
@@ -253,7 +283,7 @@ impl FastBpe {
             .collect()
     }
 
-    pub fn pattern(&self) -> Pattern {
-        self.pattern
+    pub fn pieces(&self) -> &Pieces {
+        &self.pieces
     }
 }

@@ -10,7 +10,7 @@
 
 use super::merge::MergeTable;
 use super::pretok::Pattern;
-use super::{AddedToken, FastBpe, Normalizer};
+use super::{AddedToken, FastBpe, Normalizer, Pieces};
 use rustc_hash::FxHashMap;
 
 const MAGIC: &[u8; 8] = b"LLMBPE02";
@@ -37,12 +37,15 @@ fn put(out: &mut Vec<u8>, v: u32) {
 }
 
 impl FastBpe {
-    /// The prepared form of this tokenizer.
-    pub fn to_prepared(&self) -> Vec<u8> {
+    /// The prepared form of this tokenizer (byte-level vocabularies only).
+    pub fn to_prepared(&self) -> Option<Vec<u8>> {
+        let Pieces::ByteLevel(pattern) = self.pieces() else {
+            return None;
+        };
         let mut out = Vec::with_capacity(16 * self.table.pair_count() + 4096);
         out.extend_from_slice(MAGIC);
-        let (p, digits) = match self.pattern {
-            Pattern::Cl100k { digits } => (0u8, digits),
+        let (p, digits) = match pattern {
+            Pattern::Cl100k { digits } => (0u8, *digits),
             Pattern::O200k => (1u8, 3),
         };
         out.extend_from_slice(&[
@@ -79,7 +82,7 @@ impl FastBpe {
         }
         let sum = checksum(&out);
         out.extend_from_slice(&sum.to_le_bytes());
-        out
+        Some(out)
     }
 
     /// Reads a prepared form; `None` when it is not one (or is truncated or from another version).
@@ -148,7 +151,13 @@ impl FastBpe {
         if r.at != data.len() {
             return None;
         }
-        Some(FastBpe::new(pattern, normalizer, table, whole, added))
+        Some(FastBpe::new(
+            Pieces::ByteLevel(pattern),
+            normalizer,
+            table,
+            whole,
+            added,
+        ))
     }
 }
 

