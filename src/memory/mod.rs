@@ -7,25 +7,17 @@ pub mod config;
 mod egress;
 mod persist;
 mod recall;
+mod summaries;
 
 use crate::context::{self, BuiltContext, ChatMessage, PinnedFact, Strategy, SummaryInput};
 use crate::error::{Error, ErrorCode, Result};
 use crate::history::steps::{Step, StepLog, StepRecord};
 use crate::history::{Entry, History, NewEntry, Role};
-use crate::summary::{self, SummaryRecord, SummaryRequest};
+use crate::summary::SummaryRecord;
 use crate::tokens::SharedCounter;
 
 pub use config::MemoryConfig;
 pub use recall::{ContextExtras, ExtractOp, Recalled};
-
-/// A summary the caller is computing.
-#[derive(Debug, Clone)]
-struct PendingFold {
-    request_id: u64,
-    end_id: String,
-    start_id: String,
-    count: usize,
-}
 
 pub struct Memory {
     config: MemoryConfig,
@@ -40,7 +32,9 @@ pub struct Memory {
     id_prefix: String,
     steps: StepLog,
     summaries: Vec<SummaryRecord>,
-    pending: Option<PendingFold>,
+    pending: Option<summaries::PendingFold>,
+    /// Requests given up on whose answers may still arrive (see `summaries`).
+    late: Vec<summaries::PendingFold>,
     next_request: u64,
     last_summary_error: Option<String>,
     /// The latest summary was deleted by `forget`; the report says so until one replaces it.
@@ -76,6 +70,7 @@ impl Memory {
             steps: StepLog::default(),
             summaries: Vec::new(),
             pending: None,
+            late: Vec::new(),
             next_request: 1,
             last_summary_error: None,
             summary_forgotten: false,
@@ -221,14 +216,7 @@ impl Memory {
         for g in gone {
             self.emit_delete(crate::store::records::kind::SUMMARY, &g.id);
         }
-        // A summary being written from the forgotten text is not adopted: its answer then
-        // matches no request.
-        let entries = self.history.entries();
-        if self.pending.as_ref().is_some_and(|p| {
-            p.end_id == id || entries.iter().position(|e| e.id == p.end_id) >= Some(index)
-        }) {
-            self.pending = None;
-        }
+        self.drop_requests_covering(id, index);
         Ok(())
     }
 
@@ -245,6 +233,7 @@ impl Memory {
         self.summaries.clear();
         self.steps.clear();
         self.pending = None;
+        self.late.clear();
         self.last_summary_error = None;
         self.summary_forgotten = false;
     }
@@ -304,126 +293,6 @@ impl Memory {
     /// Restores a stored summary (persistence, import).
     pub fn restore_summary(&mut self, record: SummaryRecord) {
         self.summaries.push(record);
-    }
-
-    /// Entries `[..n]` covered by the latest summary. A stale one (it covered a forgotten
-    /// entry, whose text it may hold) covers nothing: its turns are sent as turns again, and
-    /// the next summary starts over without it.
-    fn covered(&self) -> (Option<&SummaryRecord>, usize) {
-        let Some(s) = self.summaries.last().filter(|s| !s.stale) else {
-            return (None, 0);
-        };
-        match self.history.index_of(&s.end_id) {
-            Some(i) => (Some(s), i + 1),
-            None => (None, 0),
-        }
-    }
-
-    /// Whether a summary should be written now; if so, returns what to ask the summarizer.
-    /// At most one request is outstanding; it is answered with `complete_summary` or
-    /// `fail_summary`.
-    pub fn begin_summary(&mut self) -> Option<SummaryRequest> {
-        if self.config.strategy != Strategy::Summary || self.pending.is_some() {
-            return None;
-        }
-        let (previous, covered) = self.covered();
-        let entries = self.history.entries();
-        let end = summary::plan_fold(&self.config.summary, entries, &self.entry_tokens, covered)?;
-        let fold = &entries[covered..end];
-        let previous_text = previous.map(|s| s.text.clone());
-        // The summarizer is an LLM call too: it sees the turns as sent, redacted.
-        let sent_fold: Vec<Entry> = fold
-            .iter()
-            .map(|e| self.sent_entry(e).unwrap_or_else(|| e.clone()))
-            .collect();
-        let prompt = summary::render_prompt(
-            &self.config.summary.prompt,
-            previous_text.as_deref(),
-            &sent_fold,
-        );
-        let start_id = previous.map_or_else(|| fold[0].id.clone(), |s| s.start_id.clone());
-        let count = previous.map_or(0, |s| s.count) + fold.len();
-        let request = SummaryRequest {
-            request_id: self.next_request,
-            prompt,
-            previous_summary: previous_text,
-            start_id: fold[0].id.clone(),
-            end_id: fold[fold.len() - 1].id.clone(),
-            count: fold.len(),
-        };
-        self.next_request += 1;
-        self.pending = Some(PendingFold {
-            request_id: request.request_id,
-            end_id: request.end_id.clone(),
-            start_id,
-            count,
-        });
-        Some(request)
-    }
-
-    /// Records the summarizer's answer to `request_id`.
-    pub fn complete_summary(&mut self, request_id: u64, text: &str, now: f64) -> Result<String> {
-        let pending = self
-            .pending
-            .take_if(|p| p.request_id == request_id)
-            .ok_or_else(|| {
-                Error::new(
-                    ErrorCode::NotFound,
-                    format!("no summary request {request_id} is outstanding"),
-                )
-            })?;
-        if text.trim().is_empty() {
-            self.last_summary_error = Some("the summarizer returned empty text".to_string());
-            return Err(Error::new(
-                ErrorCode::InvalidDocument,
-                "the summarizer returned empty text; the turns were kept unsummarized",
-            ));
-        }
-        // A summary too big to send would hide the turns it covers without taking their place:
-        // it must fit its cap (`sectionLimits.summary`), or half of what the budget leaves.
-        let limits = &self.config.limits;
-        let cap = limits.summary_max.or(limits
-            .max_tokens
-            .map(|m| m.saturating_sub(limits.reserve_tokens) / 2));
-        let tokens = self.counter.count(text.trim());
-        if let Some(cap) = cap.filter(|&cap| tokens > cap) {
-            let reason = format!(
-                "the summary ({tokens} tokens) was longer than the {cap} it may take; the turns \
-                 were kept unsummarized"
-            );
-            self.last_summary_error = Some(reason.clone());
-            return Err(Error::new(ErrorCode::InvalidDocument, reason));
-        }
-        let id = crate::history::ids::mint(&self.id_prefix, "sum", request_id);
-        self.summaries.push(SummaryRecord {
-            id: id.clone(),
-            text: text.trim().to_string(),
-            start_id: pending.start_id,
-            end_id: pending.end_id,
-            count: pending.count,
-            created_at: now,
-            stale: false,
-        });
-        self.emit_summary(self.summaries.len() - 1);
-        self.last_summary_error = None;
-        self.summary_forgotten = false;
-        Ok(id)
-    }
-
-    /// Records that the summarizer failed; the turns stay and trimming takes over.
-    pub fn fail_summary(&mut self, request_id: u64, reason: &str) {
-        if self
-            .pending
-            .as_ref()
-            .is_some_and(|p| p.request_id == request_id)
-        {
-            self.pending = None;
-        }
-        self.last_summary_error = Some(reason.to_string());
-    }
-
-    pub fn summary_pending(&self) -> bool {
-        self.pending.is_some()
     }
 
     /// Builds this turn's context. `query` is what strategy "retrieval" looks for (default: the
