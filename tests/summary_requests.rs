@@ -24,7 +24,11 @@ fn memory() -> Memory {
 fn chat(m: &mut Memory, from: usize, n: usize) -> Vec<String> {
     (from..from + n)
         .map(|i| {
-            let role = if i % 2 == 0 { Role::User } else { Role::Assistant };
+            let role = if i % 2 == 0 {
+                Role::User
+            } else {
+                Role::Assistant
+            };
             let text = if i == 1 {
                 "my password is SECRET-PW".to_string()
             } else {
@@ -89,7 +93,10 @@ fn a_late_answer_that_a_newer_summary_covers_is_ignored_without_a_failure_note()
     }
     assert_eq!(m.summaries().len(), 1);
     let out = sent(&m);
-    assert!(out.contains("The newer summary.") && !out.contains("The older"), "{out}");
+    assert!(
+        out.contains("The newer summary.") && !out.contains("The older"),
+        "{out}"
+    );
     assert!(
         !notes(&m).iter().any(|n| n.contains("failed")),
         "{:?}",
@@ -128,4 +135,60 @@ fn a_late_answer_covering_a_forgotten_entry_is_never_adopted() {
         .is_err());
     assert!(m.summaries().is_empty());
     assert!(!sent(&m).contains("SECRET-PW"));
+}
+
+#[test]
+fn the_default_trigger_follows_a_budget_changed_by_configure() {
+    let mut c = MemoryConfig {
+        strategy: Strategy::Summary,
+        ..Default::default()
+    };
+    c.limits.max_tokens = Some(8000);
+    c.summary.keep_recent = 2;
+    let mut m = Memory::new(c, Arc::new(ApproximateCounter::default())).unwrap();
+    // configure() starts from the current config and changes only what it is given.
+    let mut smaller = m.config().clone();
+    smaller.limits.max_tokens = Some(400);
+    m.reconfigure(smaller).unwrap();
+    let turn = "word ".repeat(60);
+    for i in 0..8 {
+        let role = if i % 2 == 0 {
+            Role::User
+        } else {
+            Role::Assistant
+        };
+        m.add(role, &turn, NewEntry::default(), i as f64).unwrap();
+    }
+    assert!(
+        m.begin_summary().is_some(),
+        "the turns passed 3/4 of the new 400-token budget"
+    );
+}
+
+#[test]
+fn a_trigger_the_user_set_survives_configure() {
+    let mut c = MemoryConfig {
+        strategy: Strategy::Summary,
+        ..Default::default()
+    };
+    c.limits.max_tokens = Some(8000);
+    c.summary.keep_recent = 2;
+    c.summary.trigger.messages = Some(100);
+    let mut m = Memory::new(c, Arc::new(ApproximateCounter::default())).unwrap();
+    let mut smaller = m.config().clone();
+    smaller.limits.max_tokens = Some(400);
+    m.reconfigure(smaller).unwrap();
+    let turn = "word ".repeat(60);
+    for i in 0..8 {
+        let role = if i % 2 == 0 {
+            Role::User
+        } else {
+            Role::Assistant
+        };
+        m.add(role, &turn, NewEntry::default(), i as f64).unwrap();
+    }
+    assert!(
+        m.begin_summary().is_none(),
+        "only the user's trigger counts"
+    );
 }

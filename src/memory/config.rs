@@ -13,6 +13,8 @@ pub struct MemoryConfig {
     pub limits: Limits,
     pub system_prompt: Option<String>,
     pub overhead: MessageOverhead,
+    /// Its `trigger` is what the user set (both `None` when unset); the one in force is
+    /// `summary_trigger()`.
     pub summary: SummaryConfig,
     pub max_entry_chars: usize,
     /// Drop a message identical to the one right after it (double submits).
@@ -21,6 +23,8 @@ pub struct MemoryConfig {
 
 /// Messages left verbatim after the summary unless `keepRecent` says otherwise.
 pub const DEFAULT_KEEP_RECENT: usize = 6;
+/// Summary trigger without `summaryTrigger` or `maxTokens`: older messages before folding.
+pub const DEFAULT_TRIGGER_MESSAGES: usize = 20;
 /// Window size when strategy "window" is chosen without `maxTurns`.
 pub const DEFAULT_MAX_TURNS: usize = 20;
 
@@ -73,15 +77,29 @@ impl MemoryConfig {
         if self.max_entry_chars == 0 {
             return Err(Error::option("maxEntryChars must be at least 1"));
         }
-        let t = &mut self.summary.trigger;
-        if t.messages.is_none() && t.tokens.is_none() {
-            match l.max_tokens {
-                // Summarize before the turns would crowd the budget, leaving room to write it.
-                Some(max) => t.tokens = Some((max.saturating_sub(l.reserve_tokens) * 3 / 4).max(1)),
-                None => t.messages = Some(20),
-            }
-        }
         self.summary.validate()?;
         Ok(self)
+    }
+
+    /// The summary trigger in force: the user's, or one derived from the budget. The derived
+    /// one is computed here rather than stored by `finish`, so a budget changed by `configure`
+    /// (which starts from the current config) moves it too; a stored copy would keep the old.
+    pub fn summary_trigger(&self) -> SummaryTrigger {
+        let t = &self.summary.trigger;
+        if t.messages.is_some() || t.tokens.is_some() {
+            return t.clone();
+        }
+        let l = &self.limits;
+        match l.max_tokens {
+            // Summarize before the turns would crowd the budget, leaving room to write it.
+            Some(max) => SummaryTrigger {
+                messages: None,
+                tokens: Some((max.saturating_sub(l.reserve_tokens) * 3 / 4).max(1)),
+            },
+            None => SummaryTrigger {
+                messages: Some(DEFAULT_TRIGGER_MESSAGES),
+                tokens: None,
+            },
+        }
     }
 }

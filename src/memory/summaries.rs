@@ -44,7 +44,13 @@ impl Memory {
         }
         let (previous, covered) = self.covered();
         let entries = self.history.entries();
-        let end = summary::plan_fold(&self.config.summary, entries, &self.entry_tokens, covered)?;
+        let end = summary::plan_fold(
+            &self.config.summary_trigger(),
+            self.config.summary.keep_recent,
+            entries,
+            &self.entry_tokens,
+            covered,
+        )?;
         let fold = &entries[covered..end];
         let previous_text = previous.map(|s| s.text.clone());
         // The summarizer is an LLM call too: it sees the turns as sent, redacted.

@@ -88,7 +88,8 @@ pub struct SummaryRequest {
 /// `keep_recent` messages and the latest user message, cut so that no tool call is separated from its results.
 /// Returns the exclusive end index of the fold.
 pub fn plan_fold(
-    config: &SummaryConfig,
+    trigger: &SummaryTrigger,
+    keep_recent: usize,
     entries: &[Entry],
     entry_tokens: &[usize],
     covered: usize,
@@ -100,7 +101,7 @@ pub fn plan_fold(
         .unwrap_or(entries.len());
     let keep_from = entries
         .len()
-        .saturating_sub(config.keep_recent)
+        .saturating_sub(keep_recent)
         .min(latest_user)
         .max(covered);
     // Cut at a unit boundary at or before keep_from.
@@ -112,11 +113,8 @@ pub fn plan_fold(
         .last()?;
     let older = end - covered;
     let unsummarized_tokens: usize = entry_tokens[covered..].iter().sum();
-    let by_messages = config.trigger.messages.is_some_and(|m| older >= m);
-    let by_tokens = config
-        .trigger
-        .tokens
-        .is_some_and(|t| unsummarized_tokens >= t);
+    let by_messages = trigger.messages.is_some_and(|m| older >= m);
+    let by_tokens = trigger.tokens.is_some_and(|t| unsummarized_tokens >= t);
     (older > 0 && (by_messages || by_tokens)).then_some(end)
 }
 
@@ -169,14 +167,10 @@ mod tests {
     use super::*;
     use crate::history::{History, NewEntry};
 
-    fn config(messages: usize, keep: usize) -> SummaryConfig {
-        SummaryConfig {
-            trigger: SummaryTrigger {
-                messages: Some(messages),
-                tokens: None,
-            },
-            keep_recent: keep,
-            prompt: DEFAULT_PROMPT.to_string(),
+    fn by_messages(messages: usize) -> SummaryTrigger {
+        SummaryTrigger {
+            messages: Some(messages),
+            tokens: None,
         }
     }
 
@@ -188,9 +182,12 @@ mod tests {
                 .unwrap();
         }
         let tokens = vec![5; 10];
-        assert_eq!(plan_fold(&config(4, 4), h.entries(), &tokens, 0), Some(6));
-        assert_eq!(plan_fold(&config(7, 4), h.entries(), &tokens, 0), None);
-        assert_eq!(plan_fold(&config(2, 4), h.entries(), &tokens, 5), None);
+        assert_eq!(
+            plan_fold(&by_messages(4), 4, h.entries(), &tokens, 0),
+            Some(6)
+        );
+        assert_eq!(plan_fold(&by_messages(7), 4, h.entries(), &tokens, 0), None);
+        assert_eq!(plan_fold(&by_messages(2), 4, h.entries(), &tokens, 5), None);
     }
 
     #[test]
