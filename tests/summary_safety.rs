@@ -165,3 +165,59 @@ fn a_summary_too_long_to_send_is_refused_and_the_turns_stay() {
         built.report.notes
     );
 }
+
+fn capped(summary_max: usize) -> Memory {
+    let mut c = MemoryConfig {
+        strategy: Strategy::Summary,
+        ..Default::default()
+    };
+    c.limits.max_tokens = Some(2000);
+    c.limits.summary_max = Some(summary_max);
+    c.summary.trigger.messages = Some(4);
+    c.summary.keep_recent = 2;
+    Memory::new(c, Arc::new(ApproximateCounter::default())).unwrap()
+}
+
+#[test]
+fn a_summary_accepted_under_its_section_cap_is_always_sent() {
+    // Around the cap, every length: what is accepted must be what is sent (marker and
+    // per-message overhead included), or the turns it covers would vanish from the context.
+    for words in 60..80 {
+        let mut m = capped(90);
+        chat(&mut m, 8);
+        let req = m.begin_summary().expect("a summary is due");
+        let text = "word ".repeat(words);
+        match m.complete_summary(req.request_id, &text, 9.0) {
+            Ok(_) => {
+                let built = m.context(None).unwrap();
+                let summary = built.report.summary.expect("a summary is reported");
+                assert!(
+                    summary.included,
+                    "{words} words: accepted but not sent: {:?}",
+                    built.report.notes
+                );
+                assert!(summary.tokens <= 90, "{words} words: {}", summary.tokens);
+            }
+            Err(e) => assert!(e.message.contains("sectionLimits.summary"), "{}", e.message),
+        }
+    }
+}
+
+#[test]
+fn a_summary_over_a_section_cap_lowered_later_says_so() {
+    let mut m = capped(200);
+    chat(&mut m, 8);
+    let req = m.begin_summary().expect("a summary is due");
+    m.complete_summary(req.request_id, &"word ".repeat(100), 9.0)
+        .unwrap();
+    let mut lower = m.config().clone();
+    lower.limits.summary_max = Some(50);
+    m.reconfigure(lower).unwrap();
+    let notes = m.context(None).unwrap().report.notes;
+    assert!(
+        notes
+            .iter()
+            .any(|n| n.contains("sectionLimits.summary") && !n.contains("budget")),
+        "{notes:?}"
+    );
+}

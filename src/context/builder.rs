@@ -6,6 +6,7 @@
 use super::message::ChatMessage;
 use super::report::*;
 use super::retrieved::{self, RetrievalInput};
+use super::sections::{pinned_section, summary_section};
 use super::strategy::Strategy;
 use super::units::{group, Unit, UnitKind};
 use crate::error::{Error, ErrorCode, Result};
@@ -66,16 +67,16 @@ pub struct BuiltContext {
 }
 
 /// Tracks spending against the budget (unbounded when no `maxTokens` is set).
-struct Budget {
+pub(super) struct Budget {
     available: Option<usize>,
-    used: usize,
+    pub(super) used: usize,
 }
 
 impl Budget {
-    fn fits(&self, tokens: usize) -> bool {
+    pub(super) fn fits(&self, tokens: usize) -> bool {
         self.available.is_none_or(|a| self.used + tokens <= a)
     }
-    fn remaining(&self) -> usize {
+    pub(super) fn remaining(&self) -> usize {
         self.available
             .map_or(usize::MAX, |a| a.saturating_sub(self.used))
     }
@@ -429,109 +430,4 @@ fn drop_duplicates(
         }
         next = Some(k);
     }
-}
-
-/// Pinned facts as one system message, as many as fit (in pin order), deduplicated.
-fn pinned_section(
-    input: &BuildInput<'_>,
-    budget: &mut Budget,
-) -> (Option<ChatMessage>, Option<SectionReport>) {
-    if input.pinned.is_empty() {
-        return (None, None);
-    }
-    let cap = input
-        .limits
-        .pinned_max
-        .unwrap_or(usize::MAX)
-        .min(budget.remaining());
-    let mut kept: Vec<&str> = Vec::new();
-    let mut tokens = 0;
-    let mut dropped = 0;
-    for fact in input.pinned {
-        if kept.contains(&fact.text.as_str()) {
-            continue;
-        }
-        let mut trial = kept.clone();
-        trial.push(&fact.text);
-        let t = input
-            .overhead
-            .message_tokens(input.counter, &pinned_message(&trial));
-        if t <= cap {
-            kept = trial;
-            tokens = t;
-        } else {
-            dropped += 1;
-        }
-    }
-    let report = SectionReport {
-        name: SectionKind::Pinned,
-        marker: Some(PINNED_MARKER),
-        tokens,
-        messages: usize::from(!kept.is_empty()),
-        items: kept.len(),
-        dropped,
-    };
-    if kept.is_empty() {
-        return (None, Some(report));
-    }
-    budget.used += tokens;
-    (Some(pinned_message(&kept)), Some(report))
-}
-
-fn pinned_message(facts: &[&str]) -> ChatMessage {
-    let mut text = String::from(PINNED_MARKER);
-    for f in facts {
-        text.push_str("\n- ");
-        text.push_str(f);
-    }
-    ChatMessage::new(Role::System, text)
-}
-
-type SummaryParts = (Option<SummaryReport>, Option<SectionReport>);
-
-fn summary_section(
-    input: &BuildInput<'_>,
-    budget: &mut Budget,
-    strategy: Strategy,
-    notes: &mut Vec<String>,
-) -> (Option<ChatMessage>, SummaryParts) {
-    let Some(s) = input.summary.as_ref() else {
-        return (None, (None, None));
-    };
-    let msg = summary_message(&s.record.text);
-    let tokens = input.overhead.message_tokens(input.counter, &msg);
-    let cap = input.limits.summary_max.unwrap_or(usize::MAX);
-    let send = strategy == Strategy::Summary && tokens <= cap && budget.fits(tokens);
-    if strategy == Strategy::Summary && !send {
-        notes.push(format!(
-            "the summary ({tokens} tokens) did not fit the budget and was not sent; the turns it \
-             covers are not in this context"
-        ));
-    }
-    let summary_report = SummaryReport {
-        id: s.record.id.clone(),
-        start_id: s.record.start_id.clone(),
-        end_id: s.record.end_id.clone(),
-        count: s.record.count,
-        tokens,
-        included: send,
-        stale: s.record.stale,
-    };
-    if !send {
-        return (None, (Some(summary_report), None));
-    }
-    budget.used += tokens;
-    let section = SectionReport {
-        name: SectionKind::Summary,
-        marker: Some(SUMMARY_MARKER),
-        tokens,
-        messages: 1,
-        items: 1,
-        dropped: 0,
-    };
-    (Some(msg), (Some(summary_report), Some(section)))
-}
-
-fn summary_message(text: &str) -> ChatMessage {
-    ChatMessage::new(Role::System, format!("{SUMMARY_MARKER}\n{text}"))
 }

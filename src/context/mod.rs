@@ -4,6 +4,7 @@ pub mod builder;
 pub mod message;
 pub mod report;
 pub mod retrieved;
+pub mod sections;
 pub mod strategy;
 pub mod units;
 

@@ -117,15 +117,27 @@ impl Memory {
         }
         // A summary too big to send would hide the turns it covers without taking their place:
         // it must fit its cap (`sectionLimits.summary`), or half of what the budget leaves.
+        // It is measured as the builder measures it: the message as sent (redacted, with its
+        // marker and overhead), so an accepted summary is never refused by that cap.
         let limits = &self.config.limits;
-        let cap = limits.summary_max.or(limits
-            .max_tokens
-            .map(|m| m.saturating_sub(limits.reserve_tokens) / 2));
-        let tokens = self.counter.count(text.trim());
-        if let Some(cap) = cap.filter(|&cap| tokens > cap) {
+        let cap = match (limits.summary_max, limits.max_tokens) {
+            (Some(cap), _) => Some((cap, "sectionLimits.summary")),
+            (None, Some(max)) => Some((
+                max.saturating_sub(limits.reserve_tokens) / 2,
+                "half of maxTokens after reserveTokens",
+            )),
+            (None, None) => None,
+        };
+        let sent = self.sent_text(text.trim()).0.into_owned();
+        let tokens = crate::context::sections::summary_message_tokens(
+            self.config.overhead,
+            &*self.counter,
+            &sent,
+        );
+        if let Some((cap, what)) = cap.filter(|&(cap, _)| tokens > cap) {
             let reason = format!(
-                "the summary ({tokens} tokens) was longer than the {cap} it may take; the turns \
-                 were kept unsummarized"
+                "the summary ({tokens} tokens as sent) was longer than the {cap} it may take \
+                 ({what}); the turns were kept unsummarized"
             );
             self.last_summary_error = Some(reason.clone());
             return Err(Error::new(ErrorCode::InvalidDocument, reason));
