@@ -112,7 +112,8 @@ impl EpisodeStore {
         };
         let turns: Vec<&Entry> = entries[from.min(entries.len())..]
             .iter()
-            .filter(|e| !e.content.trim().is_empty())
+            // An assistant message without text may still have acted through tool calls.
+            .filter(|e| !e.content.trim().is_empty() || !e.tool_calls.is_empty())
             .collect();
         let (first, last) = (turns.first()?, turns.last()?);
         let mut rendered = String::new();
@@ -120,6 +121,7 @@ impl EpisodeStore {
             rendered.push_str(e.role.as_str());
             rendered.push_str(": ");
             rendered.push_str(&e.content);
+            crate::summary::push_tool_calls(&mut rendered, &e.tool_calls);
             rendered.push('\n');
         }
         let request = EpisodeRequest {
@@ -266,5 +268,39 @@ mod tests {
             s.complete(req.request_id, "{}", 14.0).is_err(),
             "request is consumed"
         );
+    }
+
+    #[test]
+    fn the_prompt_shows_tool_calls_as_actions() {
+        use crate::history::{FunctionCall, ToolCall};
+        let mut h = History::new();
+        h.push(Role::User, "Book Rosa for two", NewEntry::default(), 1.0)
+            .unwrap();
+        let call = ToolCall {
+            id: "c1".into(),
+            kind: "function".into(),
+            function: FunctionCall {
+                name: "book_table".into(),
+                arguments: "{\"place\":\"Rosa\",\"people\":2}".into(),
+            },
+        };
+        let calls = NewEntry {
+            tool_calls: vec![call],
+            ..Default::default()
+        };
+        h.push(Role::Assistant, "", calls, 2.0).unwrap();
+        let result = NewEntry {
+            tool_call_id: Some("c1".into()),
+            ..Default::default()
+        };
+        h.push(Role::Tool, "booked 20:00", result, 3.0).unwrap();
+        let req = EpisodeStore::new().begin(h.entries()).unwrap();
+        assert!(
+            req.prompt
+                .contains("(calls book_table({\"place\":\"Rosa\",\"people\":2}))"),
+            "{}",
+            req.prompt
+        );
+        assert_eq!(req.entry_ids, vec!["e1", "e2", "e3"]);
     }
 }

@@ -5,7 +5,7 @@
 
 use crate::context::units::{group, UnitKind};
 use crate::error::{Error, Result};
-use crate::history::{Entry, Role};
+use crate::history::{Entry, Role, ToolCall};
 use serde::{Deserialize, Serialize};
 
 /// A running summary of the conversation from its start up to `end_id`.
@@ -118,6 +118,17 @@ pub fn plan_fold(
     (older > 0 && (by_messages || by_tokens)).then_some(end)
 }
 
+/// Appends an assistant's tool calls to a prompt line as `(calls f(args))`, one per line: they
+/// are often all it did, and a summarizer that never sees them cannot say what was done.
+pub fn push_tool_calls(out: &mut String, calls: &[ToolCall]) {
+    for call in calls {
+        out.push_str(&format!(
+            "\n(calls {}({}))",
+            call.function.name, call.function.arguments
+        ));
+    }
+}
+
 /// Renders the summarizer prompt for `entries` (the turns to fold).
 pub fn render_prompt(template: &str, previous: Option<&str>, entries: &[Entry]) -> String {
     let mut turns = String::new();
@@ -131,12 +142,7 @@ pub fn render_prompt(template: &str, previous: Option<&str>, entries: &[Entry]) 
         turns.push_str(&who);
         turns.push_str(": ");
         turns.push_str(&e.content);
-        for call in &e.tool_calls {
-            turns.push_str(&format!(
-                "\n(calls {}({}))",
-                call.function.name, call.function.arguments
-            ));
-        }
+        push_tool_calls(&mut turns, &e.tool_calls);
         turns.push('\n');
     }
     // Placeholders are replaced in one pass so text inside the turns that happens to contain
