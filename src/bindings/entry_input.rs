@@ -110,11 +110,15 @@ pub fn content_or_calls(
 }
 
 fn parse_tool_calls(value: &JsValue) -> Result<Vec<ToolCall>, JsValue> {
-    if !js_sys::Array::is_array(value) {
+    if !super::js::is_array(value) {
         return Err(invalid("toolCalls must be an array of tool calls".into()));
     }
     let mut out = Vec::new();
-    for (i, call) in js_sys::Array::from(value).iter().enumerate() {
+    for (i, call) in super::js::items(value, "toolCalls")
+        .map_err(invalid)?
+        .iter()
+        .enumerate()
+    {
         let c = Opts::new(&call, "tool call")?;
         let id = c
             .string("id")?

@@ -16,7 +16,6 @@ use js_sys::{Array, Function, Promise};
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
 
 /// Texts sent to `embed` per call.
 const EMBED_BATCH: usize = 128;
@@ -188,13 +187,13 @@ pub(super) fn now() -> f64 {
 async fn embed(f: &Callback, texts: &[String]) -> Result<Vec<Vec<f32>>, String> {
     let arr: Array = texts.iter().map(|t| JsValue::from_str(t)).collect();
     let out = f.call(&[arr.into()], "embed").await?;
-    if !Array::is_array(&out) {
+    if !super::js::is_array(&out) {
         return Err(format!(
             "embed must resolve to an array of vectors, got {}",
             describe(&out)
         ));
     }
-    let out: Array = out.unchecked_into();
+    let out = super::js::items(&out, "embed's answer")?;
     if out.length() as usize != texts.len() {
         return Err(format!(
             "embed returned {} vectors for {} texts",
@@ -210,7 +209,7 @@ async fn embed(f: &Callback, texts: &[String]) -> Result<Vec<Vec<f32>>, String> 
                     describe(&v)
                 ));
             }
-            Ok(js_sys::Float32Array::new(&v).to_vec())
+            super::js::f32s(&v, "an embedding")
         })
         .collect()
 }
@@ -504,12 +503,13 @@ pub(super) fn parse_kinds(v: Option<JsValue>) -> Result<Vec<ItemKind>, JsValue> 
     let Some(v) = v else {
         return Ok(Vec::new());
     };
-    if !Array::is_array(&v) {
+    if !super::js::is_array(&v) {
         return Err(invalid_option(
             "kinds must be an array of \"turn\", \"fact\", \"episode\"",
         ));
     }
-    Array::from(&v)
+    super::js::items(&v, "kinds")
+        .map_err(invalid_option)?
         .iter()
         .map(|k| {
             k.as_string()

@@ -4,6 +4,7 @@
 mod callbacks;
 mod entry_input;
 mod errors;
+mod js;
 pub mod memory;
 mod memory_episodes;
 mod memory_options;

@@ -18,7 +18,7 @@ impl Opts {
         if value.is_undefined() || value.is_null() {
             return Ok(Opts { obj: None, what });
         }
-        if !value.is_object() || js_sys::Array::is_array(value) {
+        if !value.is_object() || super::js::is_array(value) {
             return Err(invalid_option(format!("{what} must be an object")));
         }
         Ok(Opts {
@@ -112,7 +112,8 @@ impl Opts {
         let Some(obj) = &self.obj else {
             return Ok(());
         };
-        for key in Object::keys(obj).iter() {
+        let keys = super::js::keys(obj, self.what).map_err(invalid_option)?;
+        for key in keys.iter() {
             let key = key.as_string().unwrap_or_default();
             if !known.contains(&key.as_str()) {
                 let hint = known

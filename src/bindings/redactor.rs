@@ -154,7 +154,7 @@ fn pack(redaction: redact::Redaction) -> (String, Vec<u32>) {
 /// `Redactor` something else entirely, so those are refused here first.
 pub(crate) fn config_of(value: &JsValue, what: &str) -> Result<RedactorConfig, JsValue> {
     if value.is_object() {
-        if js_sys::Array::is_array(value) {
+        if super::js::is_array(value) {
             return Err(invalid_option(format!(
                 "{what} must be an object such as {{ types: [\"EMAIL\"] }}, got an array"
             )));

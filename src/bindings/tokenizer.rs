@@ -180,12 +180,13 @@ impl Tokenizer {
         &self,
         #[wasm_bindgen(unchecked_param_type = "string[]")] texts: js_sys::Array,
     ) -> Result<Vec<u32>, JsValue> {
-        if !js_sys::Array::is_array(&texts) {
+        if !super::js::is_array(&texts) {
             return Err(invalid_option(format!(
                 "countMany takes an array of strings, got {}",
                 describe(&texts)
             )));
         }
+        let texts = super::js::items(&texts, "countMany's texts").map_err(invalid_option)?;
         let n = texts.length();
         let mut units = Vec::with_capacity(n as usize);
         for i in 0..n {
@@ -376,22 +377,28 @@ impl Tokenizer {
 fn object_arguments(messages: &JsValue) -> Vec<(usize, usize)> {
     let get = |v: &JsValue, key: &str| js_sys::Reflect::get(v, &key.into()).unwrap_or_default();
     let mut out = Vec::new();
-    if !js_sys::Array::is_array(messages) {
+    if !super::js::is_array(messages) {
         return out;
     }
-    for (i, m) in js_sys::Array::from(messages).iter().enumerate() {
+    let Ok(messages) = super::js::items(messages, "messages") else {
+        return out;
+    };
+    for (i, m) in messages.iter().enumerate() {
         let calls = get(&m, "tool_calls");
         let calls = if calls.is_undefined() {
             get(&m, "toolCalls")
         } else {
             calls
         };
-        if !js_sys::Array::is_array(&calls) {
+        if !super::js::is_array(&calls) {
             continue;
         }
-        for (j, c) in js_sys::Array::from(&calls).iter().enumerate() {
+        let Ok(calls) = super::js::items(&calls, "tool_calls") else {
+            continue;
+        };
+        for (j, c) in calls.iter().enumerate() {
             let args = get(&get(&c, "function"), "arguments");
-            if args.is_object() && !js_sys::Array::is_array(&args) {
+            if args.is_object() && !super::js::is_array(&args) {
                 out.push((i, j));
             }
         }
@@ -401,14 +408,16 @@ fn object_arguments(messages: &JsValue) -> Vec<(usize, usize)> {
 
 #[cfg(feature = "chat-template")]
 fn chat_messages(value: &JsValue) -> Result<Vec<ChatMessage>, JsValue> {
-    if !js_sys::Array::is_array(value) {
+    if !super::js::is_array(value) {
         return Err(js_error(
             ErrorCode::InvalidEntry,
             "messages must be an array of chat messages ({ role, content, ... })",
         ));
     }
     let mut out = Vec::new();
-    for m in js_sys::Array::from(value).iter() {
+    let messages =
+        super::js::items(value, "messages").map_err(|e| js_error(ErrorCode::InvalidEntry, &e))?;
+    for m in messages.iter() {
         let (role, content, extra) = parse_message(&m)?;
         out.push(ChatMessage {
             role,

@@ -10,12 +10,32 @@ import { lib, loadTokenizer } from "./helpers.mjs";
 const { Memory, Redactor, StreamRestorer, Tokenizer } = lib;
 const llama = loadTokenizer("llama3");
 
+// Values whose reading runs app code that throws: a revoked Proxy (what an Immer draft is after
+// `produce`), an array whose element getter throws, an object whose property getter throws. The
+// exception must become a coded error, never unwind through wasm (that left the object borrowed
+// for good and, repeated, broke every object of the instance).
+const hostile = new Map();
+const revoked = Proxy.revocable({}, {});
+revoked.revoke();
+hostile.set(revoked.proxy, "a revoked Proxy");
+const throwingItem = [];
+Object.defineProperty(throwingItem, 0, { get() { throw new Error("boom"); }, enumerable: true });
+hostile.set(throwingItem, "an array whose element getter throws");
+const throwingField = {};
+for (const k of ["role", "content", "id", "function", "text", "type", "session", "a"]) {
+  Object.defineProperty(throwingField, k, { get() { throw new Error("boom"); }, enumerable: true });
+}
+hostile.set(throwingField, "an object whose getters throw");
+hostile.set(new Proxy({}, { ownKeys() { throw new Error("boom"); } }), "a Proxy whose key listing throws");
+
 const wrong = [
   undefined, null, 42, -1, NaN, 1e300, true, "", "x", "\uD800", Symbol("s"), 10n, {}, [],
   [1, "a"], { a: { b: {} } }, () => 1, new Uint8Array(3), new Date(0), Object.create(null),
+  ...hostile.keys(),
 ];
 
 const show = (v) => {
+  if (hostile.has(v)) return hostile.get(v);
   if (typeof v === "symbol") return "Symbol()";
   if (typeof v === "bigint") return `${v}n`;
   if (typeof v === "function") return "a function";

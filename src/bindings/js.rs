@@ -1,0 +1,43 @@
+//! Reading app values whose reading can run app code: `Array.isArray` throws on a revoked Proxy
+//! (an Immer draft after `produce`), `Array.from` and `Object.keys` run getters and Proxy traps.
+//! js-sys binds these without catching, so such an exception would unwind through wasm and
+//! leave a borrowed object and the stack pointer behind (later calls fail, then every object of
+//! the instance). These bindings catch it; callers turn it into a coded error.
+
+use super::callbacks::error_text;
+use js_sys::{Array, Float32Array};
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen]
+extern "C" {
+    #[wasm_bindgen(catch, js_namespace = Array, js_name = isArray)]
+    fn is_array_checked(v: &JsValue) -> Result<bool, JsValue>;
+    #[wasm_bindgen(catch, js_namespace = Array, js_name = from)]
+    fn array_from_checked(v: &JsValue) -> Result<Array, JsValue>;
+    #[wasm_bindgen(catch, js_namespace = Object, js_name = keys)]
+    fn keys_checked(v: &JsValue) -> Result<Array, JsValue>;
+    #[wasm_bindgen(catch, js_namespace = Float32Array, js_name = from)]
+    fn f32_from_checked(v: &JsValue) -> Result<Float32Array, JsValue>;
+}
+
+/// Whether `v` is an array. A value that throws when asked (a revoked Proxy) is not a usable one.
+pub fn is_array(v: &JsValue) -> bool {
+    is_array_checked(v).unwrap_or(false)
+}
+
+/// The elements of an array, each read once here (their getters run inside a catch).
+pub fn items(v: &JsValue, what: &str) -> Result<Array, String> {
+    array_from_checked(v).map_err(|e| format!("{what} could not be read: {}", error_text(&e)))
+}
+
+/// An object's own enumerable keys.
+pub fn keys(v: &JsValue, what: &str) -> Result<Array, String> {
+    keys_checked(v).map_err(|e| format!("{what} could not be read: {}", error_text(&e)))
+}
+
+/// An array of numbers (or a typed array) as `f32`s.
+pub fn f32s(v: &JsValue, what: &str) -> Result<Vec<f32>, String> {
+    f32_from_checked(v)
+        .map(|a| a.to_vec())
+        .map_err(|e| format!("{what} could not be read: {}", error_text(&e)))
+}
