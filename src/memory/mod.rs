@@ -309,7 +309,7 @@ impl Memory {
     ) -> Result<BuiltContext> {
         let mut notes = Vec::new();
         if self.config.strategy == Strategy::Summary {
-            if self.pending.is_some() {
+            if self.summary_in_progress() {
                 notes.push(
                     "a summary is still being written; older turns were trimmed to fit this time"
                         .to_string(),

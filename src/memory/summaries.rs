@@ -1,7 +1,7 @@
 //! The engine's side of summary memory: which turns the latest summary covers, the request
 //! handed to the app's summarizer, and its answer or failure. At most one request is
-//! outstanding; one the binding gave up on (an error, or `summaryTimeoutMs` passed) is kept as
-//! late, so a slow summarizer neither turns summarization off nor has its answer thrown away.
+//! outstanding; one that passed `summaryTimeoutMs` is kept as late, so a slow summarizer
+//! neither turns summarization off nor has its answer thrown away.
 
 use super::Memory;
 use crate::context::Strategy;
@@ -83,8 +83,8 @@ impl Memory {
         Some(request)
     }
 
-    /// Records the summarizer's answer to `request_id`: the outstanding request, or one given
-    /// up on (`fail_summary`) whose answer came late. A late answer is used from the next
+    /// Records the summarizer's answer to `request_id`: the outstanding request, or one that
+    /// timed out (`summary_timed_out`) whose answer came late. A late answer is used from the next
     /// turn on, unless a newer summary already covers as much.
     pub fn complete_summary(&mut self, request_id: u64, text: &str, now: f64) -> Result<String> {
         let pending = match self.pending.take_if(|p| p.request_id == request_id) {
@@ -158,21 +158,39 @@ impl Memory {
         Ok(id)
     }
 
-    /// Records that the outstanding request failed (it threw, or passed `summaryTimeoutMs`):
-    /// the turns stay, trimming takes over, and the next trigger asks again. Its answer may
-    /// still come (a slow summarizer) and is then used, so the request is kept as late. A
-    /// failure of a request already given up on, or unknown, changes nothing: it was reported
-    /// when it was given up on, and a newer summary may have landed since.
+    /// Records that the outstanding request failed (the summarizer threw or answered
+    /// nothing usable): the turns stay and trimming takes over. A failure of a request given
+    /// up on (`summary_timed_out`), or unknown, only forgets it: it was reported when it was
+    /// given up on, and a newer summary may have landed since.
     pub fn fail_summary(&mut self, request_id: u64, reason: &str) {
+        if self
+            .pending
+            .take_if(|p| p.request_id == request_id)
+            .is_some()
+        {
+            self.last_summary_error = Some(reason.to_string());
+        } else {
+            self.late.retain(|p| p.request_id != request_id);
+        }
+    }
+
+    /// Records that the outstanding request passed `summaryTimeoutMs` without an answer. It no
+    /// longer blocks the next request (a summarizer that never settles would otherwise turn
+    /// summarization off for good), but its answer may still come and is then used from the
+    /// next turn on, so it is kept as late.
+    pub fn summary_timed_out(&mut self, request_id: u64) {
         if let Some(p) = self.pending.take_if(|p| p.request_id == request_id) {
             if self.late.len() == MAX_LATE {
                 self.late.remove(0);
             }
             self.late.push(p);
-            self.last_summary_error = Some(reason.to_string());
-        } else {
-            self.late.retain(|p| p.request_id != request_id);
         }
+    }
+
+    /// A summary is being written: a request is outstanding, or one that timed out could
+    /// still bring turns into the summary.
+    pub(super) fn summary_in_progress(&self) -> bool {
+        self.pending.is_some() || self.late.iter().any(|p| self.extends_coverage(p))
     }
 
     pub fn summary_pending(&self) -> bool {
