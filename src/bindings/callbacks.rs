@@ -50,6 +50,9 @@ pub(super) fn after(ms: f64, value: &JsValue) -> (JsValue, Promise) {
     // Without timers in this realm, the callback alone is waited for.
     let promise = Promise::new(&mut |resolve, _reject| {
         if let Some(st) = global_fn("setTimeout") {
+            // Timers take at most 2^31 - 1 ms; a longer delay fires at once (a "wait very long"
+            // of 3e9 ms would time out in 1 ms), so it is capped to that.
+            let ms = ms.min(2_147_483_647.0);
             let args = Array::of3(&resolve, &JsValue::from_f64(ms), value);
             timer = st
                 .apply(&JsValue::NULL, &args)

@@ -244,7 +244,7 @@ impl Memory {
         self.core.borrow().entries().len()
     }
 
-    /// Removes an entry everywhere (summaries that covered it are marked stale), or, given a
+    /// Removes an entry everywhere (summaries that covered it are deleted too), or, given a
     /// fact or episode id (`"f3"`, `"ep2"`), forgets that memory (a fact stays in `history`).
     pub fn forget(
         &self,

@@ -29,11 +29,12 @@ pub async fn run_summarizer(
         }
     };
     let answer = JsFuture::from(Promise::resolve(&returned));
+    let waiting = core.clone();
     let mut resolve_done = None;
     let done = Promise::new(&mut |resolve, _reject| resolve_done = Some(resolve));
     wasm_bindgen_futures::spawn_local(async move {
         let outcome = answer.await;
-        let mut c = core.borrow_mut();
+        let mut c = waiting.borrow_mut();
         match outcome.map(|v| v.as_string()) {
             Ok(Some(text)) => {
                 if let Err(e) = c.complete_summary(id, &text, js_sys::Date::now()) {
@@ -49,6 +50,11 @@ pub async fn run_summarizer(
         }
     });
     let (timer, late) = after(timeout_ms, &JsValue::FALSE);
-    let _ = JsFuture::from(Promise::race(&js_sys::Array::of2(&done, &late))).await;
+    let won = JsFuture::from(Promise::race(&js_sys::Array::of2(&done, &late))).await;
     clear(&timer);
+    // `done` resolves to undefined, the timer to false: the summarizer has not answered in
+    // time. The next trigger may ask again; a late answer is still used if it comes.
+    if won.ok().and_then(|v| v.as_bool()) == Some(false) {
+        core.borrow_mut().summary_timed_out(id);
+    }
 }

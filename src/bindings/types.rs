@@ -31,6 +31,7 @@ export interface ToolCall {
 /** A message as chat-completions APIs take it. */
 export interface ChatMessage {
   role: Role;
+  /** `null` only on an assistant message with `tool_calls` and no text; empty text is `""`. */
   content: string | null;
   name?: string;
   tool_calls?: ToolCall[];
@@ -174,6 +175,8 @@ export interface Summary {
   endId: string;
   count: number;
   createdAt: number;
+  /** Only on summaries stored by earlier versions: forgetting a turn now deletes the summaries
+   *  that covered it. A stale summary is never sent. */
   stale: boolean;
 }
 

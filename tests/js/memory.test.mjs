@@ -201,23 +201,47 @@ test("the summarizer may call back into the memory while it runs", async () => {
   assert.equal(report.summary.included, true);
 });
 
-test("forget removes an entry; the summary covering it goes stale, is not sent, and is rewritten", async () => {
+test("forget removes an entry and deletes the summaries that covered it; a new one is written", async () => {
   const mem = new Memory({
     strategy: "summary", maxTokens: 400, tokenizer: llama, summaryTrigger: { messages: 4 }, keepRecent: 2,
-    summarize: async () => "old stuff",
+    summarize: async (prompt) => `old stuff: ${prompt.includes("secret-word") ? "secret-word" : "none"}`,
   });
-  fill(mem, 10);
+  mem.add("user", "remember secret-word please");
+  fill(mem, 9);
   mem.add("user", "q");
   await mem.context();
+  assert.match(mem.summaries()[0].text, /secret-word/);
   const [first] = mem.entries();
   mem.forget(first.id);
   assert.equal(mem.length, 10);
-  assert.equal(mem.summaries()[0].stale, true);
+  // The summary held the forgotten words: it is gone from summaries() and the export.
+  assert.deepEqual(mem.summaries(), []);
+  assert.ok(!JSON.stringify(mem.export()).includes("secret-word"));
   const { report } = await mem.context();
-  assert.notEqual(report.summary?.stale, true, "a stale summary is never sent");
-  assert.equal(mem.summaries().length, 2, "a new summary was written from the turns");
-  assert.equal(mem.summaries()[1].stale, false);
+  assert.equal(mem.summaries().length, 1, "a new summary was written from the remaining turns");
+  assert.doesNotMatch(mem.summaries()[0].text, /secret-word/);
+  assert.notEqual(report.summary?.stale, true);
   throwsCode(assert, () => mem.forget(first.id), "NOT_FOUND");
+});
+
+test("a summarizer that never answers does not stop summaries: after summaryTimeoutMs the next trigger asks again", async () => {
+  let calls = 0;
+  const mem = new Memory({
+    strategy: "summary", maxTokens: 120, tokenizer: llama, keepRecent: 2, summaryTrigger: { messages: 2 },
+    summaryTimeoutMs: 30,
+    summarize: () => (++calls === 1 ? new Promise(() => {}) : "Riley lives in Lisbon."),
+  });
+  mem.add("user", "I'm Riley and I live in Lisbon.");
+  for (let i = 0; i < 6; i++) {
+    mem.add("assistant", `reply ${i} filler`);
+    mem.add("user", `q ${i} filler`);
+    await mem.context();
+    await new Promise((r) => setTimeout(r, 40));
+  }
+  assert.ok(calls >= 2, `the summarizer was asked again (${calls} calls)`);
+  assert.ok(mem.summaries().some((s) => s.text.includes("Lisbon")));
+  const { messages } = await mem.context();
+  assert.match(messages[0].content, /Lisbon/);
 });
 
 test("agent steps replay by purpose", () => {
