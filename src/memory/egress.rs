@@ -78,6 +78,13 @@ impl Memory {
             call.function.arguments = args;
             merge(&mut counts, &c);
         }
+        if let Some(name) = &sent.name {
+            let (redacted, c) = r.redact_outgoing(name);
+            if redacted != *name {
+                sent.name = Some(name_safe(&redacted));
+                merge(&mut counts, &c);
+            }
+        }
         sent.metadata = None;
         egress
             .entries
@@ -295,6 +302,23 @@ impl Memory {
         merge(&mut totals, other);
         built.report.redactions = totals;
     }
+}
+
+/// A redacted `name` as chat APIs accept one (`^[a-zA-Z0-9_-]{1,64}$`): `[EMAIL_1]` goes out as
+/// `EMAIL_1`, anything else outside that set as `_`.
+fn name_safe(redacted: &str) -> String {
+    redacted
+        .chars()
+        .filter(|&c| c != '[' && c != ']')
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .take(64)
+        .collect()
 }
 
 pub(super) fn merge(into: &mut Counts, from: &Counts) {

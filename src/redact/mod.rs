@@ -12,6 +12,7 @@
 pub mod config;
 mod egress;
 pub mod entity;
+mod known;
 pub mod placeholder;
 pub mod recognizers;
 pub mod validate;
@@ -163,11 +164,29 @@ impl Redactor {
         }
     }
 
-    /// The non-overlapping spans that will be replaced, in text order (byte offsets).
+    /// The non-overlapping spans that will be replaced, in text order (byte offsets): what the
+    /// recognizers find, and values the vault already holds wherever they occur again.
     pub fn detect(&self, text: &str) -> Vec<Candidate> {
-        let candidates = self
-            .recognizers
-            .scan(text)
+        let mut found = self.recognizers.scan(text);
+        for (start, end, entry) in self.vault.sightings(text) {
+            let kind = EntityType::built_in(&entry.kind)
+                .unwrap_or_else(|| EntityType::Custom(entry.kind.clone()));
+            // A type this redactor leaves alone (a vault kept from other options) stays so.
+            let enabled = match &kind {
+                EntityType::Custom(name) => self.config.patterns.iter().any(|p| &p.name == name),
+                built_in => self.config.types.as_ref().is_none_or(|t| t.contains(built_in)),
+            };
+            if !enabled {
+                continue;
+            }
+            found.push(Candidate {
+                kind,
+                start,
+                end,
+                score: 1.0,
+            });
+        }
+        let candidates = found
             .into_iter()
             .filter(|c| c.score >= self.min_score)
             .filter(|c| {

@@ -7,6 +7,7 @@
 //! exactly (not case-folded) because `restore` must give back the very bytes that were sent.
 
 use super::entity::EntityType;
+use super::known::KnownValues;
 use crate::error::{Error, ErrorCode, Result};
 use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
@@ -40,6 +41,8 @@ pub struct Vault {
     by_key: FxHashMap<String, FxHashMap<u32, usize>>,
     /// Highest number handed out per type.
     last: FxHashMap<String, u32>,
+    /// The values, indexed to be found again in new text.
+    known: KnownValues,
 }
 
 impl Vault {
@@ -89,11 +92,23 @@ impl Vault {
         self.by_key.entry(kind.clone()).or_default().insert(n, i);
         let last = self.last.entry(kind.clone()).or_insert(0);
         *last = (*last).max(n);
-        self.entries.push(VaultEntry {
+        let entry = VaultEntry {
             placeholder,
             kind,
             value,
-        });
+        };
+        self.known.add(i, &entry);
+        self.entries.push(entry);
+    }
+
+    /// Where values it holds occur in `text`: (start, end, entry), byte offsets.
+    pub fn sightings(&self, text: &str) -> Vec<(usize, usize, &VaultEntry)> {
+        let mut found = Vec::new();
+        self.known.find(text, &self.entries, &mut found);
+        found
+            .into_iter()
+            .map(|(s, e, i)| (s, e, &self.entries[i]))
+            .collect()
     }
 
     /// The value behind `STEM_n`; `stem` must be upper case.
