@@ -212,6 +212,111 @@ fn hard_negatives() {
     assert_clean("WARN sms gateway down\nBuild 290 8475 finished in 26m 54s");
 }
 
+/// The person values found in `text`, in order.
+fn people(text: &str) -> Vec<String> {
+    found(text)
+        .into_iter()
+        .filter(|(kind, _)| kind == "PERSON")
+        .map(|(_, value)| value)
+        .collect()
+}
+
+/// "I'm"/"I am"/"ich bin" before a nationality, a faith, a diet, a condition, a mood or a job
+/// title: the cue says where a name would be, the word says it is none. Names after the same
+/// cues are still found, and only the name is the span.
+#[test]
+fn self_descriptions_are_not_names() {
+    for text in [
+        "I'm Indian",
+        "I'm British and I am Chinese",
+        "I'm Catholic",
+        "I'm Vegan, so no meat please",
+        "I am Diabetic",
+        "I'm Sorry",
+        "I'm Fine, thanks",
+        "I'm Back",
+        "Ich bin Deutscher",
+        "I'm Senior Developer at Google",
+        "I’m Christian and I'm Looking for advice",
+    ] {
+        assert!(people(text).is_empty(), "{text:?}: {:?}", found(text));
+    }
+    assert_eq!(people("I'm Dana"), ["Dana"]);
+    assert_eq!(people("I'm Dana Smith"), ["Dana Smith"]);
+    assert_eq!(people("Hi, I'm Dana"), ["Dana"]);
+    assert_eq!(people("Hi, I’m Dana, Senior Developer at Google"), ["Dana"]);
+    assert_eq!(
+        people("I'm Christian Müller, I'm Indian"),
+        ["Christian Müller"]
+    );
+    assert_eq!(people("my name is Christian"), ["Christian"]);
+    assert_eq!(people("Ich bin Jürgen Groß"), ["Jürgen Groß"]);
+    assert_eq!(people("I am Zoltan."), ["Zoltan"]);
+}
+
+/// Greetings and sign-offs addressed to a role or a group, and things whose name has a title.
+#[test]
+fn roles_and_titled_things_are_not_names() {
+    for text in [
+        "Dear Hiring Manager,",
+        "Dear Valued Customer,",
+        "Dear Diary,",
+        "Dear Admissions Committee,",
+        "Dear Sir or Madam",
+        "Kind regards,\nHead of Sales",
+        "Cheers,\nMarketing",
+        "Dr. Pepper",
+        "Mr. Robot",
+        "Dr. Strange and Mr. Bean",
+        "Dr. House",
+    ] {
+        assert!(people(text).is_empty(), "{text:?}: {:?}", found(text));
+    }
+    assert_eq!(people("Dear Anna,"), ["Anna"]);
+    assert_eq!(people("Dear Professor Smith,"), ["Smith"]);
+    assert_eq!(
+        people("Dear Ms. Nguyen, re the Hiring Manager role"),
+        ["Nguyen"]
+    );
+    assert_eq!(
+        people("Kind regards,\nTorvald Berg\nHead of Sales"),
+        ["Torvald Berg"]
+    );
+    assert_eq!(people("Cheers,\nChristian"), ["Christian"]);
+    assert_eq!(
+        people("Dr. Gregory House and Mr. Young"),
+        ["Gregory House", "Young"]
+    );
+    assert_eq!(people("I met Sean Bean"), ["Sean Bean"]);
+}
+
+/// Given names that are also places, said as places: after a preposition of place, a
+/// postcode, "São"/"San", in a street's name, or alone when the name mostly means the place.
+#[test]
+fn places_named_like_people_are_not_names() {
+    for text in [
+        "We moved from Charlotte to Austin",
+        "then Florence, then Victoria",
+        "Is Sydney or Adelaide better",
+        "it is hot in Georgia",
+        "take the Victoria Line",
+        "São Paulo and San Antonio",
+        "69003 Lyon",
+        "we met near Julia and stayed at Emma",
+        "the avenue Victor Hugo is long",
+    ] {
+        assert!(people(text).is_empty(), "{text:?}: {:?}", found(text));
+    }
+    assert_eq!(
+        people("Charlotte Brown moved to Austin"),
+        ["Charlotte Brown"]
+    );
+    assert_eq!(people("Hi Sydney, thanks"), ["Sydney"]);
+    assert_eq!(people("ask Victoria about it"), ["Victoria"]);
+    assert_eq!(people("a note from Emma"), ["Emma"]);
+    assert_eq!(people("Paulo Coelho wrote it"), ["Paulo Coelho"]);
+}
+
 #[test]
 fn pathological_inputs_finish_quickly() {
     let mut r = Redactor::new(RedactorConfig::default()).unwrap();

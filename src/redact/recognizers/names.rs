@@ -7,8 +7,11 @@
 //! words or places (Will, May, June, Mark, Grace, Paris, Jordan…) are left out on purpose: a
 //! false hit on "May I ask" costs more than a missed "May" without context.
 
+use descriptions::{DESCRIPTIONS, PLACES, ROLES_AND_PLACES};
 use rustc_hash::FxHashMap;
 use std::sync::OnceLock;
+
+mod descriptions;
 
 const GIVEN_NAMES: &str = "
 aaron abdul abigail adam adele adrian adriana agnes ahmed aidan aiko aisha akira alan alba albert
@@ -55,14 +58,47 @@ yasmin yuki yusuf yves zoe zofia
 ";
 
 const HONORIFICS: &[&str] = &[
-    "mr", "mrs", "ms", "miss", "mx", "dr", "prof", "sir", "madam", "herr", "frau", "mme", "mlle",
-    "monsieur", "madame", "sr", "sra", "srta", "señor", "señora", "don", "doña", "sig", "sig.ra",
-    "signor", "signora", "dott", "dott.ssa", "dhr", "mevr",
+    "mr",
+    "mrs",
+    "ms",
+    "miss",
+    "mx",
+    "dr",
+    "prof",
+    "sir",
+    "madam",
+    "herr",
+    "frau",
+    "mme",
+    "mlle",
+    "monsieur",
+    "madame",
+    "sr",
+    "sra",
+    "srta",
+    "señor",
+    "señora",
+    "don",
+    "doña",
+    "sig",
+    "sig.ra",
+    "signor",
+    "signora",
+    "dott",
+    "dott.ssa",
+    "dhr",
+    "mevr",
+    "professor",
+    "doctor",
+    "captain",
+    "pastor",
+    "reverend",
+    "rabbi",
 ];
 
 /// Capitalized words that start sentences or name things, never people.
 const NOT_NAMES: &str = "
-a about after all also an and any are as at be because been before being best but by can
+a about after all also an and i'm i’m i've i’ve i'd i’d i'll i’ll any are as at be because been before being best but by can
 could dear did do does during each else even every everyone few first for from further get
 good had has have he hello her here hey hi his how however i if in into is it its just last
 let like many may me more most much must my new next no not now of off ok okay on once one only
@@ -105,6 +141,12 @@ pub struct Listed {
     pub honorific: bool,
     /// On [`ALSO_THINGS`]: not a person when alone.
     pub thing: bool,
+    /// First after a cue, says what someone is, not who ("Indian", "Vegan", "Senior").
+    pub describes: bool,
+    /// Makes a run of capitalized words a role, a group or a place ("Manager", "Line").
+    pub ends_no_name: bool,
+    /// A given name that alone mostly means a place ("Sydney", "Charlotte").
+    pub place: bool,
 }
 
 /// The lists `lower` (a lower-cased word) is on.
@@ -123,6 +165,17 @@ pub fn listed(lower: &str) -> Listed {
         }
         for w in ALSO_THINGS.split_whitespace() {
             map.entry(w).or_default().thing = true;
+        }
+        for w in DESCRIPTIONS.split_whitespace() {
+            map.entry(w).or_default().describes = true;
+        }
+        for w in ROLES_AND_PLACES.split_whitespace() {
+            let listed = map.entry(w).or_default();
+            listed.describes = true;
+            listed.ends_no_name = true;
+        }
+        for w in PLACES.split_whitespace() {
+            map.entry(w).or_default().place = true;
         }
         map
     });
@@ -185,8 +238,18 @@ mod tests {
             assert_eq!(w, w.to_lowercase());
             assert!(!is_not_name(w), "{w} is in both lists");
         }
-        for w in ALSO_THINGS.split_whitespace() {
+        for w in ALSO_THINGS
+            .split_whitespace()
+            .chain(PLACES.split_whitespace())
+        {
             assert!(is_given_name(w), "{w} is a given name first");
         }
+        // A description that is also a given name is one on purpose ("I'm Christian").
+        let described: Vec<&str> = DESCRIPTIONS
+            .split_whitespace()
+            .chain(ROLES_AND_PLACES.split_whitespace())
+            .filter(|w| is_given_name(w) || is_not_name(w) || is_honorific(w))
+            .collect();
+        assert_eq!(described, ["christian"]);
     }
 }

@@ -3,12 +3,13 @@
 //! or when it is a known given name; following capitalized words and particles ("van der")
 //! extend it to the family name. Cue strength sets the score, as context words do for patterns.
 
-use super::code::glued_into_code;
 use super::names::{is_given_name, is_honorific, is_particle, listed, names_a_thing};
 use super::Candidate;
 use crate::redact::entity::EntityType;
+use score::{score, Evidence};
 use words::{is_capitalized, starts_word, word_after_space, word_before, word_end};
 
+mod score;
 mod words;
 
 #[derive(Debug, Clone, Copy)]
@@ -38,6 +39,7 @@ const STRONG_CUES: &[&[&str]] = &[
 
 const MEDIUM_CUES: &[&[&str]] = &[
     &["i'm"],
+    &["i’m"],
     &["i", "am"],
     &["this", "is"],
     &["hi"],
@@ -110,6 +112,7 @@ fn ends_a_cue(word: &str) -> bool {
             | "é"
             | "es"
             | "i'm"
+            | "i’m"
             | "am"
             | "hi"
             | "hello"
@@ -307,6 +310,7 @@ pub(crate) fn scan_from(text: &str, upper: &[usize], leads: &[usize], out: &mut 
                 given,
                 multi: more > 0,
                 alone_a_name,
+                titled: after_title,
             },
         );
         if score > 0.0 {
@@ -322,45 +326,6 @@ pub(crate) fn scan_from(text: &str, upper: &[usize], leads: &[usize], out: &mut 
             });
             taken = last.end;
         }
-    }
-}
-
-/// What the scan found about a run of capitalized words.
-struct Evidence {
-    /// A strong cue before it (a title, "my name is", "Name:") or a sign-off above it.
-    strong: bool,
-    /// A medium cue before it ("Hi", "Dear", "ask").
-    medium: bool,
-    /// Its first word is a listed given name.
-    given: bool,
-    /// More than one word.
-    multi: bool,
-    /// Its first word, alone, names a person rather than a tool or a language
-    /// ([`super::names::Listed::thing`]).
-    alone_a_name: bool,
-}
-
-/// The score of the run from `first` to `end` (0: not a person).
-fn score(text: &str, first: Token, end: usize, e: Evidence) -> f32 {
-    // `name: Option<String>` and `Shape::Named` are code, whatever cue comes before.
-    if glued_into_code(text, first.start, first.end) {
-        0.0
-    } else if e.strong {
-        0.85
-    } else if e.medium && (e.given || e.multi || !gap_after_is_word(text, end)) {
-        0.7
-    } else if e.medium {
-        0.6
-    } else if e.given && e.multi {
-        0.75
-    } else if e.given
-        && e.alone_a_name
-        && !starts_sentence(text, first.start)
-        && !in_date_or_path(text, first)
-    {
-        0.55
-    } else {
-        0.0
     }
 }
 
@@ -394,69 +359,6 @@ fn cue_before(text: &str, cur: Token, prev: Option<Token>, cue: &[&str]) -> bool
 /// `word.to_lowercase() == lower` without allocating (`lower` has no final sigma).
 fn lower_eq(word: &str, lower: &str) -> bool {
     word.chars().flat_map(char::to_lowercase).eq(lower.chars())
-}
-
-/// A word between slashes or glued to a digit is part of a date or a path ("15/Jan/2024",
-/// "/home/anna"), not someone's name on its own; so is a month name one space from a number
-/// ("Wed, 28 Jan 2026", "Jan 5"), given name or not.
-fn in_date_or_path(text: &str, word: Token) -> bool {
-    let b = text.as_bytes();
-    let glue = |c: Option<&u8>| c.is_some_and(|&c| c == b'/' || c.is_ascii_digit());
-    if glue(word.start.checked_sub(1).and_then(|i| b.get(i))) || glue(b.get(word.end)) {
-        return true;
-    }
-    let spaced_digit = |space: Option<usize>, digit: Option<usize>| {
-        space.and_then(|i| b.get(i)) == Some(&b' ')
-            && digit.and_then(|i| b.get(i)).is_some_and(u8::is_ascii_digit)
-    };
-    let near_number = spaced_digit(word.start.checked_sub(1), word.start.checked_sub(2))
-        || spaced_digit(Some(word.end), Some(word.end + 1));
-    near_number && {
-        let w = text[word.start..word.end].to_ascii_lowercase();
-        MONTHS.contains(&w.as_str())
-    }
-}
-
-/// Month names and their abbreviations in English.
-const MONTHS: &[&str] = &[
-    "jan",
-    "january",
-    "feb",
-    "february",
-    "mar",
-    "march",
-    "apr",
-    "april",
-    "may",
-    "jun",
-    "june",
-    "jul",
-    "july",
-    "aug",
-    "august",
-    "sep",
-    "sept",
-    "september",
-    "oct",
-    "october",
-    "nov",
-    "november",
-    "dec",
-    "december",
-];
-
-/// A lone given name opening a sentence is as likely a capitalized word ("Maxime" in Latin
-/// filler, "Carmen" the song) as a person, so it needs a cue there.
-fn starts_sentence(text: &str, start: usize) -> bool {
-    let before = text[..start].trim_end_matches([' ', '\t', '"', '(']);
-    before.is_empty() || before.ends_with(['.', '!', '?', '\n', ':'])
-}
-
-/// Whether the word at `end` is followed by more of the sentence (a space and a word) rather
-/// than punctuation: "Hi Anna," is an address, "Hi Ops team" is not.
-fn gap_after_is_word(text: &str, end: usize) -> bool {
-    let mut rest = text[end..].chars();
-    rest.next() == Some(' ') && rest.next().is_some_and(char::is_alphabetic)
 }
 
 #[cfg(test)]

@@ -158,6 +158,7 @@ pub(super) fn scan_by_tokens(text: &str, out: &mut Vec<Candidate>) {
                 given,
                 multi: j > i,
                 alone_a_name,
+                titled: after_title,
             },
         );
         if score > 0.0 {
