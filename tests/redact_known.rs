@@ -77,3 +77,49 @@ fn a_message_name_goes_out_redacted_as_a_valid_name() {
     assert!(sent.contains(r#""name":"EMAIL_1""#), "{sent}");
     assert_eq!(built.report.redactions.get("EMAIL"), Some(&1));
 }
+
+#[test]
+fn an_earlier_turn_is_redacted_again_once_the_vault_learns_a_value_it_holds() {
+    let mut m = Memory::new(
+        MemoryConfig::default(),
+        Arc::new(ApproximateCounter::default()),
+    )
+    .unwrap();
+    m.set_redactor(Some(redactor()));
+    m.add(
+        Role::User,
+        "Mason Cole called about the invoice",
+        NewEntry::default(),
+        0.0,
+    )
+    .unwrap();
+    m.add(Role::Assistant, "Noted.", NewEntry::default(), 1.0)
+        .unwrap();
+    m.add(
+        Role::User,
+        "By the way, my name is Mason Cole.",
+        NewEntry::default(),
+        2.0,
+    )
+    .unwrap();
+    let built = m.context(None).unwrap();
+    let sent = serde_json::to_string(&built.messages).unwrap();
+    assert!(!sent.contains("Mason Cole"), "{sent}");
+    assert!(built.messages[0].content.starts_with("[PERSON_1] called"));
+    // The budget counts the form that is sent now, not the raw one counted at first.
+    let mut plain = Memory::new(
+        MemoryConfig::default(),
+        Arc::new(ApproximateCounter::default()),
+    )
+    .unwrap();
+    plain
+        .add(
+            Role::User,
+            &built.messages[0].content,
+            NewEntry::default(),
+            0.0,
+        )
+        .unwrap();
+    assert_eq!(m.entry_tokens()[0], plain.entry_tokens()[0]);
+    assert_eq!(built.report.redactions.get("PERSON"), Some(&2));
+}

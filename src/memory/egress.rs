@@ -134,6 +134,47 @@ impl Memory {
             .filter(|c| !c.is_empty())
     }
 
+    /// How many values the vault holds, to tell when a redaction taught it new ones.
+    pub(super) fn vault_len(&self) -> usize {
+        self.egress
+            .as_ref()
+            .map_or(0, |e| e.redactor.borrow().vault().len())
+    }
+
+    /// Earlier entries whose outgoing form was made before the vault learned values they hold
+    /// ("Mason Cole called", then "my name is Mason Cole") are redacted again and recounted, so
+    /// the name is not sent raw from the first turn on every later request.
+    pub(super) fn redact_again_for_values_since(&mut self, since: usize) {
+        let Some(egress) = &self.egress else {
+            return;
+        };
+        let stale: Vec<usize> = {
+            let r = egress.redactor.borrow();
+            let vault = r.vault();
+            let newer = vault.values_since(since);
+            if newer.is_empty() {
+                return;
+            }
+            let holds = |t: &str| newer.occurs_in(t, vault.entries());
+            self.history
+                .entries()
+                .iter()
+                .enumerate()
+                .filter(|(_, e)| {
+                    holds(&e.content)
+                        || e.tool_calls.iter().any(|c| holds(&c.function.arguments))
+                        || e.name.as_deref().is_some_and(holds)
+                })
+                .map(|(i, _)| i)
+                .collect()
+        };
+        for i in stale {
+            let e = self.history.entries()[i].clone();
+            self.drop_sent_entry(&e.id);
+            self.entry_tokens[i] = self.message_tokens(&e);
+        }
+    }
+
     pub(super) fn drop_sent_entry(&self, id: &str) {
         if let Some(e) = &self.egress {
             e.entries.borrow_mut().remove(id);

@@ -137,7 +137,7 @@ impl Memory {
     }
 
     /// What an entry costs as sent (its redacted form when a redactor is set).
-    fn message_tokens(&self, e: &Entry) -> usize {
+    pub(super) fn message_tokens(&self, e: &Entry) -> usize {
         let sent = self.sent_entry(e);
         self.config.overhead.message_tokens(
             &*self.counter,
@@ -152,12 +152,16 @@ impl Memory {
                 .map_err(|e| Error::new(ErrorCode::InvalidEntry, e.message))?;
         }
         let id = self.history.push(role, content, extra, now)?;
+        let vault_before = self.vault_len();
         let tokens = self
             .history
             .entries()
             .last()
             .map_or(0, |e| self.message_tokens(e));
         self.entry_tokens.push(tokens);
+        if self.vault_len() > vault_before {
+            self.redact_again_for_values_since(vault_before);
+        }
         let order = self.next_order(now);
         self.entry_order.push(order);
         self.emit_entry(self.history.len() - 1);

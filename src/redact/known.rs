@@ -76,6 +76,17 @@ fn exact_case(entry: &VaultEntry) -> bool {
 }
 
 impl KnownValues {
+    pub fn is_empty(&self) -> bool {
+        self.starts.is_empty()
+    }
+
+    /// Whether any indexed value occurs in `text`.
+    pub fn occurs_in(&self, text: &str, entries: &[VaultEntry]) -> bool {
+        let mut found = Vec::new();
+        self.find(text, entries, &mut found);
+        !found.is_empty()
+    }
+
     /// Indexes the vault entry `i`.
     pub fn add(&mut self, i: usize, entry: &VaultEntry) {
         let v = entry.value.as_bytes();

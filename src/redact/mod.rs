@@ -22,7 +22,7 @@ pub use config::{CustomPattern, Mode, RedactorConfig, DEFAULT_MIN_SCORE};
 pub use egress::Counts;
 pub use entity::EntityType;
 pub use placeholder::StreamRestorer;
-pub use vault::{Vault, VaultEntry};
+pub use vault::{KnownValues, Vault, VaultEntry};
 
 use crate::error::Result;
 use placeholder::Grammar;

@@ -7,7 +7,7 @@
 //! exactly (not case-folded) because `restore` must give back the very bytes that were sent.
 
 use super::entity::EntityType;
-use super::known::KnownValues;
+pub use super::known::KnownValues;
 use crate::error::{Error, ErrorCode, Result};
 use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
@@ -99,6 +99,15 @@ impl Vault {
         };
         self.known.add(i, &entry);
         self.entries.push(entry);
+    }
+
+    /// The values added after the first `since` entries, indexed to be searched for alone.
+    pub fn values_since(&self, since: usize) -> KnownValues {
+        let mut known = KnownValues::default();
+        for (i, e) in self.entries.iter().enumerate().skip(since) {
+            known.add(i, e);
+        }
+        known
     }
 
     /// Where values it holds occur in `text`: (start, end, entry), byte offsets.
