@@ -317,6 +317,38 @@ fn places_named_like_people_are_not_names() {
     assert_eq!(people("Paulo Coelho wrote it"), ["Paulo Coelho"]);
 }
 
+/// German prepositional phrases with a number have the shape of "Am Markt 5": years, months,
+/// chapters and set phrases are prose; the streets around them are still found.
+#[test]
+fn german_phrases_with_numbers_are_not_addresses() {
+    for text in [
+        "Im Jahr 2020 haben wir angefangen",
+        "Im Juni 2023 und Im Sommer 2019",
+        "Im Kapitel 3 und Im Teil 2",
+        "Am Ende 2 Punkte",
+        "Zum Beispiel 3 Äpfel",
+        "Umsatz: Im Jahr 2023 stieg der Gewinn",
+    ] {
+        assert_clean(text);
+    }
+    assert_finds("ADDRESS", "Ich wohne Am Markt 5", "Am Markt 5");
+    assert_finds(
+        "ADDRESS",
+        "Im Jahr 2020 zogen wir nach Im Winkel 12, 10115 Berlin",
+        "Im Winkel 12, 10115 Berlin",
+    );
+    assert_finds(
+        "ADDRESS",
+        "Treffpunkt: Zum Sportplatz 3",
+        "Zum Sportplatz 3",
+    );
+    assert_finds(
+        "ADDRESS",
+        "Im Sommer 2019 wohnte ich in der Hauptstraße 12",
+        "Hauptstraße 12",
+    );
+}
+
 #[test]
 fn pathological_inputs_finish_quickly() {
     let mut r = Redactor::new(RedactorConfig::default()).unwrap();

@@ -10,6 +10,7 @@
 //! accents) but no Unicode `\b`, which would slow the engine down.
 
 use super::address_cues::{self, Cues};
+use super::address_lookalikes::is_german_prose;
 use super::gate::{find_in, push_window};
 use super::prescan::{floor_boundary, Prescan, Spaces};
 use super::{has_context, Candidate};
@@ -127,6 +128,9 @@ fn unit_regex() -> &'static Regex {
         Regex::new(&format!("^{UNIT}")).unwrap_or_else(|e| panic!("unit pattern: {e}"))
     })
 }
+
+/// The index of the Germanic pattern in [`regexes`].
+const GERMANIC: usize = 2;
 
 fn regexes() -> &'static [MetaRegex; 4] {
     static RE: OnceLock<[MetaRegex; 4]> = OnceLock::new();
@@ -260,7 +264,7 @@ const CONTEXT: &[&str] = &[
 
 pub(crate) fn scan(text: &str, pre: &Prescan, out: &mut Vec<Candidate>) {
     let windows = windows(text, pre);
-    for (re, windows) in regexes().iter().zip(&windows) {
+    for (pattern, (re, windows)) in regexes().iter().zip(&windows).enumerate() {
         for (s, mut e) in find_in(re, text, windows) {
             // A greedy street name may have swallowed a unit word ("Bonaparte Apt"): give it
             // back, then take the whole unit ("Apt. 695") if one follows.
@@ -278,7 +282,11 @@ pub(crate) fn scan(text: &str, pre: &Prescan, out: &mut Vec<Candidate>) {
                 e += unit.end();
             }
             let near = floor_boundary(text, e + LOCALITY_REACH);
-            if let Some(town) = locality_regex().find(&text[e..near]) {
+            let town = locality_regex().find(&text[e..near]);
+            if pattern == GERMANIC && is_german_prose(text, s, e, town.is_some()) {
+                continue;
+            }
+            if let Some(town) = town {
                 e += town.end();
             }
             let matched = &text[s..e];

@@ -12,6 +12,7 @@
 
 pub mod address;
 mod address_cues;
+mod address_lookalikes;
 mod classes;
 mod code;
 mod context;
