@@ -349,6 +349,26 @@ fn german_phrases_with_numbers_are_not_addresses() {
     );
 }
 
+/// An ASCII address typed straight into Japanese, Chinese or Korean text is only the address:
+/// the words glued to it stay. Internationalized addresses keep their non-ASCII parts.
+#[test]
+fn emails_in_unspaced_scripts_take_only_the_address() {
+    let only = |text: &str, value: &str| {
+        let f = found(text);
+        assert_eq!(f, [("EMAIL".to_string(), value.to_string())], "{text:?}");
+    };
+    only(
+        "メールはtaro.yamada@example.co.jpです。",
+        "taro.yamada@example.co.jp",
+    );
+    only("我的邮箱是zhang.wei@163.com，谢谢", "zhang.wei@163.com");
+    only("이메일은kim@naver.com입니다", "kim@naver.com");
+    only("连系王伟@example.com谢谢", "连系王伟@example.com");
+    only("王伟@例子.中国 是我的邮箱", "王伟@例子.中国");
+    only("почта: иван@mail.ru, спасибо", "иван@mail.ru");
+    only("mail jürgen.müller@bücher.de.", "jürgen.müller@bücher.de");
+}
+
 #[test]
 fn pathological_inputs_finish_quickly() {
     let mut r = Redactor::new(RedactorConfig::default()).unwrap();

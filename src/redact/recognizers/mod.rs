@@ -16,6 +16,7 @@ mod address_lookalikes;
 mod classes;
 mod code;
 mod context;
+mod email;
 mod gate;
 mod literals;
 pub mod names;

@@ -9,6 +9,7 @@
 use super::super::entity::EntityType;
 use super::super::validate as v;
 use super::code::{is_assigned_secret, is_code_value};
+use super::email::{email, unicode_email};
 use super::gate::{ByteSet, Gate};
 use super::phone::phone;
 use super::{runs, values, Hit, Spec};
@@ -41,34 +42,6 @@ pub(super) fn embedded_in_token(text: &str, start: usize, end: usize) -> bool {
 
 pub(super) fn hit(start: usize, end: usize, score: f32) -> Option<Hit> {
     Some(Hit { start, end, score })
-}
-
-fn email(text: &str, s: usize, e: usize) -> Option<Hit> {
-    let m = &text[s..e];
-    let (local, domain) = m.split_once('@')?;
-    if local.contains("..") || local.ends_with('.') || domain.contains("..") {
-        return None;
-    }
-    // `git@github.com:acme/app.git`, `deploy@db.internal:5432`: a login at a host, with the
-    // path or port after a colon, not a mailbox.
-    let b = text.as_bytes();
-    if b.get(e) == Some(&b':') && b.get(e + 1).is_some_and(|c| !c.is_ascii_whitespace()) {
-        return None;
-    }
-    hit(s, e, 1.0)
-}
-
-/// An address with a non-ASCII letter (ASCII ones are the other pattern's), standing alone:
-/// no letter or digit right before or after it.
-fn unicode_email(text: &str, s: usize, e: usize) -> Option<Hit> {
-    let word = |c: char| c.is_alphanumeric() || c == '_';
-    if text[s..e].is_ascii()
-        || text[..s].chars().next_back().is_some_and(word)
-        || text[e..].chars().next().is_some_and(word)
-    {
-        return None;
-    }
-    email(text, s, e)
 }
 
 fn credit_card(text: &str, s: usize, e: usize) -> Option<Hit> {

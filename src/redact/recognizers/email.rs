@@ -1,0 +1,80 @@
+//! The checks behind the two email patterns: an ASCII address, and an internationalized one
+//! (`иван@mail.ru`, `王伟@例子.中国`) that must not take the words of a script written without
+//! spaces around it.
+
+use super::patterns::hit;
+use super::Hit;
+
+/// An address with no `..` or trailing dot in its mailbox and no `..` in its domain.
+pub(super) fn email(text: &str, s: usize, e: usize) -> Option<Hit> {
+    let m = &text[s..e];
+    let (local, domain) = m.split_once('@')?;
+    if local.contains("..") || local.ends_with('.') || domain.contains("..") {
+        return None;
+    }
+    // `git@github.com:acme/app.git`, `deploy@db.internal:5432`: a login at a host, with the
+    // path or port after a colon, not a mailbox.
+    let b = text.as_bytes();
+    if b.get(e) == Some(&b':') && b.get(e + 1).is_some_and(|c| !c.is_ascii_whitespace()) {
+        return None;
+    }
+    hit(s, e, 1.0)
+}
+
+/// An address with a non-ASCII letter (ASCII ones are the other pattern's), standing alone:
+/// no letter or digit right before or after it, except the words of a script written without
+/// spaces, which an address runs straight into ("メールはtaro@example.jpです").
+pub(super) fn unicode_email(text: &str, s: usize, e: usize) -> Option<Hit> {
+    let (s, e) = without_unspaced_words(text, s, e);
+    let word = |c: char| (c.is_alphanumeric() || c == '_') && !unspaced_script(c);
+    if text[s..e].is_ascii()
+        || text[..s].chars().next_back().is_some_and(word)
+        || text[e..].chars().next().is_some_and(word)
+    {
+        return None;
+    }
+    email(text, s, e)
+}
+
+/// Letters of scripts written without spaces between words: Thai, Hangul, kana and CJK
+/// ideographs (Korean spaces words but glues particles to them: "kim@naver.com입니다").
+fn unspaced_script(c: char) -> bool {
+    matches!(c as u32,
+        0x0E00..=0x0E7F | 0x1100..=0x11FF | 0x3040..=0x30FF | 0x3130..=0x318F
+        | 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xAC00..=0xD7AF | 0xF900..=0xFAFF
+        | 0x20000..=0x2FFFF)
+}
+
+/// The match `s..e` without the words of an unspaced script glued to an ASCII address: a
+/// mailbox that switches from such a script to an ASCII run starts at that run
+/// ("我的邮箱是zhang.wei@…"), and a domain ends where such a script follows an ASCII letter
+/// ("…@example.co.jpです"). All-CJK addresses ("王伟@例子.中国") keep both ends.
+fn without_unspaced_words(text: &str, s: usize, e: usize) -> (usize, usize) {
+    let Some(at) = text[s..e].find('@').map(|i| s + i) else {
+        return (s, e);
+    };
+    let mut start = s;
+    if let Some((i, c)) = text[s..at]
+        .char_indices()
+        .rev()
+        .find(|(_, c)| !c.is_ascii())
+    {
+        if unspaced_script(c) {
+            // The ASCII run starts with a letter or digit, not a separator.
+            let run = s + i + c.len_utf8();
+            start = text[run..at]
+                .find(|c: char| c.is_ascii_alphanumeric())
+                .map_or(start, |j| run + j);
+        }
+    }
+    let mut end = e;
+    let mut prev_ascii_letter = false;
+    for (i, c) in text[at + 1..e].char_indices() {
+        if prev_ascii_letter && unspaced_script(c) {
+            end = at + 1 + i;
+            break;
+        }
+        prev_ascii_letter = c.is_ascii_alphabetic();
+    }
+    (start, end)
+}
