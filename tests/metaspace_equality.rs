@@ -81,7 +81,33 @@ fn sentencepiece_files_take_the_fast_path_with_the_crates_ids() {
 }
 
 #[test]
-fn sentencepiece_files_have_no_prepared_form() {
-    let fast = HfTokenizer::from_bytes(&json("llama2")).unwrap();
-    assert!(fast.prepared().is_none());
+fn the_prepared_form_loads_to_the_same_ids_and_refuses_damage() {
+    let texts = texts();
+    for name in VOCABS {
+        let fast = HfTokenizer::from_bytes(&json(name)).unwrap();
+        let bytes = fast
+            .prepared()
+            .expect("SentencePiece-style files have a prepared form");
+        let warm = HfTokenizer::from_prepared(&bytes).unwrap();
+        assert_eq!(
+            warm.prepared().unwrap(),
+            bytes,
+            "{name}: the form is stable"
+        );
+        for t in &texts {
+            assert_eq!(
+                warm.encode_ids(t).unwrap(),
+                fast.encode_ids(t).unwrap(),
+                "{name}: {t:?}"
+            );
+        }
+        for at in (0..bytes.len()).step_by(bytes.len() / 30 + 1) {
+            let mut damaged = bytes.clone();
+            damaged[at] ^= 0x10;
+            assert!(
+                HfTokenizer::from_prepared(&damaged).is_err(),
+                "{name}: byte {at} changed"
+            );
+        }
+    }
 }

@@ -220,7 +220,7 @@ impl Tokenizer {
     /// @example
     /// ```js
     /// const tok = Tokenizer.fromJson(json);
-    /// const bytes = tok.prepared(); // Uint8Array, or undefined for non-BPE vocabularies
+    /// const bytes = tok.prepared(); // Uint8Array (undefined for kinds only pkg-full loads)
     /// const again = Tokenizer.fromPrepared(bytes);
     /// ```
     #[wasm_bindgen(js_name = fromPrepared)]
@@ -240,8 +240,9 @@ impl Tokenizer {
         Ok(Tokenizer::register(hf.clone(), Some(hf)))
     }
 
-    /// The compact prepared form for `Tokenizer.fromPrepared` (byte-level BPE vocabularies
-    /// such as gpt-4o, llama3 and qwen3); `undefined` for other tokenizers.
+    /// The compact prepared form for `Tokenizer.fromPrepared` (the BPE files this build counts
+    /// itself: gpt-4o, Llama 3, Qwen, Llama 2, Gemma ...); `undefined` for other tokenizers and
+    /// the approximate one.
     pub fn prepared(&self) -> Option<Vec<u8>> {
         self.hf.as_ref().and_then(|h| h.prepared())
     }

@@ -9,6 +9,7 @@
 //! The few files with such entries (Gemma 3 has `>▁</`) list them as `crossing`, and a cut is
 //! skipped where one of them occurs; files with too many keep the whole text as one piece.
 
+use super::prepared::{put, Reader};
 use rustc_hash::FxHashMap;
 
 /// `▁` (U+2581), what SentencePiece writes for a space.
@@ -125,6 +126,97 @@ impl Symbols {
         if unk_pending {
             out.extend(self.unk);
         }
+    }
+
+    /// Appends the prepared form: u8 flags (1 byte fallback, 2 unknown token, 4 fuse, 8 cuts),
+    /// 128 × u32 ASCII ids, u32 n + n × (u32 char, u32 id), [256 × u32 byte ids], [u32 unknown
+    /// id], [u32 n + n × (u32 offset of `▁`, u32 len, bytes) crossing entries].
+    pub fn write(&self, out: &mut Vec<u8>) {
+        let flags = self.bytes.is_some() as u8
+            | (self.unk.is_some() as u8) << 1
+            | (self.fuse_unk as u8) << 2
+            | (self.crossing.is_some() as u8) << 3;
+        out.push(flags);
+        for id in self.ascii {
+            put(out, id);
+        }
+        let mut chars: Vec<_> = self.chars.iter().collect();
+        chars.sort_unstable();
+        put(out, chars.len() as u32);
+        for (&c, &id) in chars {
+            put(out, c as u32);
+            put(out, id);
+        }
+        for id in self.bytes.iter().flat_map(|b| b.iter()) {
+            put(out, *id);
+        }
+        if let Some(unk) = self.unk {
+            put(out, unk);
+        }
+        if let Some(crossing) = &self.crossing {
+            put(out, crossing.len() as u32);
+            for (t, at) in crossing {
+                put(out, *at as u32);
+                put(out, t.len() as u32);
+                out.extend_from_slice(t);
+            }
+        }
+    }
+
+    /// Reads what [`Symbols::write`] wrote; `None` when the data is not that.
+    pub(super) fn read(r: &mut Reader, prepend: bool) -> Option<Symbols> {
+        let flags = r.bytes(1)?[0];
+        if flags > 15 {
+            return None;
+        }
+        let mut ascii = [NONE; 128];
+        for id in ascii.iter_mut() {
+            *id = r.u32()?;
+        }
+        let n = r.u32()? as usize;
+        if n > r.left() / 8 {
+            return None;
+        }
+        let mut chars = FxHashMap::default();
+        chars.reserve(n);
+        for _ in 0..n {
+            let c = char::from_u32(r.u32()?)?;
+            chars.insert(c, r.u32()?);
+        }
+        let bytes = if flags & 1 != 0 {
+            let mut b = Box::new([NONE; 256]);
+            for id in b.iter_mut() {
+                *id = r.u32()?;
+            }
+            Some(b)
+        } else {
+            None
+        };
+        let unk = if flags & 2 != 0 { Some(r.u32()?) } else { None };
+        let crossing = if flags & 8 != 0 {
+            let n = r.u32()? as usize;
+            if n > MAX_CROSSING {
+                return None;
+            }
+            let mut list = Vec::with_capacity(n);
+            for _ in 0..n {
+                let at = r.u32()? as usize;
+                let len = r.u32()? as usize;
+                list.push((r.bytes(len)?.into(), at));
+            }
+            Some(list)
+        } else {
+            None
+        };
+        Some(Symbols {
+            ascii,
+            chars,
+            bytes,
+            unk,
+            fuse_unk: flags & 4 != 0,
+            crossing,
+            prepend,
+        })
     }
 
     /// Calls `f` with the pieces of a normalized segment, in order; they cover it exactly.

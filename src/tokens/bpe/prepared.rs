@@ -2,13 +2,15 @@
 //! tokens), for warm loads: parsing it skips the JSON and the string lookups of the merges.
 //! The caller stores it (IndexedDB in the browser) keyed by the tokenizer.json's hash.
 //!
-//! Layout, little-endian: `b"LLMBPE02"`, pattern u8, digits u8, normalizer u8, has_whole u8,
+//! Layout, little-endian: `b"LLMBPE02"`, pattern u8 (0 cl100k, 1 o200k, 2 SentencePiece
+//! style), digits u8 (for SentencePiece style: prepends `▁`), normalizer u8, has_whole u8,
 //! 256 × u32 byte ids, u32 n + n × (left, right, rank, merged) u32, [u32 n + n × (u32 len,
-//! bytes, u32 id) whole entries], u32 n + n × (u32 id, u8 normalized, u32 len, bytes) added,
-//! then a u64 checksum of everything before it: a cached form with one byte changed (a damaged
+//! bytes, u32 id) whole entries], [the SentencePiece symbols, see `Symbols::write`], u32 n +
+//! n × (u32 id, u8 normalized, u32 len, bytes) added, then a u64 checksum of everything before it: a cached form with one byte changed (a damaged
 //! IndexedDB entry) would otherwise load and count wrong, since most bytes are ids and ranks.
 
 use super::merge::MergeTable;
+use super::metaspace::Symbols;
 use super::pretok::Pattern;
 use super::{AddedToken, FastBpe, Normalizer, Pieces};
 use rustc_hash::FxHashMap;
@@ -32,21 +34,19 @@ fn checksum(data: &[u8]) -> u64 {
     h
 }
 
-fn put(out: &mut Vec<u8>, v: u32) {
+pub(super) fn put(out: &mut Vec<u8>, v: u32) {
     out.extend_from_slice(&v.to_le_bytes());
 }
 
 impl FastBpe {
-    /// The prepared form of this tokenizer (byte-level vocabularies only).
+    /// The prepared form of this tokenizer.
     pub fn to_prepared(&self) -> Option<Vec<u8>> {
-        let Pieces::ByteLevel(pattern) = self.pieces() else {
-            return None;
-        };
         let mut out = Vec::with_capacity(16 * self.table.pair_count() + 4096);
         out.extend_from_slice(MAGIC);
-        let (p, digits) = match pattern {
-            Pattern::Cl100k { digits } => (0u8, *digits),
-            Pattern::O200k => (1u8, 3),
+        let (p, digits) = match self.pieces() {
+            Pieces::ByteLevel(Pattern::Cl100k { digits }) => (0u8, *digits),
+            Pieces::ByteLevel(Pattern::O200k) => (1u8, 3),
+            Pieces::Metaspace(m) => (2u8, m.prepend as u8),
         };
         out.extend_from_slice(&[
             p,
@@ -73,6 +73,9 @@ impl FastBpe {
                 put(&mut out, *id);
             }
         }
+        if let Pieces::Metaspace(m) = self.pieces() {
+            m.write(&mut out);
+        }
         put(&mut out, self.added.len() as u32);
         for a in &self.added {
             put(&mut out, a.id);
@@ -97,8 +100,9 @@ impl FastBpe {
         }
         let head = r.bytes(4)?;
         let pattern = match (head[0], head[1]) {
-            (0, d @ (1 | 3)) => Pattern::Cl100k { digits: d },
-            (1, 3) => Pattern::O200k,
+            (0, d @ (1 | 3)) => Some(Pattern::Cl100k { digits: d }),
+            (1, 3) => Some(Pattern::O200k),
+            (2, 0 | 1) => None,
             _ => return None,
         };
         let normalizer = match head[2] {
@@ -135,6 +139,10 @@ impl FastBpe {
         } else {
             None
         };
+        let pieces = match pattern {
+            Some(p) => Pieces::ByteLevel(p),
+            None => Pieces::Metaspace(Box::new(Symbols::read(&mut r, head[1] == 1)?)),
+        };
         let n = r.u32()? as usize;
         let mut added = Vec::with_capacity(n.min(1 << 16));
         for _ in 0..n {
@@ -151,28 +159,26 @@ impl FastBpe {
         if r.at != data.len() {
             return None;
         }
-        Some(FastBpe::new(
-            Pieces::ByteLevel(pattern),
-            normalizer,
-            table,
-            whole,
-            added,
-        ))
+        Some(FastBpe::new(pieces, normalizer, table, whole, added))
     }
 }
 
-struct Reader<'a> {
+pub(super) struct Reader<'a> {
     data: &'a [u8],
     at: usize,
 }
 
 impl<'a> Reader<'a> {
-    fn bytes(&mut self, n: usize) -> Option<&'a [u8]> {
+    /// What is left to read: an upper bound for counts read from the data.
+    pub(super) fn left(&self) -> usize {
+        self.data.len() - self.at
+    }
+    pub(super) fn bytes(&mut self, n: usize) -> Option<&'a [u8]> {
         let s = self.data.get(self.at..self.at.checked_add(n)?)?;
         self.at += n;
         Some(s)
     }
-    fn u32(&mut self) -> Option<u32> {
+    pub(super) fn u32(&mut self) -> Option<u32> {
         Some(u32::from_le_bytes(self.bytes(4)?.try_into().ok()?))
     }
 }
