@@ -302,6 +302,7 @@ fn places_named_like_people_are_not_names() {
         "take the Victoria Line",
         "São Paulo and San Antonio",
         "69003 Lyon",
+        "Apto. 703, 47579-694 Anthony do Norte",
         "we met near Julia and stayed at Emma",
         "the avenue Victor Hugo is long",
     ] {
@@ -367,6 +368,42 @@ fn emails_in_unspaced_scripts_take_only_the_address() {
     only("王伟@例子.中国 是我的邮箱", "王伟@例子.中国");
     only("почта: иван@mail.ru, спасибо", "иван@mail.ru");
     only("mail jürgen.müller@bücher.de.", "jürgen.müller@bücher.de");
+}
+
+/// Streets named after people are one address, with no person inside; the sentence after a
+/// lower-case street stays, and "avenue" before no name is English.
+#[test]
+fn streets_named_after_people_are_addresses() {
+    let only = |text: &str, kind: &str, value: &str| {
+        let f = found(text);
+        assert_eq!(f, [(kind.to_string(), value.to_string())], "{text:?}");
+    };
+    only(
+        "J'habite 15, avenue Victor Hugo",
+        "ADDRESS",
+        "15, avenue Victor Hugo",
+    );
+    only(
+        "au 8 boulevard Saint-Michel",
+        "ADDRESS",
+        "8 boulevard Saint-Michel",
+    );
+    only(
+        "au 12 rue de Rivoli et je travaille",
+        "ADDRESS",
+        "12 rue de Rivoli",
+    );
+    only(
+        "I live at 15 Avenue Victor Hugo",
+        "ADDRESS",
+        "15 Avenue Victor Hugo",
+    );
+    only(
+        "Victor Hugo lived at 6 place des Vosges",
+        "PERSON",
+        "Victor Hugo",
+    );
+    assert_clean("there are 15 avenue options and 3 boulevard cafés");
 }
 
 #[test]

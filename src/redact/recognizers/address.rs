@@ -10,7 +10,7 @@
 //! accents) but no Unicode `\b`, which would slow the engine down.
 
 use super::address_cues::{self, Cues};
-use super::address_lookalikes::is_german_prose;
+use super::address_lookalikes::{is_german_prose, lower_street_end};
 use super::gate::{find_in, push_window};
 use super::prescan::{floor_boundary, Prescan, Spaces};
 use super::{has_context, Candidate};
@@ -25,9 +25,13 @@ pub(crate) const EN_SUFFIXES: &str = "Alley|Avenue|Ave|Bend|Boulevard|Blvd|Branc
 pub(crate) const ROMANCE_WORDS: &str = "Rue|Avenue|Av|Boulevard|Bd|Impasse|Chemin|Allée|Place|Quai|Voie|Route|Cours|Passage|Square|Rua|Travessa|Alameda|Avenida|Praça|Largo|Calle|Cuesta|Paseo|Plaza|Camino|Ronda|Carrer|Partida|Puente|Callejón|Glorieta|Urbanización|Via|Vía|Viale|Piazza|Corso|Vicolo|Borgo|Incrocio|Contrada|Strada|Rotonda|Piazzale|Stretto|Rodovia|Estrada|Ladeira|Marginal|Vila|Beco|Viela|Travesía|Avinguda|Escalinata|Pasaje|Plazuela|Polígono|Sector|Lungomare|Salita|Ferrocarril|Carretera|Rambla|Acceso|Cañada|Bajada|Subida|Senda|Sendero|Arroyo|Barranco|Barrio|Bulevar|Calleja|Carrera|Colonia|Conjunto|Costanilla|Explanada|Jardines|Lugar|Muelle|Parque|Pasadizo|Plazoleta|Poblado|Prolongación|Rincón|Rinconada|Transversal|Vereda";
 
 /// Romance street words as written in lower case after a house number ("12 rue de Rivoli",
-/// "5 calle Mayor"): only those that are no English word after a number.
-pub(crate) const ROMANCE_LOWER_WORDS: [&str; 18] = [
+/// "5 calle Mayor"): only those that are no English word after a number, and "avenue" and
+/// "boulevard" when a street name follows ("15, avenue Victor Hugo", see
+/// [`super::address_lookalikes::lower_street_end`]).
+pub(crate) const ROMANCE_LOWER_WORDS: [&str; 20] = [
     "rue",
+    "avenue",
+    "boulevard",
     "allée",
     "chemin",
     "impasse",
@@ -129,8 +133,9 @@ fn unit_regex() -> &'static Regex {
     })
 }
 
-/// The index of the Germanic pattern in [`regexes`].
+/// The indexes of the Germanic and the lower-case Romance patterns in [`regexes`].
 const GERMANIC: usize = 2;
+const ROMANCE_LOWER: usize = 3;
 
 fn regexes() -> &'static [MetaRegex; 4] {
     static RE: OnceLock<[MetaRegex; 4]> = OnceLock::new();
@@ -266,6 +271,12 @@ pub(crate) fn scan(text: &str, pre: &Prescan, out: &mut Vec<Candidate>) {
     let windows = windows(text, pre);
     for (pattern, (re, windows)) in regexes().iter().zip(&windows).enumerate() {
         for (s, mut e) in find_in(re, text, windows) {
+            if pattern == ROMANCE_LOWER {
+                match lower_street_end(text, s, e) {
+                    Some(end) => e = end,
+                    None => continue,
+                }
+            }
             // A greedy street name may have swallowed a unit word ("Bonaparte Apt"): give it
             // back, then take the whole unit ("Apt. 695") if one follows.
             if let Some(space) = text[s..e].rfind(' ') {

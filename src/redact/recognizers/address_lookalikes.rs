@@ -1,4 +1,5 @@
-//! Matches with a street address's shape that are ordinary prose. German writes "Im Jahr
+//! Matches with a street address's shape that are ordinary prose, or that took prose after
+//! the street. German writes "Im Jahr
 //! 2020", "Am Ende 2 Punkte" and "Zum Beispiel 3 Äpfel" exactly as it writes the streets "Am
 //! Markt 5" and "Zum Sportplatz 3": a preposition, a capitalized noun, a number. The noun and
 //! the number tell them apart: streets are not named after years, months or chapters, and
@@ -113,6 +114,32 @@ pub(crate) fn is_german_prose(text: &str, s: usize, e: usize, with_town: bool) -
     digits >= 4 || PROSE_NOUNS.contains(&noun)
 }
 
+/// Where a match of the lower-case Romance pattern ("12 rue de Rivoli et je") ends: after its
+/// last capitalized word, since the pattern takes up to four words of any case and the
+/// sentence goes on after the street; the whole match when no word is capitalized ("5, calle
+/// mayor"). `None` for "avenue" or "boulevard" not followed by a name or a particle: "15
+/// avenue options" is English.
+pub(crate) fn lower_street_end(text: &str, s: usize, e: usize) -> Option<usize> {
+    let m = &text[s..e];
+    let mut words = m.split(char::is_whitespace).filter(|w| !w.is_empty());
+    let (_number, street) = (words.next()?, words.next()?);
+    let named = matches!(street, "avenue" | "boulevard");
+    let mut end = None;
+    for (n, w) in words.enumerate() {
+        let capital = w.starts_with(char::is_uppercase);
+        let particle =
+            matches!(w, "de" | "du" | "des") || w.starts_with("d'") || w.starts_with("d’");
+        if n == 0 && named && !capital && !particle {
+            return None;
+        }
+        if capital {
+            // `w` is a slice of `m`: its offset is the distance between their starts.
+            end = Some(s + (w.as_ptr() as usize - m.as_ptr() as usize) + w.len());
+        }
+    }
+    Some(end.unwrap_or(e))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -126,5 +153,23 @@ mod tests {
         assert!(!prose("Am Markt 5"));
         assert!(!prose("Hauptstraße 2020"));
         assert!(!is_german_prose("Im Teil 2", 0, 9, true));
+    }
+
+    #[test]
+    fn lower_case_streets_end_at_their_name() {
+        fn end(m: &str) -> Option<&str> {
+            lower_street_end(m, 0, m.len()).map(|e| &m[..e])
+        }
+        assert_eq!(end("12 rue de Rivoli et je"), Some("12 rue de Rivoli"));
+        assert_eq!(
+            end("15, avenue Victor Hugo"),
+            Some("15, avenue Victor Hugo")
+        );
+        assert_eq!(
+            end("15 avenue des Champs-Élysées"),
+            Some("15 avenue des Champs-Élysées")
+        );
+        assert_eq!(end("5, calle mayor"), Some("5, calle mayor"));
+        assert_eq!(end("15 avenue options and"), None);
     }
 }

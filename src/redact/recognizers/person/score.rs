@@ -111,13 +111,17 @@ fn in_a_place_name(text: &str, first: Token) -> bool {
     };
     let gap = &text[prev.end..first.start];
     let b = text.as_bytes();
-    // A postcode: four to six digits, one space before the word.
-    let digits = b[..first.start.saturating_sub(1)]
+    // A postcode, one space before the word: four to six digits, or two groups joined by a
+    // dash ("47579-694", "00-950"; a date has two dashes).
+    let code = b[..first.start.saturating_sub(1)]
         .iter()
         .rev()
-        .take_while(|c| c.is_ascii_digit())
-        .count();
-    if first.start > 0 && b[first.start - 1] == b' ' && (4..=6).contains(&digits) {
+        .take_while(|c| c.is_ascii_digit() || **c == b'-')
+        .take(10);
+    let (digits, dashes) = code.fold((0, 0), |(d, n), &c| {
+        (d + (c != b'-') as usize, n + (c == b'-') as usize)
+    });
+    if first.start > 0 && b[first.start - 1] == b' ' && (4..=9).contains(&digits) && dashes <= 1 {
         return true;
     }
     matches!(gap, " " | ". ")
