@@ -174,7 +174,11 @@ impl Redactor {
             // A type this redactor leaves alone (a vault kept from other options) stays so.
             let enabled = match &kind {
                 EntityType::Custom(name) => self.config.patterns.iter().any(|p| &p.name == name),
-                built_in => self.config.types.as_ref().is_none_or(|t| t.contains(built_in)),
+                built_in => self
+                    .config
+                    .types
+                    .as_ref()
+                    .is_none_or(|t| t.contains(built_in)),
             };
             if !enabled {
                 continue;
