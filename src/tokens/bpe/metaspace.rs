@@ -23,7 +23,8 @@ const MAX_CROSSING: usize = 64;
 pub struct Symbols {
     ascii: [u32; 128],
     chars: FxHashMap<char, u32>,
-    /// The `<0xXX>` token of each byte, when the model falls back to bytes and has all 256.
+    /// The `<0xXX>` token of each byte (`NONE` where the vocabulary lacks it), when the model
+    /// falls back to bytes.
     bytes: Option<Box<[u32; 256]>>,
     unk: Option<u32>,
     fuse_unk: bool,
@@ -39,7 +40,7 @@ const NONE: u32 = u32::MAX;
 impl Symbols {
     /// From the vocabulary (token, id) pairs and the model's options.
     pub fn new<'a>(
-        vocab: impl Iterator<Item = (&'a str, u32)> + Clone,
+        vocab: impl Iterator<Item = (&'a str, u32)>,
         byte_fallback: bool,
         unk: Option<u32>,
         fuse_unk: bool,
@@ -74,11 +75,10 @@ impl Symbols {
                 at += if is_meta { 3 } else { 1 };
             }
         }
-        let all_bytes = byte_fallback && bytes.iter().all(|&id| id != NONE);
         Symbols {
             ascii,
             chars,
-            bytes: all_bytes.then(|| Box::new(bytes)),
+            bytes: byte_fallback.then(|| Box::new(bytes)),
             unk,
             fuse_unk,
             crossing: (crossing.len() <= MAX_CROSSING).then_some(crossing),
@@ -109,12 +109,14 @@ impl Symbols {
                 continue;
             }
             if let Some(bytes) = &self.bytes {
-                // Byte tokens go straight in, before a pending unknown token, as the crate does.
+                // Byte tokens go straight in, before a pending unknown token, as the crate does;
+                // only when every byte of the character has one.
                 let mut buf = [0u8; 4];
-                for &b in c.encode_utf8(&mut buf).as_bytes() {
-                    out.push(bytes[b as usize]);
+                let utf8 = c.encode_utf8(&mut buf).as_bytes();
+                if utf8.iter().all(|&b| bytes[b as usize] != NONE) {
+                    out.extend(utf8.iter().map(|&b| bytes[b as usize]));
+                    continue;
                 }
-                continue;
             }
             if self.unk.is_some() {
                 if unk_pending && !self.fuse_unk {
@@ -323,6 +325,18 @@ mod tests {
         let mut out = Vec::new();
         s.initial("aé", &mut out);
         assert_eq!(out, [1, 10 + 0xC3, 10 + 0xA9]);
+        // Without one of its byte tokens, a character is unknown; the others still fall back.
+        vocab.retain(|(t, _)| t != "<0xA9>");
+        let s = Symbols::new(
+            vocab.iter().map(|(t, i)| (t.as_str(), *i)),
+            true,
+            Some(0),
+            true,
+            true,
+        );
+        let mut out = Vec::new();
+        s.initial("éa¢", &mut out);
+        assert_eq!(out, [0, 1, 10 + 0xC2, 10 + 0xA2]);
     }
 
     #[test]
