@@ -111,3 +111,52 @@ fn the_prepared_form_loads_to_the_same_ids_and_refuses_damage() {
         }
     }
 }
+
+/// Variants of the Llama 2 file that real files come close to: a vocabulary missing one byte
+/// token (Gemini's has no `<0x09>`), no byte fallback and no unknown token (unknown characters
+/// are dropped, so the spaces around them merge), an added token whose JSON id disagrees with
+/// the vocabulary's. Each must still give the crate's ids, on the fast path.
+#[test]
+fn file_variants_give_the_crates_ids() {
+    let text = String::from_utf8(json("llama2")).unwrap();
+    let mut doc: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let mut variants = Vec::new();
+    let mut no_ff = doc.clone();
+    no_ff["model"]["vocab"]["<0xFF>"] = serde_json::Value::Null;
+    let vocab = no_ff["model"]["vocab"].as_object_mut().unwrap();
+    vocab.remove("<0xFF>");
+    variants.push(("no <0xFF>", no_ff));
+    let mut dropping = doc.clone();
+    dropping["model"]["byte_fallback"] = false.into();
+    dropping["model"]["unk_token"] = serde_json::Value::Null;
+    variants.push(("no fallback, no unknown token", dropping));
+    doc["added_tokens"].as_array_mut().unwrap().push(
+        serde_json::json!({"id": 32000, "content": "hello", "single_word": false,
+            "lstrip": false, "rstrip": false, "normalized": false, "special": false}),
+    );
+    variants.push(("added token with another id", doc));
+    let texts = [
+        "\u{10FFFF}  x",
+        " \u{10FFFF} ",
+        "a\u{17}b \u{1F9FF}\u{F0000}!",
+        "say hello twice: hello",
+        "\u{FF} ÿ \u{2FF5B}\u{2FF5B}",
+    ];
+    for (label, v) in variants {
+        let bytes = serde_json::to_vec(&v).unwrap();
+        let fast = HfTokenizer::from_bytes(&bytes).unwrap();
+        assert!(fast.is_fast(), "{label}: fast path");
+        let reference = Reference::new(&bytes);
+        for t in texts
+            .iter()
+            .map(|t| t.to_string())
+            .chain(corpus().into_iter().take(200))
+        {
+            assert_eq!(
+                fast.encode_ids(&t).unwrap(),
+                reference.ids(&t),
+                "{label}: {t:?}"
+            );
+        }
+    }
+}

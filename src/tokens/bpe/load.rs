@@ -285,6 +285,13 @@ pub fn from_json(json: &[u8]) -> Option<FastBpe> {
     }
 
     let vocab: FxHashMap<&str, u32> = m.vocab.0.iter().map(|(k, v)| (k.as_ref(), *v)).collect();
+    // An added token the vocabulary also has keeps the vocabulary's id, as the crate does
+    // (warning about a file whose ids disagree).
+    for a in &mut added {
+        if let Some(&id) = vocab.get(a.content.as_str()) {
+            a.id = id;
+        }
+    }
     let table = merge_table(&vocab, &m.merges, [u32::MAX; 256])?;
     let Some(pattern) = pattern else {
         let unk = match &m.unk_token {

@@ -81,7 +81,11 @@ impl Symbols {
             bytes: byte_fallback.then(|| Box::new(bytes)),
             unk,
             fuse_unk,
-            crossing: (crossing.len() <= MAX_CROSSING).then_some(crossing),
+            // A character with no token, no byte tokens and no unknown token is dropped before
+            // merging, so the `▁`s around it may merge: no cuts then.
+            crossing: (crossing.len() <= MAX_CROSSING
+                && (unk.is_some() || byte_fallback && bytes.iter().all(|&id| id != NONE)))
+            .then_some(crossing),
             prepend,
         }
     }

@@ -149,7 +149,10 @@ impl FastBpe {
             let id = r.u32()?;
             let normalized = r.bytes(1)?[0] == 1;
             let len = r.u32()? as usize;
-            let content = String::from_utf8(r.bytes(len)?.to_vec()).ok()?;
+            // An empty added token would match everywhere; the JSON loader refuses it too.
+            let content = String::from_utf8(r.bytes(len)?.to_vec())
+                .ok()
+                .filter(|c| !c.is_empty())?;
             added.push(AddedToken {
                 id,
                 content,
