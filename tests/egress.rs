@@ -165,6 +165,30 @@ fn a_summary_holding_real_values_is_redacted_when_sent() {
 }
 
 #[test]
+fn the_next_summary_prompt_gets_the_previous_summary_redacted() {
+    // The previous summary is handed back to the summarizer (an LLM call) with the new turns:
+    // a summary holding real values must not carry them there.
+    let mut m = memory(Strategy::Summary);
+    fill(&mut m);
+    let req = m.begin_summary().expect("a summary is due");
+    let summary = format!("User shared {} and the card {}.", VALUES[0], VALUES[2]);
+    m.complete_summary(req.request_id, &summary, 99.0).unwrap();
+    for i in 0..8 {
+        m.add(
+            Role::User,
+            &format!("more turn {i}"),
+            NewEntry::default(),
+            100.0 + i as f64,
+        )
+        .unwrap();
+    }
+    let next = m.begin_summary().expect("a second summary is due");
+    assert!(next.previous_summary.is_some());
+    assert_clean(&next.prompt);
+    assert_clean(next.previous_summary.as_deref().unwrap());
+}
+
+#[test]
 fn replies_are_restored_and_the_vault_is_stored_with_the_session() {
     let mut m = memory(Strategy::Full);
     m.track_changes();

@@ -52,7 +52,9 @@ impl Memory {
             covered,
         )?;
         let fold = &entries[covered..end];
-        let previous_text = previous.map(|s| s.text.clone());
+        // The previous summary goes back to the summarizer with the turns: as sent, redacted
+        // (a summary may hold real values, see `sent_summary`).
+        let previous_text = previous.map(|s| self.sent_text(&s.text).0.into_owned());
         // The summarizer is an LLM call too: it sees the turns as sent, redacted.
         let sent_fold: Vec<Entry> = fold
             .iter()
