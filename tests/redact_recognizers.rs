@@ -441,3 +441,6 @@ fn pathological_inputs_finish_quickly() {
         );
     }
 }
+
+#[path = "redact_recognizers/leaks.rs"]
+mod leaks;

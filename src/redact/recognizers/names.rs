@@ -7,7 +7,7 @@
 //! words or places (Will, May, June, Mark, Grace, Paris, Jordan…) are left out on purpose: a
 //! false hit on "May I ask" costs more than a missed "May" without context.
 
-use descriptions::{DESCRIPTIONS, PLACES, ROLES_AND_PLACES};
+use descriptions::{COMMON_WORDS, DESCRIPTIONS, PLACES, ROLES_AND_PLACES};
 use rustc_hash::FxHashMap;
 use std::sync::OnceLock;
 
@@ -88,6 +88,13 @@ const HONORIFICS: &[&str] = &[
     "dott.ssa",
     "dhr",
     "mevr",
+    "mevrouw",
+    "meneer",
+    // French "M. Lefèvre" (only before ". ": one capital alone is no word of a name).
+    "m",
+    // Polish "Pan Kowalski", "Pani Nowak".
+    "pan",
+    "pani",
     "professor",
     "doctor",
     "captain",
@@ -147,6 +154,16 @@ pub struct Listed {
     pub ends_no_name: bool,
     /// A given name that alone mostly means a place ("Sydney", "Charlotte").
     pub place: bool,
+    /// A common word in some language ("und", "pas", "need"): ends a name in lower case or
+    /// capitals ([`descriptions::COMMON_WORDS`]).
+    pub common: bool,
+}
+
+impl Listed {
+    /// Whether the word cannot be part of a name whose case does not mark it.
+    pub fn ends_an_uncased_name(&self) -> bool {
+        self.common || self.not_name || self.describes || self.honorific
+    }
 }
 
 /// The lists `lower` (a lower-cased word) is on.
@@ -176,6 +193,11 @@ pub fn listed(lower: &str) -> Listed {
         }
         for w in PLACES.split_whitespace() {
             map.entry(w).or_default().place = true;
+        }
+        for w in COMMON_WORDS.split_whitespace() {
+            // A given name on the list stays one ("ben" is Dutch "am", "jan" a name).
+            let listed = map.entry(w).or_default();
+            listed.common = !listed.given_name;
         }
         map
     });

@@ -2,13 +2,21 @@
 //! becomes a name when a cue says so ("my name is", "Dear", "Dr.", a signature after "Regards,")
 //! or when it is a known given name; following capitalized words and particles ("van der")
 //! extend it to the family name. Cue strength sets the score, as context words do for patterns.
+//! Form labels, mail headers and sign-offs are read by [`cues`]; names in lower case or in
+//! capitals, which no capital starts, by [`cased`].
 
-use super::names::{is_given_name, is_honorific, is_particle, listed, names_a_thing};
+use super::names::{is_given_name, is_particle, listed, names_a_thing};
 use super::Candidate;
 use crate::redact::entity::EntityType;
+use cues::{
+    given_after_comma, is_header, is_title, label_holds_a_phrase, labels_a_name, mailbox_follows,
+    mailbox_near, signs_off,
+};
 use score::{score, Evidence};
 use words::{is_capitalized, starts_word, word_after_space, word_before, word_end};
 
+mod cased;
+mod cues;
 mod score;
 mod words;
 
@@ -35,6 +43,10 @@ const STRONG_CUES: &[&[&str]] = &[
     &["mein", "name", "ist"],
     &["meu", "nome", "é"],
     &["mi", "nombre", "es"],
+    &["ik", "heet"],
+    &["nazywam", "się"],
+    &["jag", "heter"],
+    &["ich", "heisse"],
 ];
 
 const MEDIUM_CUES: &[&[&str]] = &[
@@ -67,25 +79,6 @@ const MEDIUM_CUES: &[&[&str]] = &[
     &["sou"],
 ];
 
-const SIGN_OFFS: &[&str] = &[
-    "regards",
-    "thanks",
-    "cheers",
-    "best",
-    "sincerely",
-    "wishes",
-    "greetings",
-    "gruß",
-    "grüße",
-    "cordialement",
-    "saludos",
-    "saluti",
-    "abraços",
-    "groeten",
-    "love",
-    "yours",
-];
-
 #[derive(Clone, Copy, PartialEq)]
 enum Cue {
     Strong,
@@ -105,6 +98,10 @@ fn ends_a_cue(word: &str) -> bool {
             | "attn"
             | "m'appelle"
             | "heiße"
+            | "heisse"
+            | "heet"
+            | "się"
+            | "heter"
             | "llamo"
             | "chiamo"
             | "chamo-me"
@@ -232,15 +229,13 @@ pub(crate) fn scan_from(text: &str, upper: &[usize], leads: &[usize], out: &mut 
         let prev = word_before(text, cur.start);
         let prev_lower = prev.map(|t| lower_into(word(t), &mut prev_buf));
         let gap = &text[prev.map_or(0, |t| t.end)..cur.start];
-        // Honorifics only count capitalized: "89ms" is not "Ms".
-        let after_title = prev.is_some_and(|t| word(t).starts_with(char::is_uppercase))
-            && prev_lower.is_some_and(is_honorific)
-            && matches!(gap, " " | ". ");
-        // "Name: …" labels a person; a lower-case `name:` is mostly a key in a config file
-        // (`- name: Install Rust`) and counts only before a known given name.
-        let after_name_label = prev_lower == Some("name")
-            && gap.trim() == ":"
-            && (given || prev.is_some_and(|t| word(t).starts_with('N')));
+        let after_title = prev
+            .zip(prev_lower)
+            .is_some_and(|(t, p)| is_title(text, t, p, gap));
+        let after_name_label = prev
+            .zip(prev_lower)
+            .is_some_and(|(t, p)| labels_a_name(text, t, p, gap, given));
+        let header = prev_lower.is_some_and(|p| is_header(p, gap));
         let cue = |strength| {
             prev_lower.is_some_and(|p| {
                 cues_ending_in(p, strength).any(|c| cue_before(text, cur, prev, c))
@@ -248,13 +243,12 @@ pub(crate) fn scan_from(text: &str, upper: &[usize], leads: &[usize], out: &mut 
         };
         let strong = after_title || after_name_label || cue(Cue::Strong);
         let medium = !strong && cue(Cue::Medium);
-        let signature = prev.is_some()
-            && gap.contains('\n')
-            && gap.contains(',')
-            && prev_lower.is_some_and(|p| SIGN_OFFS.contains(&p));
-        // Without a cue or a known given name nothing below can score: most capitalized words
-        // end here, before the words after them are read.
-        if !(strong || medium || signature || given) {
+        let signature = prev
+            .zip(prev_lower)
+            .is_some_and(|(t, p)| signs_off(text, t, p, gap));
+        // Without a cue, a known given name or an address after it nothing below can score:
+        // most capitalized words end here, before the words after them are read.
+        if !(strong || medium || signature || given || header || mailbox_near(text, cur.start)) {
             continue;
         }
 
@@ -300,12 +294,25 @@ pub(crate) fn scan_from(text: &str, upper: &[usize], leads: &[usize], out: &mut 
                 break;
             }
         }
+        // "Müller, Hans" in a form or a header: the surname comes first.
+        let mut surname_first = false;
+        if more == 0 && (after_name_label || header) {
+            if let Some(given) = given_after_comma(text, last.end) {
+                last = given;
+                more += 1;
+                surname_first = true;
+            }
+        }
+        // "Mason Cole <m@x.io>": the display name of an address.
+        let display =
+            (given || more > 0 || strong || medium || header) && mailbox_follows(text, last.end);
+        let phrase = after_name_label && label_holds_a_phrase(text, given, more > 0, last.end);
         let score = score(
             text,
             cur,
             last.end,
             Evidence {
-                strong: strong || signature,
+                strong: (strong && !phrase) || signature || display || (header && surname_first),
                 medium,
                 given,
                 multi: more > 0,
@@ -327,6 +334,7 @@ pub(crate) fn scan_from(text: &str, upper: &[usize], leads: &[usize], out: &mut 
             taken = last.end;
         }
     }
+    cased::scan(text, out);
 }
 
 /// Whether the words before `cur` are `cue` (lower-cased), separated by single spaces; the

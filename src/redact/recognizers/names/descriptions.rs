@@ -77,3 +77,22 @@ adelaide alberta augusta austin carolina charlotte chelsea chester dallas darwin
 florida georgia hamilton helena israel lyon milan odessa orlando paulo preston quincy raleigh
 regina stanford sydney victoria
 ";
+
+/// Common lower-case words of the languages our users write in, beyond the English ones of
+/// [`super::NOT_NAMES`]: after a cue, a name in lower case or in capitals ends at the first of
+/// them ("MY NAME IS ROBERT JOHNSON AND I NEED HELP", "ich bin lukas und"), and a cue followed
+/// by one opens no name ("i am not sure", "my name is on the list"). Words that are also given
+/// names (ben, jan, eva) are left out: a name must win there.
+pub(super) const COMMON_WORDS: &str = "
+am need needs needed help want wants wanted writing calling looking trying going just also
+again really actually not never nothing something someone anyone everything else maybe okay
+nice pleased happy glad sure fine sorry here there looking new old from regarding re about
+concerning unable able afraid currently still already
+und oder aber nicht ich du er sie es wir ihr der die das dem den ein eine einen mit von zu
+bei aus auf für ist bin bist sind hier auch noch schon gerade leider bitte danke
+et ou mais ne pas je tu il elle nous vous les un une des avec pour sur dans est suis
+o yo el los las una con por para en es soy estoy aquí
+non io il lo gli con per è sono qui
+en niet ik het een met voor op is hier
+nie jestem tu och jag är inte ett med för på
+";

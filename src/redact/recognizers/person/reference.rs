@@ -2,7 +2,7 @@
 //! then read in order. The tests keep it as the reference the lazy scan must equal.
 
 use super::*;
-use crate::redact::recognizers::names::{is_not_name, names_a_thing};
+use crate::redact::recognizers::names::{is_honorific, is_not_name, names_a_thing};
 
 /// Words: runs of letters, with inner apostrophes and hyphens (O'Brien, Jean-Luc, I'm).
 fn tokenize(text: &str, out: &mut Vec<Token>) {
@@ -101,22 +101,22 @@ pub(super) fn scan_by_tokens(text: &str, out: &mut Vec<Candidate>) {
         let given = is_given_name(lower) || is_given_name(first_part);
         let alone_a_name = !names_a_thing(lower) && !names_a_thing(first_part);
         let prev_lower = (i > 0).then(|| lower_into(word(i - 1), &mut prev_buf));
-        // Honorifics only count capitalized: "89ms" is not "Ms".
-        let after_title = word(i - i.min(1)).starts_with(char::is_uppercase)
-            && prev_lower.is_some_and(is_honorific)
-            && matches!(gap(i), " " | ". ");
-        let after_name_label = prev_lower == Some("name")
-            && gap(i).trim() == ":"
-            && (given || word(i - 1).starts_with('N'));
+        let prev = (i > 0).then(|| toks[i - 1]);
+        let after_title = prev
+            .zip(prev_lower)
+            .is_some_and(|(t, p)| cues::is_title(text, t, p, gap(i)));
+        let after_name_label = prev
+            .zip(prev_lower)
+            .is_some_and(|(t, p)| cues::labels_a_name(text, t, p, gap(i), given));
+        let header = prev_lower.is_some_and(|p| cues::is_header(p, gap(i)));
         let cue = |strength| {
             prev_lower.is_some_and(|p| cues_ending_in(p, strength).any(|c| cue_matches(i, c)))
         };
         let strong = after_title || after_name_label || cue(Cue::Strong);
         let medium = !strong && cue(Cue::Medium);
-        let signature = i > 0
-            && gap(i).contains('\n')
-            && gap(i).contains(',')
-            && prev_lower.is_some_and(|p| SIGN_OFFS.contains(&p));
+        let signature = prev
+            .zip(prev_lower)
+            .is_some_and(|(t, p)| cues::signs_off(text, t, p, gap(i)));
 
         // Extend over the family name: capitalized words and particles joined by single spaces.
         let mut j = i;
@@ -148,12 +148,24 @@ pub(super) fn scan_by_tokens(text: &str, out: &mut Vec<Candidate>) {
                 break;
             }
         }
+        let mut surname_first = false;
+        if j == i && (after_name_label || header) {
+            if let Some(g) = cues::given_after_comma(text, toks[j].end) {
+                assert_eq!(toks[j + 1].start, g.start);
+                j += 1;
+                surname_first = true;
+            }
+        }
+        let display = (given || j > i || strong || medium || header)
+            && cues::mailbox_follows(text, toks[j].end);
+        let phrase =
+            after_name_label && cues::label_holds_a_phrase(text, given, j > i, toks[j].end);
         let score = score(
             text,
             toks[i],
             toks[j].end,
             Evidence {
-                strong: strong || signature,
+                strong: (strong && !phrase) || signature || display || (header && surname_first),
                 medium,
                 given,
                 multi: j > i,
@@ -177,4 +189,5 @@ pub(super) fn scan_by_tokens(text: &str, out: &mut Vec<Candidate>) {
             i += 1;
         }
     }
+    cased::scan(text, out);
 }

@@ -84,12 +84,12 @@ fn reads_as_a_name(text: &str, first: Token, end: usize, e: &Evidence) -> bool {
 fn is_titled_thing(word: &str) -> bool {
     matches!(
         word,
-        "Pepper" | "Robot" | "Strange" | "Bean" | "House" | "Seuss" | "Oetker"
+        "Pepper" | "Robot" | "Strange" | "Bean" | "House" | "Seuss" | "Oetker" | "Am"
     )
 }
 
 /// The lists a word is on, lower-cased on the stack: this runs for every candidate run.
-fn listed_word(word: &str) -> Listed {
+pub(super) fn listed_word(word: &str) -> Listed {
     let mut buf = [0u8; 32];
     match word.as_bytes() {
         w if w.is_ascii() && w.len() <= buf.len() => {

@@ -1,0 +1,329 @@
+//! Names whose case does not say they are names: "my name is john smith", "dear john,",
+//! "MY NAME IS ROBERT JOHNSON", "PATIENT: JOHN DOE", "Regards,\nJOHN SMITH". The main scan
+//! starts at capitalized words, so it never reads these; here only a strong cue opens such a
+//! name, and its words must still look like one: a listed given name first, unless the cue
+//! names its value outright ("my name is", a form label, a title), and no common word
+//! ("i'm fine", "my name is on the list", "ROBERT JOHNSON AND I NEED HELP").
+//!
+//! The cues are found in one literal search over the text (aho-corasick, which the tokenizer
+//! already links): the capitals the main scan walks are not there to find them.
+
+use super::super::code::glued_into_code;
+use super::super::names::{is_particle, listed, Listed};
+use super::super::Candidate;
+use super::words::word_end;
+use crate::redact::entity::EntityType;
+use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
+use std::sync::OnceLock;
+
+/// What a cue lets follow it.
+#[derive(Clone, Copy, PartialEq, Debug)]
+enum Opens {
+    /// "my name is", "je m'appelle": the sentence says a name follows, so any word that is no
+    /// common word is one.
+    Sentence,
+    /// "Name:", "Patient:": a form field, then a colon. Lower case, `name:` is mostly a config
+    /// key (`- name: install rust`), so lower-case words must start with a given name there.
+    Label,
+    /// "i'm", "i am", "dear", "ich bin": a description follows as often ("i'm fine"), so the
+    /// first word must be a listed given name.
+    Greeting,
+    /// "Regards": a sign-off, then the name on a line below.
+    SignOff,
+}
+
+/// The cues, matched ASCII case-insensitively where a word starts.
+const CUES: &[(&str, Opens)] = &[
+    ("my name is", Opens::Sentence),
+    ("my name's", Opens::Sentence),
+    ("mein name ist", Opens::Sentence),
+    ("ich heiße", Opens::Sentence),
+    ("ich heisse", Opens::Sentence),
+    ("je m'appelle", Opens::Sentence),
+    ("je m’appelle", Opens::Sentence),
+    ("me llamo", Opens::Sentence),
+    ("mi nombre es", Opens::Sentence),
+    ("mi chiamo", Opens::Sentence),
+    ("meu nome é", Opens::Sentence),
+    ("ik heet", Opens::Sentence),
+    ("jag heter", Opens::Sentence),
+    ("nazywam się", Opens::Sentence),
+    // "name" also ends "Full name", "First name", "Customer name".
+    ("name", Opens::Label),
+    ("patient", Opens::Label),
+    ("customer", Opens::Label),
+    ("contact person", Opens::Label),
+    ("attn", Opens::Label),
+    ("fao", Opens::Label),
+    ("prénom", Opens::Label),
+    ("nom", Opens::Label),
+    ("namn", Opens::Label),
+    ("vorname", Opens::Label),
+    ("nachname", Opens::Label),
+    ("nombre", Opens::Label),
+    ("nome", Opens::Label),
+    ("cognome", Opens::Label),
+    ("naam", Opens::Label),
+    ("i'm", Opens::Greeting),
+    ("i’m", Opens::Greeting),
+    ("i am", Opens::Greeting),
+    ("dear", Opens::Greeting),
+    ("ich bin", Opens::Greeting),
+    ("regards", Opens::SignOff),
+    ("sincerely", Opens::SignOff),
+    ("cheers", Opens::SignOff),
+    ("grüße", Opens::SignOff),
+    ("gruß", Opens::SignOff),
+    ("cordialement", Opens::SignOff),
+    ("saludos", Opens::SignOff),
+    ("groet", Opens::SignOff),
+    ("groeten", Opens::SignOff),
+];
+
+fn cues() -> &'static AhoCorasick {
+    static CUES_AC: OnceLock<AhoCorasick> = OnceLock::new();
+    CUES_AC.get_or_init(|| {
+        AhoCorasickBuilder::new()
+            .ascii_case_insensitive(true)
+            .match_kind(MatchKind::LeftmostLongest)
+            .build(CUES.iter().map(|(c, _)| c))
+            // The cues are constants; a failure is a bug the unit tests catch.
+            .expect("name cues")
+    })
+}
+
+/// How a name's words are written.
+#[derive(Clone, Copy, PartialEq)]
+enum Case {
+    Lower,
+    Upper,
+}
+
+/// The case of `word` when it is all lower case or all capitals (two letters at least); `None`
+/// for a capitalized word, which the main scan reads.
+fn case_of(word: &str) -> Option<Case> {
+    let mut letters = word.chars().filter(|c| c.is_alphabetic());
+    let first = letters.next()?;
+    if first.is_lowercase() {
+        word.chars()
+            .all(|c| !c.is_uppercase())
+            .then_some(Case::Lower)
+    } else {
+        let rest_upper = word.chars().skip(1).all(|c| !c.is_lowercase());
+        (rest_upper && word.chars().count() >= 2).then_some(Case::Upper)
+    }
+}
+
+/// The lists `word` is on, lower-cased on the stack for short ASCII words.
+fn listed_word(word: &str) -> Listed {
+    let mut buf = [0u8; 32];
+    match word.as_bytes() {
+        w if w.is_ascii() && w.len() <= buf.len() => {
+            let lower = &mut buf[..w.len()];
+            lower.copy_from_slice(w);
+            lower.make_ascii_lowercase();
+            std::str::from_utf8(lower).map_or_else(|_| Listed::default(), listed)
+        }
+        _ => listed(&word.to_lowercase()),
+    }
+}
+
+/// A word that may be part of a name when a cue vouches for it: not a common word, and not
+/// shaped like a verb or an adverb ("spelled", "going", "really"), which follow "my name is"
+/// in complaints more often than a surname does.
+fn may_be_a_name(word: &str, l: &Listed) -> bool {
+    if l.given_name {
+        return true;
+    }
+    let lower_suffix = |s: &str| {
+        word.len() > s.len() + 2
+            && word.as_bytes()[word.len() - s.len()..].eq_ignore_ascii_case(s.as_bytes())
+    };
+    !l.ends_an_uncased_name()
+        && !word.contains('-')
+        && !["ed", "ing", "ly"].iter().any(|s| lower_suffix(s))
+}
+
+/// The word one space after `end`: where it ends, and the word.
+fn word_after_space(text: &str, end: usize) -> Option<(usize, &str)> {
+    let start = end + 1;
+    if text.as_bytes().get(end) != Some(&b' ') || !text[start..].starts_with(char::is_alphabetic) {
+        return None;
+    }
+    let word_end = word_end(text, start);
+    Some((word_end, &text[start..word_end]))
+}
+
+/// Where the name after a cue ending at `at` may start, given what the cue lets follow.
+fn name_start(text: &str, at: usize, opens: Opens) -> Option<usize> {
+    let b = text.as_bytes();
+    let mut i = at;
+    let skip = |i: &mut usize, set: &[u8]| {
+        while b.get(*i).is_some_and(|c| set.contains(c)) {
+            *i += 1;
+        }
+    };
+    match opens {
+        Opens::Sentence | Opens::Greeting => {
+            if b.get(i) != Some(&b' ') {
+                return None;
+            }
+            i += 1;
+        }
+        Opens::Label => {
+            skip(&mut i, b" \t");
+            if b.get(i) != Some(&b':') {
+                return None;
+            }
+            i += 1;
+            skip(&mut i, b" \t");
+        }
+        Opens::SignOff => {
+            skip(&mut i, b",!. \t\r");
+            let lines = b[i..]
+                .iter()
+                .take_while(|c| matches!(c, b'\n' | b'\r' | b' ' | b'\t'));
+            let newlines = lines.clone().filter(|&&c| c == b'\n').count();
+            if !(1..=2).contains(&newlines) {
+                return None;
+            }
+            i += lines.count();
+        }
+    }
+    Some(i)
+}
+
+/// Appends the names in lower case or in capitals that a strong cue opens.
+pub(super) fn scan(text: &str, out: &mut Vec<Candidate>) {
+    let b = text.as_bytes();
+    for m in cues().find_iter(text) {
+        // The cue must start a word: "username:", "nominee:", "idear" are no cues.
+        let starts_word = text[..m.start()]
+            .chars()
+            .next_back()
+            .is_none_or(|c| !c.is_alphanumeric() && c != '_');
+        if !starts_word {
+            continue;
+        }
+        let opens = CUES[m.pattern().as_usize()].1;
+        let Some(mut start) = name_start(text, m.end(), opens) else {
+            continue;
+        };
+        // A title vouches for the word after it: "FAO: MR. JOHN SMITH", "dear mr. smith".
+        let mut titled = false;
+        if b.get(start).is_some_and(|c| c.is_ascii_alphabetic()) {
+            let end = word_end(text, start);
+            if listed_word(&text[start..end]).honorific {
+                let gap = if text[end..].starts_with(". ") { 2 } else { 1 };
+                if b.get(end) == Some(&b' ') || gap == 2 {
+                    start = end + gap;
+                    titled = true;
+                }
+            }
+        }
+        if let Some(end) = name_at(text, start, opens, titled, m.start()) {
+            out.push(Candidate {
+                kind: EntityType::Person,
+                start,
+                end,
+                score: 0.85,
+            });
+        }
+    }
+}
+
+/// The end of the name in lower case or capitals starting at `start`, if its words read as
+/// one after a cue of kind `opens` (which starts at `cue_start`).
+fn name_at(
+    text: &str,
+    start: usize,
+    opens: Opens,
+    titled: bool,
+    cue_start: usize,
+) -> Option<usize> {
+    let first_char = text[start..].chars().next()?;
+    if !first_char.is_alphabetic() {
+        return None;
+    }
+    let first_end = word_end(text, start);
+    let first = &text[start..first_end];
+    let case = case_of(first)?;
+    let first_listed = listed_word(first);
+    // A lower-case label (`name:`) is a key more often than a form field.
+    let lower_cue = text.as_bytes()[cue_start].is_ascii_lowercase();
+    let needs_given = !titled
+        && match opens {
+            Opens::Sentence => false,
+            Opens::Greeting => true,
+            Opens::Label => case == Case::Lower && lower_cue,
+            Opens::SignOff => case == Case::Lower,
+        };
+    if (needs_given && !first_listed.given_name) || !may_be_a_name(first, &first_listed) {
+        return None;
+    }
+    let mut end = first_end;
+    let mut words = 1;
+    while words < 4 {
+        // The next word, one space on; particles ("van der") must lead to one more word.
+        let mut at = end;
+        let mut particles = 0;
+        let next = loop {
+            let Some(word) = word_after_space(text, at).filter(|w| case_of(w.1) == Some(case))
+            else {
+                break None;
+            };
+            if particles < 2 && is_particle(&word.1.to_lowercase()) {
+                particles += 1;
+                at = word.0;
+                continue;
+            }
+            break Some(word);
+        };
+        match next {
+            Some((next_end, word)) if may_be_a_name(word, &listed_word(word)) => {
+                end = next_end;
+                words += 1 + particles;
+            }
+            _ => break,
+        }
+    }
+    // "WILLIAMS, SARAH" in a form: the surname first, then a listed given name.
+    if words == 1 && opens == Opens::Label && text[end..].starts_with(", ") {
+        if let Some((given_end, given)) = word_after_space(text, end + 1) {
+            if case_of(given) == Some(case) && listed_word(given).given_name {
+                end = given_end;
+            }
+        }
+    }
+    // `name: foo_bar`, `i'm john.doe@…`: part of an identifier or an address.
+    let glued = matches!(
+        text.as_bytes().get(end),
+        Some(b'_' | b'@' | b'/' | b'\\' | b'0'..=b'9')
+    ) || (text.as_bytes().get(end) == Some(&b'.')
+        && text
+            .as_bytes()
+            .get(end + 1)
+            .is_some_and(u8::is_ascii_alphanumeric));
+    (!glued && !glued_into_code(text, start, end)).then_some(end)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(text: &str) -> Vec<&str> {
+        let mut out = Vec::new();
+        scan(text, &mut out);
+        out.iter().map(|c| &text[c.start..c.end]).collect()
+    }
+
+    #[test]
+    fn finds_uncased_names_after_strong_cues_only() {
+        assert_eq!(names("my name is john smith"), ["john smith"]);
+        assert_eq!(names("dear mr. smith,"), ["smith"]);
+        assert_eq!(names("hi, i'm jan van der berg"), ["jan van der berg"]);
+        assert_eq!(names("Best regards,\n\nJOHN SMITH\nCEO"), ["JOHN SMITH"]);
+        assert!(names("i'm going home; dear all; username: john").is_empty());
+        assert!(names("- name: install rust\n  name: build").is_empty());
+    }
+}

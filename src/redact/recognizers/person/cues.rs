@@ -1,0 +1,191 @@
+//! The cues around a capitalized word that the lazy scan and its reference both read: form
+//! labels ("Customer:", "Prénom :"), mail headers ("From: Mason Cole <m@x.io>"), sign-offs with
+//! or without a comma, in several languages, titles written in lower case ("dhr. Jansen"), and
+//! "Surname, Given" after a cue. One copy, so the two scans cannot drift apart.
+
+use super::super::names::is_honorific;
+use super::score::listed_word;
+use super::words::{is_capitalized, word_end};
+use super::Token;
+
+/// Words above a name at the end of a letter.
+pub(super) const SIGN_OFFS: &[&str] = &[
+    "regards",
+    "thanks",
+    "cheers",
+    "best",
+    "sincerely",
+    "wishes",
+    "greetings",
+    "gruß",
+    "grüße",
+    "grüßen",
+    "gruss",
+    "grüsse",
+    "cordialement",
+    "salutations",
+    "saludos",
+    "atentamente",
+    "saluti",
+    "cordiali",
+    "abraços",
+    "cumprimentos",
+    "groeten",
+    "groet",
+    "hälsningar",
+    "pozdrawiam",
+    "pozdrowienia",
+    "love",
+    "yours",
+];
+
+/// Form fields that hold a person's name, before a colon: "Customer: Mason Cole", "Full name:
+/// Wei Zhang", "Prénom : Julien", "Namn: Kent Danielsson".
+const NAME_LABELS: &[&str] = &[
+    "name",
+    "patient",
+    "customer",
+    "person",
+    "surname",
+    "prénom",
+    "nom",
+    "vorname",
+    "nachname",
+    "nombre",
+    "apellido",
+    "apellidos",
+    "nome",
+    "cognome",
+    "naam",
+    "voornaam",
+    "achternaam",
+    "namn",
+    "navn",
+    "imię",
+    "nazwisko",
+];
+
+/// Mail and meeting headers: they hold names, but also lists, teams and companies, so a name
+/// after one needs its address after it or the "Surname, Given" form.
+const HEADER_LABELS: &[&str] = &[
+    "from",
+    "to",
+    "cc",
+    "bcc",
+    "attendees",
+    "participants",
+    "organizer",
+    "organiser",
+];
+
+/// Whether `prev` (lower-cased `prev_lower`), then `gap`, labels a form field holding a name.
+/// A lower-case `name:` is mostly a key in a config file (`- name: Install Rust`) and counts
+/// only before a known given name.
+/// ("Full name: Wei Zhang" counts: its line starts with a capital.)
+pub(super) fn labels_a_name(
+    text: &str,
+    prev: Token,
+    prev_lower: &str,
+    gap: &str,
+    given: bool,
+) -> bool {
+    if gap.trim() != ":" || !NAME_LABELS.contains(&prev_lower) {
+        return false;
+    }
+    let line_start = text[..prev.start].rfind('\n').map_or(0, |i| i + 1);
+    given
+        || text[prev.start..].starts_with(char::is_uppercase)
+        || text[line_start..prev.start]
+            .trim_start_matches([' ', '\t'])
+            .starts_with(char::is_uppercase)
+}
+
+/// Whether a label's value is a phrase rather than a name: one unlisted word that the
+/// sentence goes on from in lower case ("Customer: Premium plan", "Patient: Stable condition").
+pub(super) fn label_holds_a_phrase(text: &str, given: bool, multi: bool, end: usize) -> bool {
+    !given
+        && !multi
+        && text[end..]
+            .strip_prefix(' ')
+            .is_some_and(|rest| rest.starts_with(char::is_lowercase))
+}
+
+/// Whether `prev_lower`, then `gap`, is a mail or meeting header.
+pub(super) fn is_header(prev_lower: &str, gap: &str) -> bool {
+    gap.trim() == ":" && HEADER_LABELS.contains(&prev_lower)
+}
+
+/// Whether a title precedes the word: a capitalized honorific ("Mr.", "Frau", "Pan"; "89ms"
+/// is not "Ms"), or one that Dutch and Italian write in lower case ("dhr. Jansen", "mevrouw
+/// Bakker", "Dott.ssa Bianchi").
+pub(super) fn is_title(text: &str, prev: Token, prev_lower: &str, gap: &str) -> bool {
+    let word = &text[prev.start..prev.end];
+    let before = &text.as_bytes()[..prev.start];
+    matches!(gap, " " | ". ")
+        && ((is_honorific(prev_lower) && word.starts_with(char::is_uppercase))
+            || matches!(prev_lower, "dhr" | "mevr" | "mevrouw" | "meneer")
+            || (prev_lower == "ssa"
+                && before.len() >= 5
+                && before[before.len() - 5..].eq_ignore_ascii_case(b"dott.")))
+}
+
+/// Whether `prev_lower` above the word, then `gap`, signs off a letter: "Best regards,\nAnna",
+/// "Kind regards\n\nMason Cole", "Viele Grüße\nJosy". Without a comma the sign-off must be a
+/// short line of its own, as it is under a letter.
+pub(super) fn signs_off(text: &str, prev: Token, prev_lower: &str, gap: &str) -> bool {
+    if !gap.contains('\n') || !SIGN_OFFS.contains(&prev_lower) {
+        return false;
+    }
+    if gap.contains(',') {
+        return true;
+    }
+    let newlines = gap.bytes().filter(|&c| c == b'\n').count();
+    let blank = gap
+        .bytes()
+        .all(|c| matches!(c, b'\n' | b'\r' | b' ' | b'\t' | b'!' | b'.'));
+    let line_start = text[..prev.start].rfind('\n').map_or(0, |i| i + 1);
+    blank && newlines <= 2 && prev.end - line_start <= 40
+}
+
+/// Whether a mailbox in angle brackets follows `end` (after one space at most): the words
+/// before it are its display name ("Mason Cole <m@x.io>", "Lars Eriksson <lars@telia.se>
+/// wrote:").
+pub(super) fn mailbox_follows(text: &str, end: usize) -> bool {
+    let rest = &text[end..];
+    let rest = rest.strip_prefix(' ').unwrap_or(rest);
+    let Some(inner) = rest.strip_prefix('<') else {
+        return false;
+    };
+    let b = inner.as_bytes();
+    match b
+        .iter()
+        .take(120)
+        .position(|&c| matches!(c, b'>' | b' ' | b'\n' | b'<'))
+    {
+        Some(i) => b[i] == b'>' && memchr::memchr(b'@', &b[..i]).is_some(),
+        None => false,
+    }
+}
+
+/// Whether a `<` is near enough after `start` to end a display name that starts there: only
+/// then is [`mailbox_follows`] worth reading the run for.
+pub(super) fn mailbox_near(text: &str, start: usize) -> bool {
+    let b = text.as_bytes();
+    let end = (start + 160).min(b.len());
+    memchr::memchr(b'<', &b[start..end]).is_some()
+}
+
+/// The given name after "Surname, " at `end`: "Müller, Hans", "JANSSEN, Jens". Only a listed
+/// given name counts: after a single word, a comma and a capitalized word are mostly a list.
+pub(super) fn given_after_comma(text: &str, end: usize) -> Option<Token> {
+    let start = end + 2;
+    if !text[end..].starts_with(", ") || !text[start..].starts_with(char::is_uppercase) {
+        return None;
+    }
+    let word_end = word_end(text, start);
+    let word = &text[start..word_end];
+    (is_capitalized(word) && listed_word(word).given_name).then_some(Token {
+        start,
+        end: word_end,
+    })
+}

@@ -1,0 +1,121 @@
+//! Leaks an audit found in realistic chat text (support tickets, e-mails, CVs, forms in several
+//! languages): each test holds the values that went to the model unredacted, and the nearby
+//! text that must stay as it is.
+
+use super::{found, people};
+
+/// Asserts that `text` yields exactly the `expected` people.
+fn assert_people(text: &str, expected: &[&str]) {
+    assert_eq!(people(text), expected, "{text:?}: {:?}", found(text));
+}
+
+fn assert_no_people(text: &str) {
+    assert!(people(text).is_empty(), "{text:?}: {:?}", found(text));
+}
+
+/// Names in lower case or in capitals after a strong cue: the cue is what says they are names,
+/// so their case does not have to.
+#[test]
+fn names_in_lower_case_or_capitals_after_strong_cues() {
+    assert_people("my name is john smith", &["john smith"]);
+    assert_people("hi, i'm sarah miller", &["sarah miller"]);
+    assert_people("dear john,", &["john"]);
+    assert_people("ich bin lukas schneider", &["lukas schneider"]);
+    assert_people(
+        "rewrite my resume summary. i'm kevin o'brien",
+        &["kevin o'brien"],
+    );
+    assert_people(
+        "MY NAME IS ROBERT JOHNSON AND I NEED HELP",
+        &["ROBERT JOHNSON"],
+    );
+    assert_people("PATIENT: JOHN DOE    DOB: 1980", &["JOHN DOE"]);
+    assert_people("Dear JOHN SMITH,", &["JOHN SMITH"]);
+    assert_people("FAO: MR. JOHN SMITH", &["JOHN SMITH"]);
+    assert_people("Regards,\nJOHN SMITH", &["JOHN SMITH"]);
+    assert_people("my name is zoltan kovacs.", &["zoltan kovacs"]);
+    assert_people("Name: MASON COLE", &["MASON COLE"]);
+    for text in [
+        "i'm fine",
+        "i'm sorry",
+        "my name is on the list",
+        "dear all",
+        "i am not sure",
+        "MY ORDER IS LATE",
+        "ERROR: CONNECTION REFUSED\nWARN: RETRYING IN 5 SECONDS",
+        "## INSTALLATION NOTES\nRUN THE SCRIPT",
+        "i'm going to john's place",
+        "my name is spelled wrong on the invoice",
+        "- name: install rust\n  run: cargo build",
+        "dear sir or madam",
+        "I AM NOT SURE WHY",
+    ] {
+        assert_no_people(text);
+    }
+}
+
+/// Form labels, mail headers, sign-offs without a comma or in other languages, titles and
+/// "my name is" in the languages our users write in.
+#[test]
+fn names_after_labels_headers_sign_offs_and_titles() {
+    assert_people("Customer: Mason Cole", &["Mason Cole"]);
+    assert_people("Patient: Anna Kowalczyk\nDOB: unknown", &["Anna Kowalczyk"]);
+    assert_people("Full name: Wei Zhang", &["Wei Zhang"]);
+    assert_people("Contact person: Jorunn Hagen", &["Jorunn Hagen"]);
+    assert_people("Prénom : Julien", &["Julien"]);
+    assert_people("Nom : BERNARD", &["BERNARD"]);
+    assert_people("Namn: Kent Danielsson", &["Kent Danielsson"]);
+    assert_people("From: Mason Cole <m@x.io>", &["Mason Cole"]);
+    assert_people(
+        "> On Fri, 7 Jun 2024 at 10:31, Lars Eriksson <lars.eriksson@telia.se> wrote:",
+        &["Lars Eriksson"],
+    );
+    assert_people("Best regards\nJosy Strausa", &["Josy Strausa"]);
+    assert_people("Kind regards\n\nMason Cole", &["Mason Cole"]);
+    assert_people("Viele Grüße\n\nJosy Strausa", &["Josy Strausa"]);
+    assert_people("Mit freundlichen Grüßen,\nJosy Strausa", &["Josy Strausa"]);
+    assert_people("Liebe Grüße\nAnja", &["Anja"]);
+    assert_people("Cordialement,\nPierre Lambert", &["Pierre Lambert"]);
+    assert_people("Saludos,\nLucía Fernández", &["Lucía Fernández"]);
+    assert_people("Met vriendelijke groet,\nDaan Visser", &["Daan Visser"]);
+    assert_people("Ik heb dhr. Jansen gebeld", &["Jansen"]);
+    assert_people("graag met mevrouw Bakker", &["Bakker"]);
+    assert_people("Bonjour M. Lefèvre, merci", &["Lefèvre"]);
+    assert_people("la Dott.ssa Bianchi ha detto", &["Bianchi"]);
+    assert_people("Pan Kowalski i Pani Nowak", &["Kowalski", "Nowak"]);
+    assert_people("Ik heet Daan Visser", &["Daan Visser"]);
+    assert_people(
+        "Nazywam się Krzysztof Wiśniewski",
+        &["Krzysztof Wiśniewski"],
+    );
+    assert_people("Jag heter Kent Danielsson", &["Kent Danielsson"]);
+    assert_people("Je m'appelle Pierre Lambert", &["Pierre Lambert"]);
+    assert_people("Me llamo Lucía Fernández", &["Lucía Fernández"]);
+    assert_people("Mi chiamo Giulia Bianchi", &["Giulia Bianchi"]);
+    assert_people("Ich heiße Josy Strausa", &["Josy Strausa"]);
+    for text in [
+        "Customer: Premium plan\nStatus: Active",
+        "From: Google Cloud <noreply@google.com>",
+        "To: all staff",
+        "Best practices\nUse small functions",
+        "Kind regards to the team, see you\nMonday",
+        "the pan is hot",
+        "Results from Pan Am",
+        "name: Install Rust",
+    ] {
+        assert_no_people(text);
+    }
+}
+
+/// "Surname, Given" after a label or a header: both names, not only the surname.
+#[test]
+fn surname_first_names_after_labels_and_headers() {
+    assert_people(
+        "From: Müller, Hans <hans.mueller@example.de>",
+        &["Müller, Hans"],
+    );
+    assert_people("Attendees: Janssen, Jens", &["Janssen, Jens"]);
+    assert_people("Customer: WILLIAMS, SARAH", &["WILLIAMS, SARAH"]);
+    assert_people("Name: Kowalski, Anna", &["Kowalski, Anna"]);
+    assert_no_people("Attendees: Berlin, Paris");
+}
