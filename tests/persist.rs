@@ -186,6 +186,71 @@ fn two_tabs_never_mint_the_same_fact_pin_or_step_id() {
 }
 
 #[test]
+fn a_tab_keeps_the_redaction_vault_values_another_tab_stored() {
+    use llm_memory::redact::{Redactor, RedactorConfig};
+    let tab = |prefix: &str| {
+        let mut m = memory();
+        m.set_id_prefix(prefix);
+        m.set_redactor(Some(Redactor::new(RedactorConfig::default()).unwrap()));
+        m.track_changes();
+        m
+    };
+    let (mut tab_a, mut tab_b) = (tab("a-"), tab("b-"));
+    tab_a
+        .add(
+            Role::User,
+            "write to alice@example.com",
+            NewEntry::default(),
+            1.0,
+        )
+        .unwrap();
+    // Tab B numbers its own values: its e-mail takes the same number, its phone is new.
+    tab_b
+        .add(Role::User, "I am bob@example.org", NewEntry::default(), 2.0)
+        .unwrap();
+    tab_b
+        .add(
+            Role::User,
+            "call +1 415 555 0132 or +44 20 7946 0958",
+            NewEntry::default(),
+            3.0,
+        )
+        .unwrap();
+    // B's vault record arrives (its turns may come in another batch, or never: B's summary
+    // prompts and steps also teach its vault).
+    let vault_from_b: Vec<RecordOp> = tab_b
+        .take_changes()
+        .into_iter()
+        .filter(|op| matches!(op, RecordOp::Put(r) if r.kind == "vault"))
+        .collect();
+    tab_a.take_changes();
+    tab_a.apply_remote(vault_from_b).unwrap();
+    // A now knows B's phones under B's placeholders, and keeps its own [EMAIL_1].
+    assert_eq!(tab_a.restore_text("[PHONE_2]"), "+44 20 7946 0958");
+    assert_eq!(tab_a.restore_text("[EMAIL_1]"), "alice@example.com");
+    // Its next store keeps B's phone instead of writing a vault without it.
+    tab_a
+        .add(
+            Role::User,
+            "and cc carol@example.net",
+            NewEntry::default(),
+            4.0,
+        )
+        .unwrap();
+    let stored = tab_a
+        .take_changes()
+        .into_iter()
+        .filter_map(|op| match op {
+            RecordOp::Put(r) if r.kind == "vault" => Some(r.data.to_string()),
+            _ => None,
+        })
+        .last()
+        .expect("the vault is stored");
+    assert!(stored.contains("+44 20 7946 0958"), "{stored}");
+    assert!(stored.contains("carol@example.net"), "{stored}");
+}
+
+#[test]
 fn unknown_record_kinds_survive_a_round_trip() {
     let mut m = memory();
     let foreign = Record {

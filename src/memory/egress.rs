@@ -134,6 +134,22 @@ impl Memory {
             .filter(|c| !c.is_empty())
     }
 
+    /// Another tab stored its vault: its values this tab lacks join this tab's vault, so the
+    /// next store keeps both tabs' values (the record is one per session, last writer wins)
+    /// and turns the other tab added are redacted as it redacted them.
+    pub(super) fn merge_remote_vault(&mut self, record: &Record) {
+        let Some(egress) = &self.egress else {
+            return;
+        };
+        let Ok(theirs) = crate::redact::Vault::from_json(&record.data.to_string()) else {
+            return;
+        };
+        let before = self.vault_len();
+        if egress.redactor.borrow_mut().merge_vault(&theirs) > 0 {
+            self.redact_again_for_values_since(before);
+        }
+    }
+
     /// How many values the vault holds, to tell when a redaction taught it new ones.
     pub(super) fn vault_len(&self) -> usize {
         self.egress

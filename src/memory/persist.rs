@@ -226,6 +226,9 @@ impl Memory {
                     self.pinned.push(p);
                 }
                 _ => {
+                    if r.kind == kind::VAULT {
+                        self.merge_remote_vault(&r);
+                    }
                     self.foreign.retain(|x| !(x.kind == r.kind && x.id == r.id));
                     self.foreign.push(r);
                 }

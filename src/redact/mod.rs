@@ -218,6 +218,15 @@ impl Redactor {
         &self.vault
     }
 
+    /// Takes the new entries of another tab's vault of the same session (see [`Vault::merge`]);
+    /// returns how many.
+    pub fn merge_vault(&mut self, other: &Vault) -> usize {
+        let mut vault = std::mem::take(&mut self.vault);
+        let added = vault.merge(other);
+        self.set_vault(vault);
+        added
+    }
+
     /// Replaces the vault, e.g. with one loaded from storage for a resumed session. Types it
     /// holds that this redactor does not detect (a custom pattern since removed) join the
     /// placeholder grammar, so their placeholders still restore.

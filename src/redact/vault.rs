@@ -101,6 +101,29 @@ impl Vault {
         self.entries.push(entry);
     }
 
+    /// Takes the entries of `other` (another tab's vault of the same session) whose value and
+    /// number are both new here; returns how many. An entry whose number this vault gave to
+    /// another value is left out: renumbering it would change what the other tab's placeholders
+    /// mean.
+    pub fn merge(&mut self, other: &Vault) -> usize {
+        let mut added = 0;
+        for e in &other.entries {
+            let Some(n) = number_of(e) else {
+                continue;
+            };
+            let known_value = self
+                .by_value
+                .get(&e.kind)
+                .is_some_and(|m| m.contains_key(&e.value));
+            let taken = self.by_key.get(&e.kind).is_some_and(|m| m.contains_key(&n));
+            if !known_value && !taken {
+                self.insert(e.kind.clone(), n, e.placeholder.clone(), e.value.clone());
+                added += 1;
+            }
+        }
+        added
+    }
+
     /// The values added after the first `since` entries, indexed to be searched for alone.
     pub fn values_since(&self, since: usize) -> KnownValues {
         let mut known = KnownValues::default();
@@ -183,6 +206,16 @@ impl Vault {
         }
         Ok(vault)
     }
+}
+
+/// The number of an entry's placeholder (`[EMAIL_3]` → 3).
+fn number_of(e: &VaultEntry) -> Option<u32> {
+    let (_, n) = e
+        .placeholder
+        .strip_prefix('[')?
+        .strip_suffix(']')?
+        .rsplit_once('_')?;
+    n.parse().ok()
 }
 
 impl Serialize for Vault {
