@@ -13,6 +13,28 @@ fn assert_no_people(text: &str) {
     assert!(people(text).is_empty(), "{text:?}: {:?}", found(text));
 }
 
+/// Values of `kind` found in `text`.
+fn values(kind: &str, text: &str) -> Vec<String> {
+    found(text)
+        .into_iter()
+        .filter(|(k, _)| k == kind)
+        .map(|(_, v)| v)
+        .collect()
+}
+
+fn assert_value(kind: &str, text: &str, value: &str) {
+    let v = values(kind, text);
+    assert!(
+        v.iter().any(|x| x == value),
+        "expected {kind} {value:?} in {text:?}, got {:?}",
+        found(text)
+    );
+}
+
+fn assert_no_value(kind: &str, text: &str) {
+    assert!(values(kind, text).is_empty(), "{text:?}: {:?}", found(text));
+}
+
 /// Names in lower case or in capitals after a strong cue: the cue is what says they are names,
 /// so their case does not have to.
 #[test]
@@ -118,4 +140,36 @@ fn surname_first_names_after_labels_and_headers() {
     assert_people("Customer: WILLIAMS, SARAH", &["WILLIAMS, SARAH"]);
     assert_people("Name: Kowalski, Anna", &["Kowalski, Anna"]);
     assert_no_people("Attendees: Berlin, Paris");
+}
+
+/// Dates of birth with month names in other languages and after labels in other languages.
+#[test]
+fn birth_dates_in_other_languages() {
+    for (text, date) in [
+        ("geboren am 3. Mai 1990 in Köln", "3. Mai 1990"),
+        ("née le 12 mars 1985 à Lyon", "12 mars 1985"),
+        ("nacido el 5 de junio de 1978", "5 de junio de 1978"),
+        ("Nato il 7 luglio 1982 a Roma", "7 luglio 1982"),
+        ("född 24 maj 1957", "24 maj 1957"),
+        ("Geburtsdatum: 14.02.1993", "14.02.1993"),
+        ("geb. 14.02.1993", "14.02.1993"),
+        ("Date de naissance : 22/11/1987", "22/11/1987"),
+        ("Fecha de nacimiento: 05/06/1978", "05/06/1978"),
+        ("Data di nascita: 07/07/1982", "07/07/1982"),
+        ("Geboortedatum: 22-11-1987", "22-11-1987"),
+        ("Data de nascimento: 22/11/1987", "22/11/1987"),
+        ("DOB: 03-May-1995", "03-May-1995"),
+        ("DOB 1995/05/03", "1995/05/03"),
+    ] {
+        assert_value("DATE_OF_BIRTH", text, date);
+    }
+    for text in [
+        "the meeting on 3. Mai 2024",
+        "Rechnung vom 14.02.2023",
+        "rendez-vous le 12 mars 2025",
+        "release 2024/05/03 is out",
+        "Lieferung am 5 de junio de 2024",
+    ] {
+        assert_no_value("DATE_OF_BIRTH", text);
+    }
 }

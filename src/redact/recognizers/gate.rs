@@ -196,12 +196,13 @@ impl Gate {
                 let mut found: Vec<(usize, usize)> =
                     numbers.iter().map(|w| (w.start, w.end)).collect();
                 let b = text.as_bytes();
-                // A year: four digits after a space (`MONTH\.?,? \d{4}\b`), one a birth could
-                // fall in (the check's range; other years cannot make a date of birth).
+                // A year: four digits after a space (`MONTH\.?,? \d{4}\b`) or a dash
+                // ("03-May-1995"), one a birth could fall in (the check's range; other years
+                // cannot make a date of birth).
                 for g in &pre.groups {
                     if g.end - g.start == 4
                         && g.start > 0
-                        && b[g.start - 1] == b' '
+                        && matches!(b[g.start - 1], b' ' | b'-')
                         && (&b"1900"[..]..=&b"2030"[..]).contains(&&b[g.start..g.end])
                     {
                         let from = floor_boundary(text, g.start.saturating_sub(*before));

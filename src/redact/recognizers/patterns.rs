@@ -329,9 +329,13 @@ fn birth_date(text: &str, s: usize, e: usize) -> Option<Hit> {
         .collect();
     let lower = m.to_ascii_lowercase();
     let month_word = (lower.bytes().any(|c| c.is_ascii_alphabetic()))
-        .then(|| MONTHS.iter().position(|mw| lower.contains(mw)))
+        .then(|| {
+            MONTHS
+                .iter()
+                .position(|stems| stems.split(' ').any(|stem| lower.contains(stem)))
+        })
         .flatten()
-        .map(|i| i as u32 % 12 + 1);
+        .map(|i| i as u32 + 1);
     let ok = match (nums.as_slice(), month_word) {
         ([y, mo, d], None) if *y > 31 => v::plausible_birth_date(*y, *mo, *d),
         // "3.4.14" is a version, not 3 April 1914.
@@ -350,10 +354,21 @@ fn birth_date(text: &str, s: usize, e: usize) -> Option<Hit> {
     })
 }
 
-const MONTHS: [&str; 24] = [
-    "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec", "januar",
-    "februar", "märz", "april", "mai", "juni", "juli", "august", "septemb", "oktob", "novemb",
-    "dezemb",
+/// The stems of each month's names in the languages our users write in, January first: a
+/// date's lower-cased text contains one ("mai", "juin", "luglio", "maj", "março").
+const MONTHS: [&str; 12] = [
+    "jan ene gen",
+    "feb fév fev",
+    "mar mär maer maa",
+    "apr avr abr",
+    "may mai maj mei mag",
+    "jun juin giu",
+    "jul juil lug",
+    "aug ago aoû aou",
+    "sep set",
+    "oct okt ott out",
+    "nov",
+    "dec déc dez dic",
 ];
 
 const PHONE_CONTEXT: &[&str] = &[
@@ -426,13 +441,13 @@ pub(super) const ASSIGNED: &[&str] = &[
     "-pass",
 ];
 
-const MONTH_NAMES: &str = r"(?i-u:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)";
+const MONTH_NAMES: &str = r"(?:(?i-u:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)|(?i:januar|jänner|februar|märz|maerz|mai|juni|juli|oktober|dezember|janvier|février|fevrier|mars|avril|juin|juillet|août|aout|septembre|octobre|novembre|décembre|decembre|enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|setiembre|octubre|noviembre|diciembre|gennaio|febbraio|aprile|maggio|giugno|luglio|settembre|ottobre|dicembre|januari|februari|maart|mei|augustus|augusti|maj|janeiro|fevereiro|março|maio|junho|julho|setembro|outubro|novembro|dezembro))";
 
 /// The built-in specs. Regexes are compiled once per [`super::Recognizers`].
 pub(super) fn built_in() -> Vec<Spec> {
     use EntityType::*;
     let dob_date = format!(
-        r"\b(?:\d{{4}}-\d{{1,2}}-\d{{1,2}}|\d{{1,2}}[/.-]\d{{1,2}}[/.-]\d{{2,4}}|\d{{1,2}}(?:st|nd|rd|th)?(?: of)? {MONTH_NAMES}\.?,? \d{{4}}|{MONTH_NAMES}\.? \d{{1,2}}(?:st|nd|rd|th)?,? \d{{4}})\b"
+        r"\b(?:\d{{4}}[-/.]\d{{1,2}}[-/.]\d{{1,2}}|\d{{1,2}}[/.-]\d{{1,2}}[/.-]\d{{2,4}}|\d{{1,2}}(?:st|nd|rd|th|\.)?(?: of| de)? {MONTH_NAMES}\.?,?(?: de)? \d{{4}}|\d{{1,2}}-{MONTH_NAMES}-\d{{4}}|{MONTH_NAMES}\.? \d{{1,2}}(?:st|nd|rd|th)?,? \d{{4}})\b"
     );
     vec![
         Spec::new(Email, r"\b[A-Za-z0-9][A-Za-z0-9._%+-]{0,63}@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,24}\b", email)
@@ -517,7 +532,7 @@ pub(super) fn built_in() -> Vec<Spec> {
         Spec::new(DateOfBirth, &dob_date, birth_date)
             // Context words are matched as word beginnings ("birth" in "birthdate"); "age" only
             // as a word of its own ("Age: 34", not "Agenda", "agent" or "max-age=86400").
-            .context(&["born", "birth", "birthday", "dob", "d.o.b", "geboren", "né le", "née le", "nacido", "nacida", "nato il", "nata il", "age ", "age:", "aged "])
+            .context(&["born", "birth", "birthday", "dob", "d.o.b", "geboren", "geburt", "geb.", "né le", "née le", "naissance", "nacido", "nacida", "nacimiento", "nato il", "nata il", "nascita", "geboorte", "nascimento", "född", "age ", "age:", "aged "])
             .boost(0.65)
             .context_before_only(28)
             .weak(0.2)
