@@ -4,12 +4,12 @@
 //! a varied corpus, including the characters where regex engines disagree.
 
 use llm_memory::tokens::bpe::pretok::Pattern;
-use llm_memory::tokens::{HfTokenizer, TokenCounter};
+use llm_memory::tokens::HfTokenizer;
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
 mod common;
-use common::{corpus, Reference};
+use common::{assert_same_ids, corpus, Reference};
 use tokenizers::pre_tokenizers::split::{Split, SplitPattern};
 use tokenizers::{
     OffsetReferential, OffsetType, PreTokenizedString, PreTokenizer, SplitDelimiterBehavior,
@@ -91,30 +91,7 @@ fn fast_path_ids_equal_the_tokenizers_crate() {
         let fast = HfTokenizer::from_bytes(json(name)).unwrap();
         assert!(fast.is_fast(), "{name} should take the fast path");
         let reference = Reference::new(json(name));
-        let mut bad = 0;
-        for t in &texts {
-            let want = reference.ids(t);
-            let got = fast.encode_ids(t).unwrap();
-            if got != want {
-                bad += 1;
-                if bad < 4 {
-                    eprintln!(
-                        "{name}: ids differ on {:?}",
-                        t.chars().take(80).collect::<String>()
-                    );
-                }
-            }
-            assert_eq!(fast.count(t), want.len(), "{name}: count of {t:?}");
-        }
-        assert_eq!(
-            bad,
-            0,
-            "{name}: {bad} of {} texts encode differently",
-            texts.len()
-        );
-        let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
-        let many = fast.count_many(&refs);
-        assert!(many.iter().zip(&refs).all(|(n, t)| *n == fast.count(t)));
+        assert_same_ids(name, &fast, &reference, &texts);
     }
 }
 
@@ -173,6 +150,7 @@ fn uncovered_files() -> Vec<String> {
 #[cfg(feature = "all-tokenizers")]
 #[test]
 fn the_full_build_counts_other_files_with_the_crate() {
+    use llm_memory::tokens::TokenCounter;
     let [regex, wordpiece] = &uncovered_files()[..] else {
         unreachable!()
     };

@@ -4,11 +4,11 @@
 //! around Gemma 3's one vocabulary entry with a character before `▁` (`>▁</`), and on runs of
 //! spaces, unknown characters and added tokens.
 
-use llm_memory::tokens::{HfTokenizer, TokenCounter};
+use llm_memory::tokens::HfTokenizer;
 use std::path::PathBuf;
 
 mod common;
-use common::{corpus, Reference};
+use common::{assert_same_ids, corpus, Reference};
 
 const VOCABS: [&str; 2] = ["llama2", "gemma3"];
 
@@ -55,28 +55,7 @@ fn sentencepiece_files_take_the_fast_path_with_the_crates_ids() {
         let fast = HfTokenizer::from_bytes(&bytes).unwrap();
         assert!(fast.is_fast(), "{name} should take the fast path");
         let reference = Reference::new(&bytes);
-        let mut bad = 0;
-        for t in &texts {
-            let want = reference.ids(t);
-            let got = fast.encode_ids(t).unwrap();
-            if got != want {
-                bad += 1;
-                if bad < 4 {
-                    let head: String = t.chars().take(80).collect();
-                    eprintln!("{name}: ids differ on {head:?}\n ours {got:?}\n want {want:?}");
-                }
-            }
-            assert_eq!(fast.count(t), want.len(), "{name}: count of {t:?}");
-        }
-        assert_eq!(
-            bad,
-            0,
-            "{name}: {bad} of {} texts encode differently",
-            texts.len()
-        );
-        let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
-        let many = fast.count_many(&refs);
-        assert!(many.iter().zip(&refs).all(|(n, t)| *n == fast.count(t)));
+        assert_same_ids(name, &fast, &reference, &texts);
     }
 }
 

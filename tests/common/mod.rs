@@ -104,3 +104,36 @@ impl Reference {
             .to_vec()
     }
 }
+
+/// Asserts that `fast` gives the reference's ids and counts for every text, and that
+/// `count_many` agrees with `count`.
+pub fn assert_same_ids(
+    name: &str,
+    fast: &llm_memory::tokens::HfTokenizer,
+    reference: &Reference,
+    texts: &[String],
+) {
+    use llm_memory::tokens::TokenCounter;
+    let mut bad = 0;
+    for t in texts {
+        let want = reference.ids(t);
+        let got = fast.encode_ids(t).unwrap();
+        if got != want {
+            bad += 1;
+            if bad < 4 {
+                let head: String = t.chars().take(80).collect();
+                eprintln!("{name}: ids differ on {head:?}\n ours {got:?}\n want {want:?}");
+            }
+        }
+        assert_eq!(fast.count(t), want.len(), "{name}: count of {t:?}");
+    }
+    assert_eq!(
+        bad,
+        0,
+        "{name}: {bad} of {} texts encode differently",
+        texts.len()
+    );
+    let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
+    let many = fast.count_many(&refs);
+    assert!(many.iter().zip(&refs).all(|(n, t)| *n == fast.count(t)));
+}
