@@ -173,3 +173,50 @@ fn birth_dates_in_other_languages() {
         assert_no_value("DATE_OF_BIRTH", text);
     }
 }
+
+/// Passwords and credentials stated in other languages, in short forms, in a login line, in a
+/// command, a Basic authorization header or a URL without a user.
+#[test]
+fn passwords_in_other_languages_and_credentials_in_commands() {
+    for (text, secret) in [
+        ("Passwort: Hamburg#1987", "Hamburg#1987"),
+        ("mein Passwort ist Hamburg#1987", "Hamburg#1987"),
+        ("Kennwort: Sommer2023!", "Sommer2023!"),
+        ("mot de passe : Soleil2024!", "Soleil2024!"),
+        ("contraseña: Verano2024!", "Verano2024!"),
+        ("senha: Praia2024!", "Praia2024!"),
+        ("wachtwoord: Fiets2024!", "Fiets2024!"),
+        ("pass: Tr0ub4dor", "Tr0ub4dor"),
+        ("my pw is Sunflower2024!", "Sunflower2024!"),
+        ("log in with password toor1234", "toor1234"),
+        ("login: jsmith / Winter2024!", "Winter2024!"),
+        (
+            "curl -u admin:S3cretPass! https://api.example.com",
+            "S3cretPass!",
+        ),
+        (
+            "Authorization: Basic YWRtaW46U3VwZXJTZWNyZXQxMjM=",
+            "YWRtaW46U3VwZXJTZWNyZXQxMjM=",
+        ),
+    ] {
+        assert_value("PASSWORD", text, secret);
+    }
+    assert!(
+        found("redis://:r3d1sP4ss@cache.internal:6379/0")
+            .iter()
+            .any(|(_, v)| v.contains("r3d1sP4ss")),
+        "{:?}",
+        found("redis://:r3d1sP4ss@cache.internal:6379/0")
+    );
+    for text in [
+        "click the password reset link",
+        "the password field is required",
+        "pass the salt",
+        "with password protection enabled",
+        "password is required",
+        "Passwort vergessen? Klicken Sie hier",
+        "curl -u $USER:$TOKEN https://x.io",
+    ] {
+        assert_no_value("PASSWORD", text);
+    }
+}

@@ -16,6 +16,7 @@ mod address_lookalikes;
 mod classes;
 mod code;
 mod context;
+mod credentials;
 mod email;
 mod gate;
 mod literals;
@@ -207,6 +208,7 @@ fn built_in() -> &'static [Compiled] {
     BUILT_IN.get_or_init(|| {
         patterns::built_in()
             .into_iter()
+            .chain(credentials::specs())
             .map(|spec| Compiled {
                 // The patterns are constants; a failure here is a bug caught by the unit tests.
                 regex: Regex::new(&spec.pattern)

@@ -483,7 +483,7 @@ pub(super) fn built_in() -> Vec<Spec> {
             .gate(Gate::runs(&["0-9", "a-f", "A-F", ":."], &[":"], 2, 5).accepting(runs::ipv6)),
         Spec::new(MacAddress, r"\b(?:[0-9A-Fa-f]{2}[:-]){5}[0-9A-Fa-f]{2}\b|\b[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4}\b", mac)
             .gate(Gate::runs(&["0-9", "a-f", "A-F", ":.-"], &[":.-"], 2, 14).accepting(runs::mac).seeded_where(runs::mac_seed)),
-        Spec::new(Url, r"\b[A-Za-z][A-Za-z0-9+.-]{1,15}://[^\s/?#@:]+:[^\s/?#@]+@[^\s<>]+", url)
+        Spec::new(Url, r"\b[A-Za-z][A-Za-z0-9+.-]{1,15}://[^\s/?#@:]*:[^\s/?#@]+@[^\s<>]+", url)
             .gate(Gate::runs_in(ByteSet::all_but(b" \t\n\r\x0b\x0c<>"), &["@"], 1, 8).containing(&["://"])),
         Spec::new(Url, r"\b(?i-u:https?)://[^\s<>]*?[?&#](?i-u:access_token|token|api_key|apikey|key|secret|password|pwd|passwd|sig|signature|auth|session|sessionid|sid|code|client_secret|x-amz-signature|x-amz-credential)=[^\s&#<>]{6,}[^\s<>]*", url)
             .gate(Gate::runs_in(ByteSet::all_but(b" \t\n\r\x0b\x0c<>"), &["="], 1, 12).containing(&["://"])),

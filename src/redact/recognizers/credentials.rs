@@ -1,0 +1,97 @@
+//! Passwords said rather than assigned: in other languages ("Passwort: …", "mot de passe : …",
+//! "mein Passwort ist …"), in short forms ("pass: …", "my pw is …", "with password …"), in a
+//! login line ("login: jsmith / …"), a command (`curl -u admin:…`) and a Basic authorization
+//! header. Each pattern has a word gate, so only the few windows around its keyword are
+//! searched; the value must look like a secret (a digit, a symbol or an inner capital), which
+//! keeps "password protection", "pass the salt" and "Passwort vergessen" out.
+
+use super::super::entity::EntityType::Password;
+use super::gate::Gate;
+use super::{Hit, Spec};
+
+/// The specs, appended to the built-in ones.
+pub(super) fn specs() -> Vec<Spec> {
+    vec![
+        Spec::new(Password, r"\b(?:(?i-u:passwort|kennwort|mot de passe|contrase(?:ñ|Ñ)a|senha|wachtwoord|pass|pw)(?:\s+(?i-u:ist|is|est|es|é|era|was)\s+|\s*[:=]\s*)|(?i-u:password|passwd)\s+(?i-u:is|was)\s+)([^\s,;]{4,100})", said_secret)
+            .group(1)
+            .gate(Gate::Near { words: &["pass", "pw", "kennwort", "mot", "contrase", "senha", "wachtwoord"], back: 0, ahead: 4 }),
+        Spec::new(Password, r"\b(?i-u:with|using)\s+(?i-u:password|passwort|pass|pw)\s+([^\s,;]{4,100})", said_secret)
+            .group(1)
+            .gate(Gate::Near { words: &["pass", "pw"], back: 1, ahead: 1 }),
+        Spec::new(Password, r"\b(?i-u:login|username|user|creds|credentials)\s*:\s*[^\s/]+\s*/\s*([^\s,;]{4,100})", said_secret)
+            .group(1)
+            .gate(Gate::Near { words: &["login", "user", "creds", "credentials"], back: 0, ahead: 4 }),
+        Spec::new(Password, r"(?:-u|--user)\s+[^\s:'\x22$]+:([^\s'\x22]{4,100})", said_secret)
+            .group(1)
+            .gate(Gate::Near { words: &["-u", "--user"], back: 0, ahead: 1 }),
+        Spec::new(Password, r"\b(?i-u:basic)\s+([A-Za-z0-9+/]{8,}={0,2})", basic_credentials)
+            .group(1)
+            .gate(Gate::Near { words: &["basic"], back: 0, ahead: 1 }),
+    ]
+}
+
+/// A value that reads as a secret: four characters or more, not a variable or a placeholder,
+/// and with a digit, a symbol or a capital after its first letter (most words after "pass" and
+/// "password" are prose: "is required", "protection", "vergessen").
+fn said_secret(text: &str, s: usize, e: usize) -> Option<Hit> {
+    let value = text[s..e].trim_end_matches(['.', ',', ';', ')']);
+    let e = s + value.len();
+    let secret_like = value.chars().skip(1).any(|c| !c.is_lowercase());
+    (value.chars().count() >= 4
+        && secret_like
+        && !value.starts_with(['$', '<', '{', '%', '*', '[', '('])
+        // A call or an index in code (`pass = getpass.getpass()`).
+        && !value.contains(['(', '['])
+        && !value.bytes().all(|b| matches!(b, b'x' | b'X' | b'*' | b'.')))
+    .then_some(Hit {
+        start: s,
+        end: e,
+        score: 0.85,
+    })
+}
+
+/// `Basic <base64>` whose decoded text is `user:password`.
+fn basic_credentials(text: &str, s: usize, e: usize) -> Option<Hit> {
+    let mut bits = 0u32;
+    let mut nbits = 0;
+    let mut colon = false;
+    for c in text[s..e].bytes().take_while(|&c| c != b'=') {
+        let v = match c {
+            b'A'..=b'Z' => c - b'A',
+            b'a'..=b'z' => c - b'a' + 26,
+            b'0'..=b'9' => c - b'0' + 52,
+            b'+' => 62,
+            _ => 63,
+        };
+        bits = (bits << 6) | v as u32;
+        nbits += 6;
+        if nbits >= 8 {
+            nbits -= 8;
+            let byte = (bits >> nbits) as u8;
+            // Credentials are text: a control byte means this is no `user:password`.
+            if byte < 0x20 || byte == 0x7f {
+                return None;
+            }
+            colon |= byte == b':';
+        }
+    }
+    colon.then_some(Hit {
+        start: s,
+        end: e,
+        score: 0.9,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn basic_credentials_decode_to_user_and_password() {
+        let t = "YWRtaW46U3VwZXJTZWNyZXQxMjM=";
+        assert!(basic_credentials(t, 0, t.len()).is_some());
+        // "hello world" has no colon.
+        let t = "aGVsbG8gd29ybGQ=";
+        assert!(basic_credentials(t, 0, t.len()).is_none());
+    }
+}
