@@ -220,3 +220,37 @@ fn passwords_in_other_languages_and_credentials_in_commands() {
         assert_no_value("PASSWORD", text);
     }
 }
+
+/// French and other European numbers after their labels, and a bare French number on a
+/// signature line under a name.
+#[test]
+fn european_phone_numbers_after_labels_and_names() {
+    for (text, number) in [
+        ("Tél.: 03 32 56 08 11", "03 32 56 08 11"),
+        ("Tél. : 01 42 68 53 00", "01 42 68 53 00"),
+        (
+            "Vous pouvez me joindre au 07 06 99 38 63.",
+            "07 06 99 38 63",
+        ),
+        ("joignable au 06.12.34.56.78", "06.12.34.56.78"),
+        ("Pierre Lambert\n01 42 68 53 00", "01 42 68 53 00"),
+        ("mob 9876543210", "9876543210"),
+        ("ph: 4155550132", "4155550132"),
+        ("Tlf: 912 34 567", "912 34 567"),
+        ("Tel. 030 / 123 456 78", "030 / 123 456 78"),
+    ] {
+        assert_value("PHONE", text, number);
+    }
+    for text in [
+        "order 0142685300 shipped",
+        "2024-06-07 10:31:22.123456",
+        "version 10.12.34.56.78",
+        "total 1 234 567,89 EUR",
+        "tracking 1Z999AA10123456784",
+        "build 9876543210 passed",
+        "Commande n° 01 42 68 53 00 expédiée",
+        "| 01 02 03 04 05 |",
+    ] {
+        assert_no_value("PHONE", text);
+    }
+}

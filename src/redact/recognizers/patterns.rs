@@ -11,7 +11,7 @@ use super::super::validate as v;
 use super::code::{is_assigned_secret, is_code_value};
 use super::email::{email, unicode_email};
 use super::gate::{ByteSet, Gate};
-use super::phone::phone;
+use super::phone::{phone, PHONE_CONTEXT};
 use super::{runs, values, Hit, Spec};
 
 /// A candidate's surroundings, for checks that must see what is next to the match.
@@ -371,41 +371,6 @@ const MONTHS: [&str; 12] = [
     "dec déc dez dic",
 ];
 
-const PHONE_CONTEXT: &[&str] = &[
-    "phone",
-    "call",
-    "tel",
-    "mobile",
-    "cell",
-    "number",
-    "whatsapp",
-    "text me",
-    "sms",
-    "fax",
-    "telefon",
-    "handy",
-    "téléphone",
-    "portable",
-    "teléfono",
-    "móvil",
-    "telefono",
-    "cellulare",
-    "contact",
-    "reach",
-    "ring",
-    // "Mon numéro", "meine Nummer", "mi número", "appelle-moi", "chiamami", "ligue para".
-    "numéro",
-    "numero",
-    "número",
-    "nummer",
-    "appel",
-    "chiama",
-    "llámame",
-    "ligue",
-    "contato",
-    "contacto",
-];
-
 /// The keywords of the `password=…` pattern, every spelling its regex accepts.
 pub(super) const ASSIGNED: &[&str] = &[
     "password",
@@ -461,7 +426,7 @@ pub(super) fn built_in() -> Vec<Spec> {
             .context(PHONE_CONTEXT)
             .context_before_only(40)
             .context_on_its_line(),
-        Spec::new(Phone, r"(?:\(\d{2,5}\)[ .\-]?|\b\d{1,5}[ .\-/]?)(?:\d{1,5}[ .\-/]?){1,4}\d{2,5}\b(?:\s*(?:x|ext\.?|extension)\s*\d{1,6}\b)?", phone)
+        Spec::new(Phone, r"(?:\(\d{2,5}\)[ .\-]?|\b\d{1,5}(?: / |[ .\-/])?)(?:\d{1,5}[ .\-/]?){1,4}\d{2,5}\b(?:\s*(?:x|ext\.?|extension)\s*\d{1,6}\b)?", phone)
             // The number itself is digits and separators only (the check wants 7 digits there);
             // an extension (" ext. 12") may follow.
             .gate(Gate::runs(&["0-9", " .-/()"], &["0-9"], 7, 7).with_tail(&["0-9", "xetnsio."]))

@@ -97,6 +97,8 @@ pub(super) fn phone(text: &str, s: usize, mut e: usize) -> Option<Hit> {
     let complete = (international || paren || extension || digits >= 9) && !thousands(&shape);
     let score = if international && digits >= 8 {
         0.75
+    } else if french(main, &shape) {
+        0.6
     } else if shape.seps == 0 && !paren {
         0.3
     } else if shape.groups >= 2 && shape.long_group && complete {
@@ -107,12 +109,78 @@ pub(super) fn phone(text: &str, s: usize, mut e: usize) -> Option<Hit> {
     hit(s, e, score)
 }
 
+/// Words that, before a number on its line, say it is a phone number.
+pub(super) const PHONE_CONTEXT: &[&str] = &[
+    "phone",
+    "call",
+    "tel",
+    "mobile",
+    "cell",
+    "number",
+    "whatsapp",
+    "text me",
+    "sms",
+    "fax",
+    "telefon",
+    "handy",
+    "téléphone",
+    "portable",
+    "teléfono",
+    "móvil",
+    "telefono",
+    "cellulare",
+    "contact",
+    "reach",
+    "ring",
+    // "Mon numéro", "meine Nummer", "mi número", "appelle-moi", "chiamami", "ligue para".
+    "numéro",
+    "numero",
+    "número",
+    "nummer",
+    "appel",
+    "chiama",
+    "llámame",
+    "ligue",
+    "contato",
+    // "Tél.", "Tlf", "mob", "ph:", "GSM", "me joindre au", "joignable au".
+    "tél",
+    "tlf",
+    "mob",
+    "ph:",
+    "ph.",
+    "ph ",
+    "gsm",
+    "joindre",
+    "joignable",
+    "contacto",
+];
+
 /// Whether a national number is grouped like a count in thousands ("796 080 921", "1.234.567"):
 /// a first group of one to three digits, not starting with 0, then groups of exactly three,
 /// all after the same separator. Tables and logs are full of them; some plans dial them too
 /// (Spanish mobiles "612 345 678"), so they stay phones only with a context word.
 fn thousands(shape: &Shape) -> bool {
     shape.thousands && shape.groups >= 3 && shape.first[0] <= 3
+}
+
+/// A French number: ten digits in five pairs, the first 01–09, one separator throughout
+/// ("01 42 68 53 00", "06.12.34.56.78"). Nothing else in a text is written so, so it needs no
+/// context word (a signature line under a name has none).
+fn french(main: &str, shape: &Shape) -> bool {
+    let m = main.trim().as_bytes();
+    shape.groups == 5
+        && shape.digits == 10
+        && shape.seps == 4
+        && !shape.one_digit_group
+        && !shape.long_group
+        && m[0] == b'0'
+        && m[1] != b'0'
+        && m.iter().all(|&c| c.is_ascii_digit() || c == shape.first_sep)
+        // A counted row ("01 02 03 04 05") is a table's header, not a number.
+        && {
+            let pair = |k: usize| (m[3 * k] - b'0') * 10 + (m[3 * k + 1] - b'0');
+            !(1..5).all(|k| pair(k) == pair(k - 1) + 1)
+        }
 }
 
 /// Units a count is followed by, in logs and tables: then the digits are a quantity.
@@ -148,6 +216,12 @@ const ID_LABELS: &[&str] = &[
     "inv",
     "ticket",
     "id",
+    "commande",
+    "facture",
+    "bestellung",
+    "rechnung",
+    "pedido",
+    "ordine",
     "sku",
     "po",
     "build",
@@ -164,6 +238,16 @@ fn label_before(b: &[u8], start: usize) -> bool {
     let mut i = start;
     while i > 0 && start - i < 4 && matches!(b[i - 1], b' ' | b':' | b'#' | b'.' | b'=') {
         i -= 1;
+    }
+    // "Commande n° 01 42 68 53 00", "Bestellung Nr. 4711": the label is the word before.
+    for abbr in ["n°".as_bytes(), "nº".as_bytes(), b"nr", b"no"] {
+        if i >= abbr.len() && b[i - abbr.len()..i].eq_ignore_ascii_case(abbr) {
+            i -= abbr.len();
+            while i > 0 && start - i < 10 && matches!(b[i - 1], b' ' | b'.') {
+                i -= 1;
+            }
+            break;
+        }
     }
     let end = i;
     while i > 0 && end - i <= 9 && b[i - 1].is_ascii_alphabetic() {
