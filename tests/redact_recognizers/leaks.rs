@@ -71,6 +71,9 @@ fn names_in_lower_case_or_capitals_after_strong_cues() {
         "- name: install rust\n  run: cargo build",
         "dear sir or madam",
         "I AM NOT SURE WHY",
+        "my name is correct in the app but different on the invoice",
+        "PATIENT: STABLE\nCUSTOMER: PREMIUM",
+        "Name: web\nImage: nginx",
     ] {
         assert_no_people(text);
     }

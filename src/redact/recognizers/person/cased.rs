@@ -22,9 +22,12 @@ enum Opens {
     /// "my name is", "je m'appelle": the sentence says a name follows, so any word that is no
     /// common word is one.
     Sentence,
-    /// "Name:", "Patient:": a form field, then a colon. Lower case, `name:` is mostly a config
-    /// key (`- name: install rust`), so lower-case words must start with a given name there.
+    /// "Name:", "Nom :": a form field for a name, then a colon. Lower-case words must start
+    /// with a given name there (`- name: install rust`, `Name: web` are config keys).
     Label,
+    /// "Patient:", "Customer:", "FAO:": a field that holds a name or something else ("PATIENT:
+    /// STABLE"): also in capitals, one word must be a given name.
+    Field,
     /// "i'm", "i am", "dear", "ich bin": a description follows as often ("i'm fine"), so the
     /// first word must be a listed given name.
     Greeting,
@@ -50,11 +53,11 @@ const CUES: &[(&str, Opens)] = &[
     ("nazywam się", Opens::Sentence),
     // "name" also ends "Full name", "First name", "Customer name".
     ("name", Opens::Label),
-    ("patient", Opens::Label),
-    ("customer", Opens::Label),
-    ("contact person", Opens::Label),
-    ("attn", Opens::Label),
-    ("fao", Opens::Label),
+    ("patient", Opens::Field),
+    ("customer", Opens::Field),
+    ("contact person", Opens::Field),
+    ("attn", Opens::Field),
+    ("fao", Opens::Field),
     ("prénom", Opens::Label),
     ("nom", Opens::Label),
     ("namn", Opens::Label),
@@ -154,6 +157,17 @@ fn word_after_space(text: &str, end: usize) -> Option<(usize, &str)> {
     Some((word_end, &text[start..word_end]))
 }
 
+/// Whether a second word of the name follows the word ending at `end`: one of the same case,
+/// or a listed given name after a comma ("WILLIAMS, SARAH").
+fn two_words(text: &str, end: usize, case: Case) -> bool {
+    let same_case = |w: &str| case_of(w) == Some(case);
+    word_after_space(text, end)
+        .is_some_and(|(_, w)| same_case(w) && may_be_a_name(w, &listed_word(w)))
+        || (text[end..].starts_with(", ")
+            && word_after_space(text, end + 1)
+                .is_some_and(|(_, w)| same_case(w) && listed_word(w).given_name))
+}
+
 /// Where the name after a cue ending at `at` may start, given what the cue lets follow.
 fn name_start(text: &str, at: usize, opens: Opens) -> Option<usize> {
     let b = text.as_bytes();
@@ -170,7 +184,7 @@ fn name_start(text: &str, at: usize, opens: Opens) -> Option<usize> {
             }
             i += 1;
         }
-        Opens::Label => {
+        Opens::Label | Opens::Field => {
             skip(&mut i, b" \t");
             if b.get(i) != Some(&b':') {
                 return None;
@@ -221,7 +235,7 @@ pub(super) fn scan(text: &str, out: &mut Vec<Candidate>) {
                 }
             }
         }
-        if let Some(end) = name_at(text, start, opens, titled, m.start()) {
+        if let Some(end) = name_at(text, start, opens, titled) {
             out.push(Candidate {
                 kind: EntityType::Person,
                 start,
@@ -233,14 +247,8 @@ pub(super) fn scan(text: &str, out: &mut Vec<Candidate>) {
 }
 
 /// The end of the name in lower case or capitals starting at `start`, if its words read as
-/// one after a cue of kind `opens` (which starts at `cue_start`).
-fn name_at(
-    text: &str,
-    start: usize,
-    opens: Opens,
-    titled: bool,
-    cue_start: usize,
-) -> Option<usize> {
+/// one after a cue of kind `opens`.
+fn name_at(text: &str, start: usize, opens: Opens, titled: bool) -> Option<usize> {
     let first_char = text[start..].chars().next()?;
     if !first_char.is_alphabetic() {
         return None;
@@ -249,13 +257,12 @@ fn name_at(
     let first = &text[start..first_end];
     let case = case_of(first)?;
     let first_listed = listed_word(first);
-    // A lower-case label (`name:`) is a key more often than a form field.
-    let lower_cue = text.as_bytes()[cue_start].is_ascii_lowercase();
     let needs_given = !titled
         && match opens {
             Opens::Sentence => false,
             Opens::Greeting => true,
-            Opens::Label => case == Case::Lower && lower_cue,
+            Opens::Label => case == Case::Lower,
+            Opens::Field => case == Case::Lower || !two_words(text, first_end, case),
             Opens::SignOff => case == Case::Lower,
         };
     if (needs_given && !first_listed.given_name) || !may_be_a_name(first, &first_listed) {
@@ -288,7 +295,7 @@ fn name_at(
         }
     }
     // "WILLIAMS, SARAH" in a form: the surname first, then a listed given name.
-    if words == 1 && opens == Opens::Label && text[end..].starts_with(", ") {
+    if words == 1 && matches!(opens, Opens::Label | Opens::Field) && text[end..].starts_with(", ") {
         if let Some((given_end, given)) = word_after_space(text, end + 1) {
             if case_of(given) == Some(case) && listed_word(given).given_name {
                 end = given_end;
