@@ -57,6 +57,7 @@ fn names_in_lower_case_or_capitals_after_strong_cues() {
     assert_people("Regards,\nJOHN SMITH", &["JOHN SMITH"]);
     assert_people("my name is zoltan kovacs.", &["zoltan kovacs"]);
     assert_people("Name: MASON COLE", &["MASON COLE"]);
+    assert_people("i'm john smith btw", &["john smith"]);
     for text in [
         "i'm fine",
         "i'm sorry",
@@ -74,6 +75,8 @@ fn names_in_lower_case_or_capitals_after_strong_cues() {
         "my name is correct in the app but different on the invoice",
         "PATIENT: STABLE\nCUSTOMER: PREMIUM",
         "Name: web\nImage: nginx",
+        "Regards,\nACME CORP LEGAL",
+        "Thanks\nBest\nKind regards\nThe Support Team",
     ] {
         assert_no_people(text);
     }

@@ -90,6 +90,7 @@ nice pleased happy glad sure fine sorry here there looking new old from regardin
 concerning unable able afraid currently still already correct incorrect different wrong
 right misspelled shown visible invalid empty blank required unique mandatory optional private
 public important long short same unknown hidden stable critical pending active inactive
+btw lol haha tho thx pls fyi asap
 und oder aber nicht ich du er sie es wir ihr der die das dem den ein eine einen mit von zu
 bei aus auf für ist bin bist sind hier auch noch schon gerade leider bitte danke
 et ou mais ne pas je tu il elle nous vous les un une des avec pour sur dans est suis

@@ -263,7 +263,8 @@ fn name_at(text: &str, start: usize, opens: Opens, titled: bool) -> Option<usize
             Opens::Greeting => true,
             Opens::Label => case == Case::Lower,
             Opens::Field => case == Case::Lower || !two_words(text, first_end, case),
-            Opens::SignOff => case == Case::Lower,
+            // "Regards,\nACME CORP LEGAL": companies sign in capitals too.
+            Opens::SignOff => true,
         };
     if (needs_given && !first_listed.given_name) || !may_be_a_name(first, &first_listed) {
         return None;

@@ -131,8 +131,9 @@ pub(super) fn is_title(text: &str, prev: Token, prev_lower: &str, gap: &str) -> 
 
 /// Whether `prev_lower` above the word, then `gap`, signs off a letter: "Best regards,\nAnna",
 /// "Kind regards\n\nMason Cole", "Viele Grüße\nJosy". Without a comma the sign-off must be a
-/// short line of its own, as it is under a letter.
+/// short line of its own, as it is under a letter, and so must the name.
 pub(super) fn signs_off(text: &str, prev: Token, prev_lower: &str, gap: &str) -> bool {
+    let name_start = prev.end + gap.len();
     if !gap.contains('\n') || !SIGN_OFFS.contains(&prev_lower) {
         return false;
     }
@@ -144,7 +145,16 @@ pub(super) fn signs_off(text: &str, prev: Token, prev_lower: &str, gap: &str) ->
         .bytes()
         .all(|c| matches!(c, b'\n' | b'\r' | b' ' | b'\t' | b'!' | b'.'));
     let line_start = text[..prev.start].rfind('\n').map_or(0, |i| i + 1);
-    blank && newlines <= 2 && prev.end - line_start <= 40
+    // And the name a line of its own, of capitalized words: "Best\nKind regards" is two
+    // sign-offs.
+    let name_line = text[name_start..].split('\n').next().unwrap_or_default();
+    blank
+        && newlines <= 2
+        && prev.end - line_start <= 40
+        && name_line.len() <= 60
+        && name_line
+            .split_whitespace()
+            .all(|w| w.starts_with(char::is_uppercase))
 }
 
 /// Whether a mailbox in angle brackets follows `end` (after one space at most): the words
