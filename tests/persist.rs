@@ -240,11 +240,12 @@ fn a_tab_keeps_the_redaction_vault_values_another_tab_stored() {
     let stored = tab_a
         .take_changes()
         .into_iter()
+        .rev()
         .filter_map(|op| match op {
             RecordOp::Put(r) if r.kind == "vault" => Some(r.data.to_string()),
             _ => None,
         })
-        .last()
+        .next()
         .expect("the vault is stored");
     assert!(stored.contains("+44 20 7946 0958"), "{stored}");
     assert!(stored.contains("carol@example.net"), "{stored}");
