@@ -39,6 +39,9 @@ const BY_SHAPE: [&str; 10] = [
 
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct KnownValues {
+    /// One bit per first byte (ASCII letters lower-cased) of an indexed value: most positions
+    /// of a text fail this one test.
+    first: [u64; 4],
     /// One bit per hash of an indexed value's first `MIN_LEN` bytes (lower-cased); empty until a
     /// value is indexed. Most token starts of a text miss it and cost no look-up.
     starts: Vec<u64>,
@@ -67,8 +70,19 @@ fn start_bit(k: u64) -> usize {
 
 /// Letters, digits and any byte of a non-ASCII character.
 fn is_word(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b >= 0x80
+    WORD[b as usize]
 }
+
+/// [`is_word`] by table: the scan asks it of every byte.
+static WORD: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        t[b] = (b as u8).is_ascii_alphanumeric() || b >= 0x80;
+        b += 1;
+    }
+    t
+};
 
 /// Whether `entry` must match with the same case.
 fn exact_case(entry: &VaultEntry) -> bool {
@@ -98,6 +112,9 @@ impl KnownValues {
         }
         let bit = start_bit(key(&v[..MIN_LEN]));
         self.starts[bit >> 6] |= 1 << (bit & 63);
+        for c in [v[0].to_ascii_lowercase(), v[0].to_ascii_uppercase()] {
+            self.first[c as usize >> 6] |= 1 << (c & 63);
+        }
         if v.len() >= LONG {
             self.long.entry(key(&v[..LONG])).or_default().push(i);
         } else {
@@ -113,11 +130,12 @@ impl KnownValues {
         }
         let mut prev_word = false;
         for i in 0..=b.len() - MIN_LEN {
-            let word = is_word(b[i]);
+            let c = b[i];
+            let word = WORD[c as usize];
             // Inside a word no value that starts with a letter or digit can begin.
             let inside = prev_word && word;
             prev_word = word;
-            if inside {
+            if inside || self.first[c as usize >> 6] & (1 << (c & 63)) == 0 {
                 continue;
             }
             let k4 = key(&b[i..i + MIN_LEN]);
