@@ -69,16 +69,14 @@ impl Grammar {
         let bytes = text.as_bytes();
         let mut incomplete = false;
         for (s, stem) in self.stems.iter().enumerate() {
-            let avail = bytes.len() - i;
-            let n = stem.len().min(avail);
-            if !bytes[i..i + n].eq_ignore_ascii_case(&stem.as_bytes()[..n]) {
-                continue;
-            }
-            if n < stem.len() {
-                incomplete |= !eof;
-                continue;
-            }
-            match self.parse_tail(text, i + n, eof) {
+            let stem_end = match match_stem(bytes, i, stem.as_bytes()) {
+                Ok(end) => end,
+                Err(cut) => {
+                    incomplete |= cut && !eof;
+                    continue;
+                }
+            };
+            match self.parse_tail(text, stem_end, eof) {
                 Parse::Match(mut core) => {
                     core.stem = s;
                     return Parse::Match(core);
@@ -94,7 +92,7 @@ impl Grammar {
         }
     }
 
-    /// Parses `⁠* _ DIGITS` followed by a boundary.
+    /// Parses `⁠* _ DIGITS` (or `\_`) followed by a boundary.
     fn parse_tail(&self, text: &str, stem_end: usize, eof: bool) -> Parse {
         let rest = &text[stem_end..];
         let joiners = rest.chars().take_while(|&c| c == WJ).count();
@@ -103,10 +101,17 @@ impl Grammar {
         if rest.is_empty() {
             return if eof { Parse::None } else { Parse::Incomplete };
         }
-        if !rest.starts_with('_') {
+        // Markdown writers escape the underscore: `EMAIL\_1`.
+        let underscore = if rest.starts_with('_') {
+            1
+        } else if rest.starts_with("\\_") {
+            2
+        } else if rest == "\\" && !eof {
+            return Parse::Incomplete;
+        } else {
             return Parse::None;
-        }
-        let digits_start = after_wj + 1;
+        };
+        let digits_start = after_wj + underscore;
         let digits = text[digits_start..]
             .bytes()
             .take_while(u8::is_ascii_digit)
@@ -345,6 +350,23 @@ impl StreamRestorer {
     }
 }
 
+/// Matches `stem` (upper case) at `i`, in any case, each `_` also as Markdown's `\_`: the end
+/// of the match, or whether the text ended inside it (`Err(true)`) or differs (`Err(false)`).
+fn match_stem(bytes: &[u8], i: usize, stem: &[u8]) -> Result<usize, bool> {
+    let mut t = i;
+    for &c in stem {
+        if c == b'_' && bytes.get(t) == Some(&b'\\') {
+            t += 1;
+        }
+        match bytes.get(t) {
+            None => return Err(true),
+            Some(b) if b.eq_ignore_ascii_case(&c) => t += 1,
+            Some(_) => return Err(false),
+        }
+    }
+    Ok(t)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -392,6 +414,14 @@ mod tests {
         assert_eq!(restore(&g, &v, r"to \[EMAIL_1\]."), "to ann@example.com.");
         assert_eq!(restore(&g, &v, r"to \[EMAIL_1]."), r"to \ann@example.com.");
         assert_eq!(restore(&g, &v, r"\[EMAIL_2\]"), r"\[EMAIL_2\]");
+        // Markdown writers escape underscores too, in the number and in the type's name.
+        assert_eq!(restore(&g, &v, r"to [EMAIL\_1]."), "to ann@example.com.");
+        assert_eq!(restore(&g, &v, r"to \[EMAIL\_1\]."), "to ann@example.com.");
+        assert_eq!(restore(&g, &v, r"at IP\_ADDRESS\_1 ok"), "at 10.0.0.1 ok");
+        assert_eq!(
+            restore(&g, &v, r"EMAIL\_2 EMAIL\_ EMAIL\1"),
+            r"EMAIL\_2 EMAIL\_ EMAIL\1"
+        );
     }
 
     #[test]
@@ -413,7 +443,7 @@ mod tests {
     #[test]
     fn streaming_holds_split_placeholders() {
         let (g, v) = setup();
-        let text = r"Write to [EMAIL_1] or EMAIL_1, from IP_ADDRESS_1 (\[EMAIL_1\], \[EMAIL_1], [EMAIL_1](mailto:EMAIL_1)).";
+        let text = r"Write to [EMAIL_1] or EMAIL_1, from IP_ADDRESS_1 (\[EMAIL_1\], \[EMAIL_1], [EMAIL_1](mailto:EMAIL_1)) or \[EMAIL\_1\], IP\_ADDRESS\_1.";
         for split in 0..=text.len() {
             if !text.is_char_boundary(split) {
                 continue;
@@ -432,7 +462,7 @@ mod tests {
         out += &s.finish();
         assert_eq!(
             out,
-            r"Write to ann@example.com or ann@example.com, from 10.0.0.1 (ann@example.com, \ann@example.com, [ann@example.com](mailto:ann@example.com))."
+            r"Write to ann@example.com or ann@example.com, from 10.0.0.1 (ann@example.com, \ann@example.com, [ann@example.com](mailto:ann@example.com)) or ann@example.com, 10.0.0.1."
         );
     }
 }
