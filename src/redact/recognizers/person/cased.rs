@@ -9,8 +9,9 @@
 //! already links): the capitals the main scan walks are not there to find them.
 
 use super::super::code::glued_into_code;
-use super::super::names::{is_particle, listed, Listed};
+use super::super::names::{is_particle, Listed};
 use super::super::Candidate;
+use super::score::listed_word;
 use super::words::word_end;
 use crate::redact::entity::EntityType;
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
@@ -114,20 +115,6 @@ fn case_of(word: &str) -> Option<Case> {
     } else {
         let rest_upper = word.chars().skip(1).all(|c| !c.is_lowercase());
         (rest_upper && word.chars().count() >= 2).then_some(Case::Upper)
-    }
-}
-
-/// The lists `word` is on, lower-cased on the stack for short ASCII words.
-fn listed_word(word: &str) -> Listed {
-    let mut buf = [0u8; 32];
-    match word.as_bytes() {
-        w if w.is_ascii() && w.len() <= buf.len() => {
-            let lower = &mut buf[..w.len()];
-            lower.copy_from_slice(w);
-            lower.make_ascii_lowercase();
-            std::str::from_utf8(lower).map_or_else(|_| Listed::default(), listed)
-        }
-        _ => listed(&word.to_lowercase()),
     }
 }
 
