@@ -56,13 +56,44 @@ fn overlaps(a: (usize, usize), b: (usize, usize)) -> bool {
     a.0 < b.1 && b.0 < a.1
 }
 
-#[test]
-fn redaction_accuracy_meets_targets() {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/data/redact_corpus.jsonl"
-    );
-    let corpus = std::fs::read_to_string(path).expect("corpus file; run gen_redact_corpus.mjs");
+/// National identifiers, measured on their own corpus (`tests/data/redact_national.jsonl`, made
+/// by `tests/data/gen_national_corpus.mjs`), which labels only them: its forms hold unlabeled
+/// names and its benign messages phone numbers, so other types' findings are not counted there.
+const NATIONAL: [&str; 21] = [
+    "US_ITIN",
+    "US_PASSPORT",
+    "US_DRIVER_LICENSE",
+    "US_BANK_NUMBER",
+    "MEDICAL_LICENSE",
+    "UK_NHS",
+    "UK_NINO",
+    "ES_NIF",
+    "ES_NIE",
+    "IT_FISCAL_CODE",
+    "PL_PESEL",
+    "SG_NRIC_FIN",
+    "AU_TFN",
+    "AU_ABN",
+    "AU_ACN",
+    "AU_MEDICARE",
+    "IN_PAN",
+    "IN_AADHAAR",
+    "FI_PERSONAL_IDENTITY_CODE",
+    "KR_RRN",
+    "TH_TNIN",
+];
+
+/// What one corpus measured.
+struct Report {
+    table: String,
+    per_type: BTreeMap<String, Counts>,
+    fp_per_1000: f64,
+}
+
+/// Measures the default redactor on a corpus, counting only the types `counted` accepts.
+fn measure(file: &str, counted: fn(&str) -> bool) -> Report {
+    let path = format!("{}/tests/data/{file}", env!("CARGO_MANIFEST_DIR"));
+    let corpus = std::fs::read_to_string(&path).expect("corpus file; run its generator");
     let redactor = Redactor::new(RedactorConfig::default()).unwrap();
     let mut per_type: BTreeMap<String, Counts> = BTreeMap::new();
     let (mut benign, mut benign_fp) = (0usize, 0usize);
@@ -82,7 +113,8 @@ fn redaction_accuracy_meets_targets() {
     for line in corpus.lines() {
         let s: Sample = serde_json::from_str(line).unwrap();
         bytes += s.text.len();
-        let found = redactor.detect(&s.text);
+        let mut found = redactor.detect(&s.text);
+        found.retain(|f| counted(f.kind.as_str()));
         if s.benign {
             benign += 1;
             assert!(s.spans.is_empty());
@@ -94,7 +126,9 @@ fn redaction_accuracy_meets_targets() {
                 .iter()
                 .any(|f| f.kind.as_str() == g.kind && overlaps((f.start, f.end), (g.start, g.end)));
             let covered = (g.start..g.end).all(|b| found.iter().any(|f| f.start <= b && b < f.end));
-            let ok = typed && (covered || !STRUCTURED.contains(&g.kind.as_str()));
+            let structured =
+                STRUCTURED.contains(&g.kind.as_str()) || NATIONAL.contains(&g.kind.as_str());
+            let ok = typed && (covered || !structured);
             if ok {
                 c.found += 1;
             } else {
@@ -121,8 +155,14 @@ fn redaction_accuracy_meets_targets() {
                 if s.benign {
                     benign_fp += 1;
                 }
-                let lo = s.text.floor_char_boundary(f.start.saturating_sub(30));
-                let hi = s.text.ceil_char_boundary((f.end + 30).min(s.text.len()));
+                let mut lo = f.start.saturating_sub(30);
+                while !s.text.is_char_boundary(lo) {
+                    lo -= 1;
+                }
+                let mut hi = (f.end + 30).min(s.text.len());
+                while !s.text.is_char_boundary(hi) {
+                    hi += 1;
+                }
                 note(
                     format!(
                         "false{} {}",
@@ -175,47 +215,71 @@ fn redaction_accuracy_meets_targets() {
         corpus.lines().count(),
         bytes as f64 / 1e6
     );
-    println!("{table}");
+    println!("{file}\n\n{table}");
     for (k, v) in &examples {
         println!("{k}:");
         for e in v {
             println!("    {e}");
         }
     }
-
-    if std::env::var_os("UPDATE_BENCHMARKS").is_some() {
-        write_section(&table);
+    Report {
+        table,
+        per_type,
+        fp_per_1000,
     }
+}
 
-    let mut failures = Vec::new();
-    for kind in STRUCTURED {
-        let c = per_type
-            .get(kind)
+/// Structured recall ≥ 99.5 % for each of `kinds`, and ≤ 1 false positive per 1000 benign
+/// messages.
+fn misses(report: &Report, kinds: &[&str], failures: &mut Vec<String>) {
+    for kind in kinds {
+        let c = report
+            .per_type
+            .get(*kind)
             .expect("corpus covers every structured type");
         assert!(c.gold >= 100, "too few {kind} samples to measure");
         if (c.found as f64) < 0.995 * c.gold as f64 {
-            failures.push(format!("{kind} recall {}", pct(c.found, c.gold)));
+            failures.push(format!(
+                "{kind} recall {:.1} %",
+                100.0 * c.found as f64 / c.gold as f64
+            ));
         }
     }
-    let person = &per_type["PERSON"];
-    if (person.found as f64) < 0.85 * person.gold as f64 {
-        failures.push(format!("PERSON recall {}", pct(person.found, person.gold)));
-    }
-    if fp_per_1000 > 1.0 {
+    if report.fp_per_1000 > 1.0 {
         failures.push(format!(
-            "{fp_per_1000:.2} false positives per 1000 benign messages"
+            "{:.2} false positives per 1000 benign messages",
+            report.fp_per_1000
         ));
     }
+}
+
+#[test]
+fn redaction_accuracy_meets_targets() {
+    let chat = measure("redact_corpus.jsonl", |_| true);
+    let national = measure("redact_national.jsonl", |k| NATIONAL.contains(&k));
+    if std::env::var_os("UPDATE_BENCHMARKS").is_some() {
+        write_section(&chat.table, &national.table);
+    }
+    let mut failures = Vec::new();
+    misses(&chat, &STRUCTURED, &mut failures);
+    let person = &chat.per_type["PERSON"];
+    if (person.found as f64) < 0.85 * person.gold as f64 {
+        failures.push(format!(
+            "PERSON recall {:.1} %",
+            100.0 * person.found as f64 / person.gold as f64
+        ));
+    }
+    misses(&national, &NATIONAL, &mut failures);
     assert!(failures.is_empty(), "targets missed: {failures:?}");
 }
 
 /// Replaces (or appends) the "## Redaction accuracy" section, leaving other sections alone.
-fn write_section(table: &str) {
+fn write_section(table: &str, national: &str) {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/BENCHMARKS.md");
     let old = std::fs::read_to_string(path).unwrap_or_else(|_| "# Benchmarks\n".to_string());
     let heading = "## Redaction accuracy";
     let body = format!(
-        "{heading}\n\nMeasured by `cargo test --test redact_accuracy` on `tests/data/redact_corpus.jsonl`, generated by `tests/data/gen_redact_corpus.mjs` (Faker, 8 locales, seeded; chat messages, then log excerpts and tables pasted into a chat: timestamps, status codes, sizes, counts in thousands, coordinates). Structured values count as found only when fully covered; PERSON, ADDRESS and DATE_OF_BIRTH count on overlap. Targets: structured recall ≥ 99.5 %, PERSON recall ≥ 85 %, ≤ 1 false positive per 1000 benign messages.\n\n{table}\n"
+        "{heading}\n\nMeasured by `cargo test --test redact_accuracy` on `tests/data/redact_corpus.jsonl`, generated by `tests/data/gen_redact_corpus.mjs` (Faker, 8 locales, seeded; chat messages, then log excerpts and tables pasted into a chat: timestamps, status codes, sizes, counts in thousands, coordinates). Structured values count as found only when fully covered; PERSON, ADDRESS and DATE_OF_BIRTH count on overlap. Targets: structured recall ≥ 99.5 %, PERSON recall ≥ 85 %, ≤ 1 false positive per 1000 benign messages.\n\n{table}\n### National identifiers\n\nOn `tests/data/redact_national.jsonl`, generated by `tests/data/gen_national_corpus.mjs` (11 locales, seeded; its checksums written independently of the Rust validators): chat messages, forms, tables and JSON holding the 21 national identifier, tax, licence and account types, about a third of the distinctly shaped ones with no cue word; hard negatives with the same shapes failing their checksums, national phone numbers, product codes, log numbers and cue words without a number. Only these types are counted here (the corpus leaves names and phones unlabeled). Same targets as the structured types above.\n\n{national}\n"
     );
     let new = match old.find(heading) {
         Some(start) => {

@@ -11,7 +11,13 @@ export const offlineEndpoint = () => `${location.origin}/v1`;
 export const ENTITY_TYPES = [
   "EMAIL", "PHONE", "CREDIT_CARD", "IBAN", "US_SSN", "IP_ADDRESS", "MAC_ADDRESS", "URL", "CRYPTO",
   "API_KEY", "JWT", "PRIVATE_KEY", "PASSWORD", "DATE_OF_BIRTH", "PERSON", "ADDRESS",
+  "US_ITIN", "US_PASSPORT", "US_DRIVER_LICENSE", "US_BANK_NUMBER", "MEDICAL_LICENSE", "UK_NHS",
+  "UK_NINO", "ES_NIF", "ES_NIE", "IT_FISCAL_CODE", "PL_PESEL", "SG_NRIC_FIN", "AU_TFN", "AU_ABN",
+  "AU_ACN", "AU_MEDICARE", "IN_PAN", "IN_AADHAAR", "FI_PERSONAL_IDENTITY_CODE", "KR_RRN", "TH_TNIN",
 ];
+// Settings saved before a type existed leave it on, as a new Redactor would: a saved choice
+// records the types it was made among (saves without that record predate the national ids).
+const TYPES_BEFORE_NATIONAL_IDS = ENTITY_TYPES.slice(0, 16);
 // Every type, as `new Redactor()` does: the URL type only takes URLs that carry credentials
 // or tokens, and names and street addresses are measured at 0 false positives per 1000
 // benign messages (BENCHMARKS.md).
@@ -129,6 +135,11 @@ export function loadSettings() {
   } catch {
     stored = {};
   }
+  if (Array.isArray(stored.entityTypes)) {
+    const seen = Array.isArray(stored.typesSeen) ? stored.typesSeen : TYPES_BEFORE_NATIONAL_IDS;
+    stored.entityTypes = [...stored.entityTypes, ...ENTITY_TYPES.filter((t) => !seen.includes(t))];
+  }
+  delete stored.typesSeen;
   const { settings: query, warnings } = fromQuery(location.search);
   const settings = { ...defaults(), ...stored, ...query };
   const fitted = fitReserve(settings);
@@ -136,7 +147,7 @@ export function loadSettings() {
 }
 
 export function saveSettings(s) {
-  localStorage.setItem(SETTINGS_KEY, JSON.stringify(s));
+  localStorage.setItem(SETTINGS_KEY, JSON.stringify({ ...s, typesSeen: ENTITY_TYPES }));
 }
 
 export function loadKey() {

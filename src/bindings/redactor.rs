@@ -15,7 +15,11 @@ const REDACTOR_TYPES: &'static str = r#"
 export type EntityType =
   | "EMAIL" | "PHONE" | "CREDIT_CARD" | "IBAN" | "US_SSN" | "IP_ADDRESS" | "MAC_ADDRESS"
   | "URL" | "CRYPTO" | "API_KEY" | "JWT" | "PRIVATE_KEY" | "PASSWORD" | "DATE_OF_BIRTH"
-  | "PERSON" | "ADDRESS" | (string & {});
+  | "PERSON" | "ADDRESS"
+  | "US_ITIN" | "US_PASSPORT" | "US_DRIVER_LICENSE" | "US_BANK_NUMBER" | "MEDICAL_LICENSE"
+  | "UK_NHS" | "UK_NINO" | "ES_NIF" | "ES_NIE" | "IT_FISCAL_CODE" | "PL_PESEL" | "SG_NRIC_FIN"
+  | "AU_TFN" | "AU_ABN" | "AU_ACN" | "AU_MEDICARE" | "IN_PAN" | "IN_AADHAAR"
+  | "FI_PERSONAL_IDENTITY_CODE" | "KR_RRN" | "TH_TNIN" | (string & {});
 
 /** A user-declared recognizer. `name` is upper case (`TICKET`) and becomes `[TICKET_1]`. */
 export interface CustomPattern {

@@ -236,7 +236,8 @@ mod tests {
     #[test]
     fn stems_are_longest_first() {
         let stems = RedactorConfig::default().placeholder_stems();
-        assert_eq!(stems[0], "DATE_OF_BIRTH");
+        assert_eq!(stems[0], "FI_PERSONAL_IDENTITY_CODE");
+        assert!(stems.windows(2).all(|w| w[0].len() >= w[1].len()));
         assert!(stems.contains(&"URL".to_string()));
     }
 }

@@ -269,6 +269,43 @@ test("each chat keeps its own redacted values: a new chat, clearing and deleting
   await context.close();
 });
 
+test("settings saved before the national id types existed get them on, and keep the user's choices", {
+  skip: hasRedactor ? false : "pkg/ has no Redactor class",
+}, async () => {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  await context.addInitScript(() => {
+    if (sessionStorage.getItem("seeded")) return;
+    sessionStorage.setItem("seeded", "1");
+    // Saved by the page before the national id types: every type then but PERSON.
+    const then = ["EMAIL", "PHONE", "CREDIT_CARD", "IBAN", "US_SSN", "IP_ADDRESS", "MAC_ADDRESS", "URL", "CRYPTO",
+      "API_KEY", "JWT", "PRIVATE_KEY", "PASSWORD", "DATE_OF_BIRTH", "ADDRESS"];
+    localStorage.setItem("llm-memory-demo:settings", JSON.stringify({ redact: true, entityTypes: then, budget: 600 }));
+  });
+  const page = await context.newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  await page.goto(server.url);
+  await page.waitForSelector("body[data-ready='1']");
+  const checked = () => page.locator("input[name=entityType]:checked").evaluateAll((els) => els.map((e) => e.value));
+  let on = await checked();
+  assert.ok(!on.includes("PERSON"), "the user's choice stays off");
+  for (const t of ["UK_NHS", "IT_FISCAL_CODE", "EMAIL"]) assert.ok(on.includes(t), `${t} is on: ${on}`);
+  // A national id goes out as a placeholder.
+  await send(page, "My NHS number is 943 476 5919 and my codice fiscale RSSMRA85T10A562S.");
+  const sent = (await chatRequests()).at(-1).body;
+  for (const value of ["943 476 5919", "RSSMRA85T10A562S"]) assert.ok(!sent.includes(value), `${value} was not sent`);
+  assert.match(sent, /\[UK_NHS_1\]/);
+  // Turned off now, it stays off after a reload: the saved choice knows the new types.
+  await page.locator("input[name=entityType][value=UK_NHS]").uncheck();
+  await page.waitForFunction(() => JSON.parse(localStorage.getItem("llm-memory-demo:settings")).entityTypes.indexOf("UK_NHS") < 0);
+  await page.reload();
+  await page.waitForSelector("body[data-ready='1']");
+  on = await checked();
+  assert.ok(!on.includes("UK_NHS") && !on.includes("PERSON") && on.includes("IT_FISCAL_CODE"), `${on}`);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test("a budget below the reply reserve takes the reserve down instead of breaking the page", async () => {
   const { page, context, errors } = await open(SMALL);
   await setField(page, "settings-budget", "100");

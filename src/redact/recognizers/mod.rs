@@ -21,6 +21,8 @@ mod email;
 mod gate;
 mod literals;
 pub mod names;
+mod national;
+mod national_formats;
 mod patterns;
 pub mod person;
 mod phone;
@@ -198,6 +200,8 @@ pub struct Recognizers {
     custom: Vec<Compiled>,
     person: bool,
     address: bool,
+    /// The enabled national identifier formats (see [`national`]).
+    national: Vec<&'static national::Format>,
     min_score: f32,
     /// What the enabled recognizers read of each text's prescan.
     needs: Needs,
@@ -291,11 +295,16 @@ impl Recognizers {
             .iter()
             .map(|c| c.spec.gate.needs())
             .fold(words, Needs::or);
+        let national = national::formats()
+            .iter()
+            .filter(|f| config.enables(&f.kind))
+            .collect();
         Ok(Recognizers {
             built_in,
             custom,
             person,
             address,
+            national,
             min_score: config.min_score.unwrap_or(DEFAULT_MIN_SCORE),
             needs,
         })
@@ -388,6 +397,7 @@ impl Recognizers {
                 }
             }
         }
+        national::scan(text, &pre.groups, &self.national, &mut out);
         if self.person {
             person::scan_from(text, &pre.upper, &pre.leads, &mut out);
         }

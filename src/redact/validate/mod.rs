@@ -3,6 +3,7 @@
 //! whole redaction stays linear on pathological text.
 
 pub mod crypto;
+pub mod national;
 
 /// Luhn (mod 10) over the ASCII digits of `s`, ignoring separators. Used by the custom `luhn`
 /// validator; [`credit_card`] adds the issuer and length rules.
@@ -43,6 +44,12 @@ fn luhn(digits: &[u8]) -> bool {
 pub fn credit_card(s: &str) -> bool {
     let seps: Vec<u8> = s.bytes().filter(|b| !b.is_ascii_digit()).collect();
     if seps.windows(2).any(|w| w[0] != w[1]) {
+        return false;
+    }
+    // Cards are printed in groups of four (4-4-4-4, Amex 4-6-5, Diners 4-6-4): a number grouped
+    // otherwise is another number, such as a Thai or Korean national id (1-2345-67890-12-1,
+    // 450930-1061566).
+    if !seps.is_empty() && s.bytes().position(|b| !b.is_ascii_digit()) != Some(4) {
         return false;
     }
     let digits: Vec<u8> = s
@@ -367,6 +374,9 @@ mod tests {
         assert!(!credit_card("4111 1111 1111 1112")); // Luhn
         assert!(!credit_card("4111-1111 1111 1111")); // mixed separators
         assert!(!credit_card("1234567812345670")); // passes Luhn, no issuer
+        assert!(credit_card("3782 822463 10005")); // Amex 4-6-5
+        assert!(!credit_card("450930-1061566")); // Visa-13 by Luhn, grouped as a Korean id
+        assert!(!credit_card("4-5055-04620-91-9")); // grouped as a Thai id
         assert!(luhn_digits("79927398713"));
     }
 

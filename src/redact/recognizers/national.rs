@@ -1,0 +1,265 @@
+//! National identifiers, tax numbers and licences (Presidio's country recognizers): NHS and
+//! National Insurance numbers, DNI/NIE, codice fiscale, PESEL, NRIC, TFN/ABN/ACN/Medicare,
+//! PAN/Aadhaar, the Finnish, Korean and Thai identity codes, ITINs, passports, driver's
+//! licences, bank accounts and DEA numbers.
+//!
+//! Every one of them holds a digit, so one walk over the text's digit groups finds them all:
+//! at each word start next to a digit group, each enabled [`Format`] reads its shape, then its
+//! checksum ([`crate::redact::validate::national`]). No regex and no pass per type: 21 types
+//! cost about one look per digit group. Numbers that are only digits pass a checksum one time in
+//! 10 or 11, so on their own they score below the default minimum and need a cue word nearby
+//! ("NHS number", "PESEL", "TFN") or a table column named so; the shapes with letters (NINO,
+//! NIE, codice fiscale, NRIC, PAN, DEA) and national groupings (a Korean or Thai id, a dashed
+//! ITIN) are rare enough to count alone.
+
+use super::super::entity::EntityType;
+use super::context::{has_context, line_window};
+pub(crate) use super::national_formats::formats;
+use super::patterns::embedded_in_token;
+use super::Candidate;
+use regex_automata::Span;
+
+/// One way an identifier is written.
+pub(crate) struct Format {
+    pub kind: EntityType,
+    /// `9` a digit, `A` an ASCII letter, `@` either, `C` a Finnish century sign; `+` after a class
+    /// repeats it; a space is an optional separator, one of `seps`, the same one each time.
+    pub shape: &'static str,
+    pub seps: &'static [u8],
+    /// The checksum and structural rules, given the characters with letters upper-cased.
+    pub valid: fn(&[u8]) -> bool,
+    /// The score of a valid number with no cue word, written without and with separators.
+    pub alone: f32,
+    pub separated: f32,
+    /// The score with one of `cues` nearby.
+    pub cued: f32,
+    pub cues: &'static [&'static str],
+}
+
+/// Formats scoring this low alone are only numbers with a label (passports, licences, bank
+/// accounts): their label comes first ("passport no. 123456789"), and a label after the
+/// number belongs to the next one ("account 2017631 and my driver's license …").
+pub(crate) const LABEL_ONLY: f32 = 0.1;
+
+/// Context words count this far before (a Thai cue word and its particles take 80 bytes) and
+/// after, on the identifier's line: a form or a table gives each number its own label.
+const WINDOW: (usize, usize) = (96, 24);
+
+/// The longest identifier, in characters without separators.
+const MAX: usize = 20;
+
+fn fits(class: u8, c: u8) -> bool {
+    match class {
+        b'9' => c.is_ascii_digit(),
+        b'A' => c.is_ascii_alphabetic(),
+        b'@' => c.is_ascii_alphanumeric(),
+        b'C' => matches!(c, b'+' | b'-' | b'A'..=b'F' | b'U'..=b'Y'),
+        _ => false,
+    }
+}
+
+/// Reads `format`'s shape at `at`: the end, the characters (into `out`, letters upper-cased)
+/// and the separator used.
+fn read(
+    b: &[u8],
+    at: usize,
+    format: &Format,
+    out: &mut [u8; MAX],
+) -> Option<(usize, usize, Option<u8>)> {
+    let shape = format.shape.as_bytes();
+    let (mut i, mut n, mut sep) = (at, 0, None);
+    let mut k = 0;
+    while k < shape.len() {
+        let class = shape[k];
+        if class == b' ' {
+            // A separator counts only between two parts of the identifier.
+            if let (Some(&c), Some(&next)) = (b.get(i), b.get(i + 1)) {
+                if format.seps.contains(&c)
+                    && sep.is_none_or(|s| s == c)
+                    && fits(shape[k + 1], next)
+                {
+                    sep = Some(c);
+                    i += 1;
+                }
+            }
+            k += 1;
+            continue;
+        }
+        let repeat = shape.get(k + 1) == Some(&b'+');
+        let start = n;
+        while let Some(&c) = b.get(i) {
+            if n == MAX || !fits(class, c) {
+                break;
+            }
+            out[n] = c.to_ascii_uppercase();
+            n += 1;
+            i += 1;
+            if !repeat {
+                break;
+            }
+        }
+        if n == start {
+            return None;
+        }
+        k += if repeat { 2 } else { 1 };
+    }
+    Some((i, n, sep))
+}
+
+/// Whether the number goes on past `s..e` in the same grouping (`+44 943 476 5919` holds no NHS
+/// number; `12-943-476-5919` neither).
+fn continues(b: &[u8], s: usize, e: usize, sep: u8) -> bool {
+    let before = s >= 2 && b[s - 1] == sep && b[s - 2].is_ascii_digit();
+    let after = b.get(e) == Some(&sep) && b.get(e + 1).is_some_and(u8::is_ascii_digit);
+    before || after
+}
+
+/// Every format that reads an identifier at `at`.
+fn try_at(text: &str, at: usize, formats: &[&Format], out: &mut Vec<Candidate>) {
+    let b = text.as_bytes();
+    let mut chars = [0u8; MAX];
+    for f in formats {
+        if !fits(f.shape.as_bytes()[0], b[at]) {
+            continue;
+        }
+        let Some((end, n, sep)) = read(b, at, f, &mut chars) else {
+            continue;
+        };
+        if b.get(end).is_some_and(u8::is_ascii_alphanumeric)
+            || embedded_in_token(text, at, end)
+            || sep.is_some_and(|c| continues(b, at, end, c))
+        {
+            continue;
+        }
+        if !(f.valid)(&chars[..n]) {
+            continue;
+        }
+        let mut score = if sep.is_some() { f.separated } else { f.alone };
+        if score < f.cued {
+            // A cue in front outweighs one after, and a nearer one a farther one: of two
+            // labels on a line ("acn": "…", "tfn": "…") each number takes its own.
+            let after = score > LABEL_ONLY;
+            if let Some(d) = cue_distance(text, at, end, f.cues, after) {
+                score = f.cued - 0.0001 * d as f32;
+            } else if header_names(text, at, f.cues) {
+                score = f.cued - 0.0001 * (WINDOW.0 + WINDOW.1) as f32;
+            }
+        }
+        out.push(Candidate {
+            kind: f.kind.clone(),
+            start: at,
+            end,
+            score,
+        });
+    }
+}
+
+/// How far from the identifier at `at..end` the nearest of `cues` starts a word on its line:
+/// the bytes before it, or (with `after`) the window before plus the bytes after. ASCII case is
+/// ignored.
+fn cue_distance(text: &str, at: usize, end: usize, cues: &[&str], after: bool) -> Option<usize> {
+    let (before, ahead) = line_window(text, at, end, (WINDOW.0, if after { WINDOW.1 } else { 0 }));
+    let mut lo = at - before;
+    while !text.is_char_boundary(lo) {
+        lo += 1;
+    }
+    let mut hi = end + ahead;
+    while !text.is_char_boundary(hi) {
+        hi -= 1;
+    }
+    let starts_word = |w: &[u8], i: usize| i == 0 || !w[i - 1].is_ascii_alphanumeric();
+    let left = text[lo..at].to_ascii_lowercase();
+    let right = text[end..hi].to_ascii_lowercase();
+    let (l, r) = (left.as_bytes(), right.as_bytes());
+    cues.iter()
+        .filter_map(|cue| {
+            let cue = cue.as_bytes();
+            // The last occurrence in front that starts a word, else the first one after.
+            let mut stop = l.len();
+            while let Some(i) = memchr::memmem::rfind(&l[..stop], cue) {
+                if starts_word(l, i) {
+                    return Some(l.len() - i);
+                }
+                stop = i + cue.len() - 1;
+            }
+            memchr::memmem::find_iter(r, cue)
+                .find(|&i| starts_word(r, i))
+                .map(|i| WINDOW.0 + i)
+        })
+        .min()
+}
+
+/// Whether `at` lies in a Markdown table cell whose column header holds a cue
+/// (`| Name | DEA number |` over `| … | AB1234563 |`).
+fn header_names(text: &str, at: usize, cues: &[&str]) -> bool {
+    let b = text.as_bytes();
+    let line_start = |i: usize| memchr::memrchr(b'\n', &b[..i]).map_or(0, |n| n + 1);
+    let row = line_start(at);
+    if row == 0 || b[row] != b'|' {
+        return false;
+    }
+    let column = memchr::memchr_iter(b'|', &b[row..at]).count();
+    // Up the rows to the table's first line, its header; a table longer than this has its
+    // header out of sight anyway (and a walk per row would make a long table quadratic).
+    let mut header = row;
+    for _ in 0..64 {
+        if header == 0 {
+            break;
+        }
+        let above = line_start(header - 1);
+        if b[above] != b'|' {
+            break;
+        }
+        header = above;
+    }
+    if header == row {
+        return false;
+    }
+    let line_end = memchr::memchr(b'\n', &b[header..]).map_or(b.len(), |n| header + n);
+    let Some(cell) = text[header..line_end].split('|').nth(column) else {
+        return false;
+    };
+    // The cell as the text before an empty match at its end.
+    let end = cell.as_ptr() as usize - text.as_ptr() as usize + cell.len();
+    has_context(text, end, end, (cell.len(), 0), cues)
+}
+
+/// How many letters an identifier has before its first digit (a codice fiscale's six).
+const LEAD: usize = 6;
+
+/// The candidates of the enabled `formats` in `text`, whose digit groups are `groups`.
+pub(super) fn scan(text: &str, groups: &[Span], formats: &[&Format], out: &mut Vec<Candidate>) {
+    if formats.is_empty() {
+        return;
+    }
+    let b = text.as_bytes();
+    let mut tried = None;
+    for g in groups {
+        // The word holding the group, if it starts at most LEAD letters before it.
+        let mut word = g.start;
+        while word > 0 && g.start - word < LEAD && b[word - 1].is_ascii_alphanumeric() {
+            word -= 1;
+        }
+        if word > 0 && b[word - 1].is_ascii_alphanumeric() {
+            continue;
+        }
+        // A one- or two-letter prefix before a separator ("AB 12 34 56 C", "X-1234567-L").
+        let mut prefix = None;
+        if word >= 2 && matches!(b[word - 1], b' ' | b'-') {
+            let mut p = word - 1;
+            while p > 0 && word - 1 - p < 2 && b[p - 1].is_ascii_alphabetic() {
+                p -= 1;
+            }
+            if p < word - 1 && (p == 0 || !b[p - 1].is_ascii_alphanumeric()) {
+                prefix = Some(p);
+            }
+        }
+        for at in [prefix, Some(word)].into_iter().flatten() {
+            if tried.is_some_and(|t| at <= t) {
+                continue;
+            }
+            tried = Some(at);
+            try_at(text, at, formats, out);
+        }
+    }
+}
