@@ -23,6 +23,7 @@ mod literals;
 pub mod names;
 mod national;
 mod national_formats;
+mod national_shape;
 mod patterns;
 pub mod person;
 mod phone;
@@ -201,7 +202,7 @@ pub struct Recognizers {
     person: bool,
     address: bool,
     /// The enabled national identifier formats (see [`national`]).
-    national: Vec<&'static national::Format>,
+    national: national::Enabled,
     min_score: f32,
     /// What the enabled recognizers read of each text's prescan.
     needs: Needs,
@@ -295,10 +296,7 @@ impl Recognizers {
             .iter()
             .map(|c| c.spec.gate.needs())
             .fold(words, Needs::or);
-        let national = national::formats()
-            .iter()
-            .filter(|f| config.enables(&f.kind))
-            .collect();
+        let national = national::Enabled::new(|kind| config.enables(kind));
         Ok(Recognizers {
             built_in,
             custom,

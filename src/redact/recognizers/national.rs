@@ -13,11 +13,13 @@
 //! ITIN) are rare enough to count alone.
 
 use super::super::entity::EntityType;
-use super::context::{has_context, line_window};
+use super::context::{cued, has_context, line_window, Pairs};
 pub(crate) use super::national_formats::formats;
+use super::national_shape::{chars_of, groups, match_runs, read, Group, Runs, MAX};
 use super::patterns::embedded_in_token;
 use super::Candidate;
 use regex_automata::Span;
+use std::sync::OnceLock;
 
 /// One way an identifier is written.
 pub(crate) struct Format {
@@ -34,6 +36,99 @@ pub(crate) struct Format {
     /// The score with one of `cues` nearby.
     pub cued: f32,
     pub cues: &'static [&'static str],
+    /// The cues' first two bytes, for the cheap look before the exact one ([`cued`]).
+    pub pairs: OnceLock<Pairs>,
+}
+
+/// The enabled formats, by their first character's class, each with what the run of that
+/// class at an identifier's start can be ([`Start`]): one or two tests rule out most formats at
+/// a start (in a log, most digit groups are a short number before `:`, `.` or `/`).
+#[derive(Default)]
+pub(crate) struct Enabled {
+    digit_first: Vec<Entry>,
+    letter_first: Vec<Entry>,
+}
+
+struct Entry {
+    start: Start,
+    /// The shape's groups when it is a simple one (see [`groups`]).
+    groups: Option<Vec<Group>>,
+    format: &'static Format,
+}
+
+impl Enabled {
+    pub(crate) fn new(enabled: impl Fn(&EntityType) -> bool) -> Enabled {
+        let mut out = Enabled::default();
+        for f in formats().iter().filter(|f| enabled(&f.kind)) {
+            let entry = Entry {
+                start: Start::of(f.shape.as_bytes()),
+                groups: groups(f.shape),
+                format: f,
+            };
+            if f.shape.starts_with('9') {
+                out.digit_first.push(entry);
+            } else {
+                out.letter_first.push(entry);
+            }
+        }
+        out
+    }
+}
+
+/// What the run of a shape's first class (digits, or letters) at its start can be.
+#[derive(Clone, Copy)]
+struct Start {
+    /// Bit `n` set: the run may be `n` bytes long (n < 32).
+    lengths: u32,
+    /// The first group's length when a separator follows it (0: none can).
+    grouped: usize,
+}
+
+impl Start {
+    fn of(shape: &[u8]) -> Start {
+        if shape.get(1) == Some(&b'+') {
+            // A repeated class stands for the numbers known only by their label, 7 to 17 long.
+            return Start {
+                lengths: (7..=17).fold(0, |m, n| m | 1 << n),
+                grouped: 0,
+            };
+        }
+        let digit = shape[0] == b'9';
+        // Letters may stand where the shape takes a letter or a digit (an omocode codice
+        // fiscale).
+        let same = |c: u8| {
+            if digit {
+                c == b'9'
+            } else {
+                matches!(c, b'A' | b'@')
+            }
+        };
+        let first = shape.iter().take_while(|&&c| same(c) && c != b'@').count();
+        let mut longest = 0;
+        for &c in shape {
+            match c {
+                c if same(c) => longest += 1,
+                b' ' if digit => {}
+                _ => break,
+            }
+        }
+        // A first group shorter than the run written without separators must end at one.
+        let grouped = if shape.get(first) == Some(&b' ') && first < longest {
+            first
+        } else {
+            0
+        };
+        Start {
+            lengths: (first..=longest.min(31)).fold(0, |m, n| m | 1 << n),
+            grouped,
+        }
+    }
+
+    /// Whether a run of `run` bytes followed by `next` can start this shape.
+    fn admits(self, run: usize, next: Option<&u8>, seps: &[u8]) -> bool {
+        self.lengths & 1 << run != 0
+            && (run != self.grouped || next.is_none_or(|c| seps.contains(c)))
+    }
 }
 
 /// Formats scoring this low alone are only numbers with a label (passports, licences, bank
@@ -45,67 +140,6 @@ pub(crate) const LABEL_ONLY: f32 = 0.1;
 /// after, on the identifier's line: a form or a table gives each number its own label.
 const WINDOW: (usize, usize) = (96, 24);
 
-/// The longest identifier, in characters without separators.
-const MAX: usize = 20;
-
-fn fits(class: u8, c: u8) -> bool {
-    match class {
-        b'9' => c.is_ascii_digit(),
-        b'A' => c.is_ascii_alphabetic(),
-        b'@' => c.is_ascii_alphanumeric(),
-        b'C' => matches!(c, b'+' | b'-' | b'A'..=b'F' | b'U'..=b'Y'),
-        _ => false,
-    }
-}
-
-/// Reads `format`'s shape at `at`: the end, the characters (into `out`, letters upper-cased)
-/// and the separator used.
-fn read(
-    b: &[u8],
-    at: usize,
-    format: &Format,
-    out: &mut [u8; MAX],
-) -> Option<(usize, usize, Option<u8>)> {
-    let shape = format.shape.as_bytes();
-    let (mut i, mut n, mut sep) = (at, 0, None);
-    let mut k = 0;
-    while k < shape.len() {
-        let class = shape[k];
-        if class == b' ' {
-            // A separator counts only between two parts of the identifier.
-            if let (Some(&c), Some(&next)) = (b.get(i), b.get(i + 1)) {
-                if format.seps.contains(&c)
-                    && sep.is_none_or(|s| s == c)
-                    && fits(shape[k + 1], next)
-                {
-                    sep = Some(c);
-                    i += 1;
-                }
-            }
-            k += 1;
-            continue;
-        }
-        let repeat = shape.get(k + 1) == Some(&b'+');
-        let start = n;
-        while let Some(&c) = b.get(i) {
-            if n == MAX || !fits(class, c) {
-                break;
-            }
-            out[n] = c.to_ascii_uppercase();
-            n += 1;
-            i += 1;
-            if !repeat {
-                break;
-            }
-        }
-        if n == start {
-            return None;
-        }
-        k += if repeat { 2 } else { 1 };
-    }
-    Some((i, n, sep))
-}
-
 /// Whether the number goes on past `s..e` in the same grouping (`+44 943 476 5919` holds no NHS
 /// number; `12-943-476-5919` neither).
 fn continues(b: &[u8], s: usize, e: usize, sep: u8) -> bool {
@@ -115,14 +149,34 @@ fn continues(b: &[u8], s: usize, e: usize, sep: u8) -> bool {
 }
 
 /// Every format that reads an identifier at `at`.
-fn try_at(text: &str, at: usize, formats: &[&Format], out: &mut Vec<Candidate>) {
+fn try_at(text: &str, at: usize, enabled: &Enabled, out: &mut Vec<Candidate>) {
     let b = text.as_bytes();
+    let (formats, class): (_, fn(&u8) -> bool) = if b[at].is_ascii_digit() {
+        (&enabled.digit_first, u8::is_ascii_digit)
+    } else {
+        (&enabled.letter_first, u8::is_ascii_alphabetic)
+    };
+    let run = b[at..].iter().take(31).take_while(|c| class(c)).count();
+    let next = b.get(at + run);
     let mut chars = [0u8; MAX];
-    for f in formats {
-        if !fits(f.shape.as_bytes()[0], b[at]) {
+    let mut runs = None;
+    for entry in formats {
+        let f = entry.format;
+        if !entry.start.admits(run, next, f.seps) {
             continue;
         }
-        let Some((end, n, sep)) = read(b, at, f, &mut chars) else {
+        let read = if f.shape == "9+" {
+            // Digits alone: the run already read (`admits` bounds it below MAX).
+            chars[..run].copy_from_slice(&b[at..at + run]);
+            Some((at + run, run, None))
+        } else if let Some(groups) = &entry.groups {
+            let runs = runs.get_or_insert_with(|| Runs::at(b, at));
+            match_runs(groups, runs, f.seps)
+                .map(|(len, sep)| (at + len, chars_of(b, at, at + len, &mut chars), sep))
+        } else {
+            read(b, at, f, &mut chars)
+        };
+        let Some((end, n, sep)) = read else {
             continue;
         };
         if b.get(end).is_some_and(u8::is_ascii_alphanumeric)
@@ -139,7 +193,14 @@ fn try_at(text: &str, at: usize, formats: &[&Format], out: &mut Vec<Candidate>) 
             // A cue in front outweighs one after, and a nearer one a farther one: of two
             // labels on a line ("acn": "…", "tfn": "…") each number takes its own.
             let after = score > LABEL_ONLY;
-            if let Some(d) = cue_distance(text, at, end, f.cues, after) {
+            let (before, ahead) =
+                line_window(text, at, end, (WINDOW.0, if after { WINDOW.1 } else { 0 }));
+            let pairs = f.pairs.get_or_init(|| Pairs::of(f.cues));
+            let near = cued(text, at.saturating_sub(before), end + ahead, f.cues, pairs);
+            if let Some(d) = near
+                .then(|| cue_distance(text, at, end, f.cues, after))
+                .flatten()
+            {
                 score = f.cued - 0.0001 * d as f32;
             } else if header_names(text, at, f.cues) {
                 score = f.cued - 0.0001 * (WINDOW.0 + WINDOW.1) as f32;
@@ -159,11 +220,11 @@ fn try_at(text: &str, at: usize, formats: &[&Format], out: &mut Vec<Candidate>) 
 /// ignored.
 fn cue_distance(text: &str, at: usize, end: usize, cues: &[&str], after: bool) -> Option<usize> {
     let (before, ahead) = line_window(text, at, end, (WINDOW.0, if after { WINDOW.1 } else { 0 }));
-    let mut lo = at - before;
+    let mut lo = at.saturating_sub(before);
     while !text.is_char_boundary(lo) {
         lo += 1;
     }
-    let mut hi = end + ahead;
+    let mut hi = (end + ahead).min(text.len());
     while !text.is_char_boundary(hi) {
         hi -= 1;
     }
@@ -228,8 +289,8 @@ fn header_names(text: &str, at: usize, cues: &[&str]) -> bool {
 const LEAD: usize = 6;
 
 /// The candidates of the enabled `formats` in `text`, whose digit groups are `groups`.
-pub(super) fn scan(text: &str, groups: &[Span], formats: &[&Format], out: &mut Vec<Candidate>) {
-    if formats.is_empty() {
+pub(super) fn scan(text: &str, groups: &[Span], formats: &Enabled, out: &mut Vec<Candidate>) {
+    if formats.digit_first.is_empty() && formats.letter_first.is_empty() {
         return;
     }
     let b = text.as_bytes();

@@ -3,6 +3,7 @@
 use super::super::entity::EntityType::{self, *};
 use super::super::validate::national as v;
 use super::national::{Format, LABEL_ONLY};
+use std::sync::OnceLock;
 
 const NHS: &[&str] = &[
     "nhs",
@@ -135,6 +136,7 @@ const fn format(
         separated,
         cued,
         cues,
+        pairs: OnceLock::new(),
     }
 }
 
