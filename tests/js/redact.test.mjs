@@ -62,6 +62,19 @@ test("the redacted text is the input with each finding replaced, look-alikes esc
   assert.equal(r.restore(text), typed);
 });
 
+test("national ids in Korean, Thai and Hindi text: UTF-16 offsets, placeholders, restore", () => {
+  const r = new Redactor();
+  const input = "주민등록번호 900101-1234568 입니다 😀 เลขประจำตัวประชาชน 1-2345-67890-12-1 · आधार नंबर Aadhaar 2345 6789 0124";
+  const { text, findings } = r.redact(input);
+  assert.deepEqual(findings.map((f) => f.type), ["KR_RRN", "TH_TNIN", "IN_AADHAAR"]);
+  assert.deepEqual(findings.map((f) => input.slice(f.start, f.end)), ["900101-1234568", "1-2345-67890-12-1", "2345 6789 0124"]);
+  assert.equal(text, "주민등록번호 [KR_RRN_1] 입니다 😀 เลขประจำตัวประชาชน [TH_TNIN_1] · आधार नंबर Aadhaar [IN_AADHAAR_1]");
+  assert.equal(r.restore(text), input);
+  // Limited to one type, the others stay.
+  const uk = new Redactor({ types: ["UK_NHS"] });
+  assert.equal(uk.redact("NHS number 943 476 5919, PESEL 44051401359").text, "NHS number [UK_NHS_1], PESEL 44051401359");
+});
+
 test("redact of something other than a string is an INVALID_OPTION error", () => {
   const r = new Redactor();
   for (const bad of [42, null, undefined, { text: "x" }, ["a"]]) {
