@@ -5,7 +5,7 @@ import { chatCompletion } from "./chat-api.js";
 import { renderMarkdown } from "./markdown.js";
 import { renderInspector, h } from "./inspector.js";
 import {
-  ENTITY_TYPES, PRESETS, TOKENIZERS, applyPreset, fitReserve, isOffline, keyedService, presetOf, loadKey, loadSettings, saveKey,
+  ENTITY_TYPES, NATIONAL_FROM, PRESETS, TOKENIZERS, applyPreset, fitReserve, isOffline, keyedService, presetOf, loadKey, loadSettings, saveKey,
   saveSettings, toQuery,
 } from "./settings.js";
 import * as store from "./store.js";
@@ -65,9 +65,19 @@ function fillForm() {
   form.elements.rememberKey.checked = loadKey().remember;
   form.elements.budgetOut.value = s.budget;
   const types = $(".entity-types");
-  types.replaceChildren(...ENTITY_TYPES.map((t) => h("label", { class: "check type" },
-    h("input", { type: "checkbox", name: "entityType", value: t, checked: s.entityTypes.includes(t) }), t)));
+  const box = (t) => h("label", { class: "check type" },
+    h("input", { type: "checkbox", name: "entityType", value: t, checked: s.entityTypes.includes(t) }), t);
+  // The 21 national id types fold away under one line: most users keep them all on.
+  types.replaceChildren(...ENTITY_TYPES.slice(0, NATIONAL_FROM).map(box),
+    h("details", { class: "national-types" }, h("summary", {}), ...ENTITY_TYPES.slice(NATIONAL_FROM).map(box)));
+  countNational();
   syncVisibility();
+}
+
+function countNational() {
+  const national = ENTITY_TYPES.slice(NATIONAL_FROM);
+  const on = national.filter((t) => state.settings.entityTypes.includes(t)).length;
+  $(".national-types summary").textContent = `national ids, tax and licence numbers (${on} of ${national.length} on)`;
 }
 
 function syncVisibility() {
@@ -118,6 +128,7 @@ form.addEventListener("change", async (ev) => {
   if (el.name === "tokenizerFile") return loadTokenizerFile(el.files[0]);
   if (el.name === "entityType") {
     s.entityTypes = [...form.querySelectorAll("input[name=entityType]:checked")].map((c) => c.value);
+    countNational();
     return applyChange("entityType");
   }
   if (el.name === "preset") {

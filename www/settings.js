@@ -17,7 +17,8 @@ export const ENTITY_TYPES = [
 ];
 // Settings saved before a type existed leave it on, as a new Redactor would: a saved choice
 // records the types it was made among (saves without that record predate the national ids).
-const TYPES_BEFORE_NATIONAL_IDS = ENTITY_TYPES.slice(0, 16);
+export const NATIONAL_FROM = 16;
+const TYPES_BEFORE_NATIONAL_IDS = ENTITY_TYPES.slice(0, NATIONAL_FROM);
 // Every type, as `new Redactor()` does: the URL type only takes URLs that carry credentials
 // or tokens, and names and street addresses are measured at 0 false positives per 1000
 // benign messages (BENCHMARKS.md).

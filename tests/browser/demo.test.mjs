@@ -296,7 +296,11 @@ test("settings saved before the national id types existed get them on, and keep 
   for (const value of ["943 476 5919", "RSSMRA85T10A562S"]) assert.ok(!sent.includes(value), `${value} was not sent`);
   assert.match(sent, /\[UK_NHS_1\]/);
   // Turned off now, it stays off after a reload: the saved choice knows the new types.
+  const summary = page.locator(".national-types summary");
+  assert.match(await summary.textContent(), /21 of 21 on/);
+  await summary.click();
   await page.locator("input[name=entityType][value=UK_NHS]").uncheck();
+  assert.match(await summary.textContent(), /20 of 21 on/);
   await page.waitForFunction(() => JSON.parse(localStorage.getItem("llm-memory-demo:settings")).entityTypes.indexOf("UK_NHS") < 0);
   await page.reload();
   await page.waitForSelector("body[data-ready='1']");
