@@ -192,6 +192,23 @@ fn numbers_take_their_own_label() {
     assert!(f.iter().all(|(k, _)| k != "US_PASSPORT"), "{f:?}");
 }
 
+/// Short cue words count as whole words only.
+#[test]
+fn short_cues_are_whole_words() {
+    for text in [
+        "a tiny 912701234 box",
+        "the panel ABCDE1234 part",
+        "a great deal AB1234563",
+    ] {
+        let f: Vec<(String, String)> = found(text)
+            .into_iter()
+            .filter(|(k, _)| matches!(k.as_str(), "US_ITIN" | "IN_PAN"))
+            .collect();
+        assert!(f.is_empty(), "{text}: {f:?}");
+    }
+    assert!(found("my TIN 912701234").contains(&("US_ITIN".to_string(), "912701234".to_string())));
+}
+
 #[test]
 fn a_redactor_limited_to_one_country_finds_only_its_types() {
     let config = RedactorConfig::from_json(r#"{"types": ["UK_NHS", "UK_NINO"]}"#).unwrap();
@@ -249,4 +266,250 @@ proptest! {
         let out = r.redact(&text);
         prop_assert_eq!(r.restore(&out.text), text);
     }
+}
+
+fn has(text: &str, kind: &str, value: &str) -> bool {
+    found(text).contains(&(kind.to_string(), value.to_string()))
+}
+
+fn kinds_in(text: &str) -> Vec<String> {
+    found(text).into_iter().map(|(k, _)| k).collect()
+}
+
+/// `NHS#…`, `Acct#…`, `No.…`: a number glued by `#` or `.` to its label or a number sign is
+/// the label's value, not part of a token (`REF#…`, `ORD-…` still are).
+#[test]
+fn numbers_glued_to_their_label_are_found() {
+    let cases: &[(&str, &str, &str)] = &[
+        ("UK_NHS", "NHS#9434765919", "9434765919"),
+        ("UK_NHS", "NHS No.9434765919", "9434765919"),
+        ("AU_TFN", "TFN#123456782", "123456782"),
+        ("PL_PESEL", "PESEL nr.44051401359", "44051401359"),
+        ("US_PASSPORT", "Passport No.E12345678", "E12345678"),
+        ("US_PASSPORT", "Passport#E12345678", "E12345678"),
+        ("US_BANK_NUMBER", "Acct#4359572553", "4359572553"),
+        ("US_DRIVER_LICENSE", "DL#D9031236", "D9031236"),
+    ];
+    for &(kind, text, value) in cases {
+        assert!(
+            has(text, kind, value),
+            "expected {kind} {value:?} in {text:?}, got {:?}",
+            found(text)
+        );
+    }
+    for text in [
+        "NHS ticket REF#9434765919",
+        "NHS build v2.9434765919",
+        "passport INV#123456789",
+    ] {
+        let f = found(text);
+        assert!(
+            f.iter().all(|(k, _)| k != "UK_NHS" && k != "US_PASSPORT"),
+            "{text}: {f:?}"
+        );
+    }
+}
+
+/// Abbreviated commit hashes in a git log (`Merge: bc899650c ae9afd977`) read as a NINO, NIF,
+/// PAN or DEA number in lower case: a word of lower-case hex needs a cue.
+#[test]
+fn lower_case_hex_words_need_a_cue() {
+    for text in [
+        "Merge: bc899650c ae9afd977\nAuthor: Someone",
+        "Merge: 43016715e b114b26a5",
+        "Merge: fedd8e6c1 fb0590821",
+        "(merge cacae4329f jk/harden-protocol-v2)",
+        "    As 503748d fix",
+    ] {
+        let f = found(text);
+        assert!(
+            f.iter()
+                .all(|(k, _)| !["UK_NINO", "ES_NIF", "IN_PAN", "MEDICAL_LICENSE"]
+                    .contains(&k.as_str())),
+            "{text:?}: {f:?}"
+        );
+    }
+    // With their cue they are what the cue says; in upper case they count alone.
+    assert!(has("NI number: bc899650c", "UK_NINO", "bc899650c"));
+    assert!(has("DEA fb0590821", "MEDICAL_LICENSE", "fb0590821"));
+    assert!(has("form for BC899650C", "UK_NINO", "BC899650C"));
+}
+
+/// A CSV or TSV header names its columns as a Markdown table's does.
+#[test]
+fn csv_and_tsv_headers_name_their_columns() {
+    let cases: &[(&str, &str, &str)] = &[
+        (
+            "UK_NHS",
+            "Name,NHS Number,Ward\nAlice Green,9434765919,B4\nBob Hall,6639233215,C1",
+            "6639233215",
+        ),
+        (
+            "UK_NHS",
+            "Name,NHS Number,Ward\nAlice Green,943 476 5919,B4",
+            "943 476 5919",
+        ),
+        (
+            "AU_TFN",
+            "Employee\tTFN\tStart\nJack\t262 385 734\t2024-01-02",
+            "262 385 734",
+        ),
+        (
+            "PL_PESEL",
+            "Imię;Nazwisko;PESEL\nJan;Kowalski;71041366657",
+            "71041366657",
+        ),
+    ];
+    for &(kind, text, value) in cases {
+        assert!(
+            has(text, kind, value),
+            "expected {kind} {value:?} in {text:?}, got {:?}",
+            found(text)
+        );
+    }
+    // Another column's name, no header above the row, or a first line that is a row of values
+    // (code here) name nothing.
+    for text in [
+        "Name,NHS Number,Order\nAlice Green,B4,9434765919",
+        "Alice Green,9434765919,B4",
+        "pub const __NR_acct: u32 = 1073741987;\npub const __NR_x: u32 = 1073742063;",
+    ] {
+        let f = found(text);
+        assert!(
+            f.iter().all(|(k, v)| k != "UK_NHS" && v != "1073742063"),
+            "{text:?}: {f:?}"
+        );
+    }
+}
+
+/// A form's label on its own line names the value starting the next line.
+#[test]
+fn a_label_line_names_the_value_below_it() {
+    let cases: &[(&str, &str, &str)] = &[
+        ("US_PASSPORT", "Passport number:\nE73312910", "E73312910"),
+        (
+            "US_DRIVER_LICENSE",
+            "Driver's License Number\n278622558",
+            "278622558",
+        ),
+        (
+            "US_BANK_NUMBER",
+            "Bank account number:\n  59416539",
+            "59416539",
+        ),
+        ("UK_NHS", "NHS number\n\"9434765919\"", "9434765919"),
+    ];
+    for &(kind, text, value) in cases {
+        assert!(
+            has(text, kind, value),
+            "expected {kind} {value:?} in {text:?}, got {:?}",
+            found(text)
+        );
+    }
+    for text in [
+        // The line above holds its own value.
+        "NHS number 9434765919\n6639233215 is the next referral",
+        // A sentence, not a label.
+        "I lost my passport somewhere at the airport last week, sadly\n123456789 people fly daily",
+        // Not at the start of its line.
+        "Passport number:\nref 123456789",
+    ] {
+        let f = found(text);
+        assert!(
+            f.iter()
+                .all(|(k, v)| !(k == "US_PASSPORT" || (k == "UK_NHS" && v == "6639233215"))),
+            "{text:?}: {f:?}"
+        );
+    }
+}
+
+/// Keys in camelCase or PascalCase and abbreviated licence labels.
+#[test]
+fn camel_case_keys_and_abbreviated_labels_are_cues() {
+    let cases: &[(&str, &str, &str)] = &[
+        (
+            "US_BANK_NUMBER",
+            r#"{"accountNumber": "6977968486"}"#,
+            "6977968486",
+        ),
+        (
+            "US_BANK_NUMBER",
+            "<BankAccount>5723839732</BankAccount>",
+            "5723839732",
+        ),
+        (
+            "US_DRIVER_LICENSE",
+            r#"driverLicense: "D5551122""#,
+            "D5551122",
+        ),
+        (
+            "US_DRIVER_LICENSE",
+            "<DriversLicense>D5147265</DriversLicense>",
+            "D5147265",
+        ),
+        ("US_DRIVER_LICENSE", "Driver's Lic. D6940969", "D6940969"),
+        ("US_DRIVER_LICENSE", "CA DL D6584508", "D6584508"),
+    ];
+    for &(kind, text, value) in cases {
+        assert!(
+            has(text, kind, value),
+            "expected {kind} {value:?} in {text:?}, got {:?}",
+            found(text)
+        );
+    }
+    for text in ["dlopen returned 12345678", "libfoo.dll 12345678 bytes"] {
+        assert!(
+            !kinds_in(text).contains(&"US_DRIVER_LICENSE".to_string()),
+            "{text}"
+        );
+    }
+}
+
+/// A DNI in thousands (`12.345.678-Z`), a space before a DNI's or NIE's letter, a space between
+/// the halves of a Korean number: found with their cue, left alone without it.
+#[test]
+fn dotted_and_spaced_numbers_are_found_with_their_cue() {
+    let cases: &[(&str, &str, &str)] = &[
+        ("ES_NIF", "DNI: 12.345.678-Z", "12.345.678-Z"),
+        ("ES_NIF", "D.N.I. 12.345.678 Z", "12.345.678 Z"),
+        ("ES_NIF", "mi dni es 12.345.678z", "12.345.678z"),
+        ("ES_NIF", "DNI 12345678 Z", "12345678 Z"),
+        ("ES_NIE", "NIE: X 1234567 L", "X 1234567 L"),
+        ("KR_RRN", "주민등록번호: 900101 1234568", "900101 1234568"),
+    ];
+    for &(kind, text, value) in cases {
+        assert!(
+            has(text, kind, value),
+            "expected {kind} {value:?} in {text:?}, got {:?}",
+            found(text)
+        );
+    }
+    for (kind, text) in [
+        ("ES_NIF", "de 12.345.678 Z en adelante"),
+        ("ES_NIF", "pedido 12345678 Z"),
+        ("ES_NIF", "1.12.345.678-Z"),
+        ("ES_NIE", "entre X 1234567 L"),
+        ("KR_RRN", "주문 900101 1234568"),
+    ] {
+        assert!(
+            !kinds_in(text).contains(&kind.to_string()),
+            "{text}: {:?}",
+            found(text)
+        );
+    }
+}
+
+/// The Finnish century sign in lower case, as typed.
+#[test]
+fn finnish_codes_are_found_in_lower_case() {
+    assert!(has(
+        "hetu 050922a140n",
+        "FI_PERSONAL_IDENTITY_CODE",
+        "050922a140n"
+    ));
+    assert!(has(
+        "syntynyt 050922a140n",
+        "FI_PERSONAL_IDENTITY_CODE",
+        "050922a140n"
+    ));
 }

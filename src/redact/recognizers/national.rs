@@ -25,12 +25,15 @@ use std::sync::OnceLock;
 pub(crate) struct Format {
     pub kind: EntityType,
     /// `9` a digit, `A` an ASCII letter, `@` either, `C` a Finnish century sign; `+` after a class
-    /// repeats it; a space is an optional separator, one of `seps`, the same one each time.
+    /// repeats it; a space is an optional separator, one of `seps`, the same one each time; a
+    /// `.` is a dot that must be there.
     pub shape: &'static str,
     pub seps: &'static [u8],
     /// The checksum and structural rules, given the characters with letters upper-cased.
     pub valid: fn(&[u8]) -> bool,
-    /// The score of a valid number with no cue word, written without and with separators.
+    /// The score of a valid number with no cue word, written without and with separators. An
+    /// `alone` of 0 reads only the number written with a separator (another format of the
+    /// same kind reads it without).
     pub alone: f32,
     pub separated: f32,
     /// The score with one of `cues` nearby.
@@ -148,6 +151,59 @@ fn continues(b: &[u8], s: usize, e: usize, sep: u8) -> bool {
     before || after
 }
 
+/// Below the default minimum: a number scoring this needs a cue.
+const HEX: f32 = 0.4;
+
+/// Whether the identifier holds a word of lower-case hex digits, letters and digits mixed
+/// (`bc899650c`, or the `503748d` of `As 503748d`).
+fn hex_like(s: &[u8]) -> bool {
+    s.split(|c| !c.is_ascii_alphanumeric()).any(|w| {
+        w.iter().any(u8::is_ascii_digit)
+            && w.iter().any(u8::is_ascii_lowercase)
+            && w.iter()
+                .all(|&c| c.is_ascii_digit() || (b'a'..=b'f').contains(&c))
+    })
+}
+
+/// Whether the number at `at` is glued by `#` or `.` to a label in front of it: one of `cues`
+/// (`NHS#9434765919`, `Acct#…`) or a number sign (`No.`, `nr.`, `#` after "no"), which is no
+/// token the number is part of (`ORD#123`, `v1.2`).
+fn glued_label(b: &[u8], at: usize, cues: &[&str]) -> bool {
+    let Some(&glue @ (b'#' | b'.')) = at.checked_sub(1).map(|i| &b[i]) else {
+        return false;
+    };
+    let end = at - 1;
+    let mut start = end;
+    while start > 0 && end - start < 32 && b[start - 1].is_ascii_alphabetic() {
+        start -= 1;
+    }
+    if start == end || (start > 0 && b[start - 1].is_ascii_alphanumeric()) {
+        return false;
+    }
+    let word = &b[start..end];
+    let sign = ["no", "nr", "num"]
+        .iter()
+        .any(|w| w.as_bytes().eq_ignore_ascii_case(word));
+    sign || (glue == b'#'
+        && cues.iter().any(|c| {
+            c.trim_end_matches(['#', ' '])
+                .as_bytes()
+                .eq_ignore_ascii_case(word)
+        }))
+}
+
+/// Whether the number ending at `end` goes on into a token (the right half of
+/// [`embedded_in_token`]).
+fn glued_after(b: &[u8], end: usize) -> bool {
+    match b.get(end) {
+        Some(c) if c.is_ascii_alphanumeric() => true,
+        Some(b'-' | b'.' | b'_' | b'/' | b'#') => {
+            b.get(end + 1).is_some_and(u8::is_ascii_alphanumeric)
+        }
+        _ => false,
+    }
+}
+
 /// Every format that reads an identifier at `at`.
 fn try_at(text: &str, at: usize, enabled: &Enabled, out: &mut Vec<Candidate>) {
     let b = text.as_bytes();
@@ -179,8 +235,16 @@ fn try_at(text: &str, at: usize, enabled: &Enabled, out: &mut Vec<Candidate>) {
         let Some((end, n, sep)) = read else {
             continue;
         };
+        if sep.is_none() && f.alone <= 0.0 {
+            continue;
+        }
+        let embedded = if glued_label(b, at, f.cues) {
+            glued_after(b, end)
+        } else {
+            embedded_in_token(text, at, end)
+        };
         if b.get(end).is_some_and(u8::is_ascii_alphanumeric)
-            || embedded_in_token(text, at, end)
+            || embedded
             || sep.is_some_and(|c| continues(b, at, end, c))
         {
             continue;
@@ -189,6 +253,11 @@ fn try_at(text: &str, at: usize, enabled: &Enabled, out: &mut Vec<Candidate>) {
             continue;
         }
         let mut score = if sep.is_some() { f.separated } else { f.alone };
+        if hex_like(&b[at..end]) {
+            // Lower-case hex (`bc899650c`, `cacae4329f`) is an abbreviated commit or a hash far
+            // more often than a NINO, PAN or DEA number typed in lower case: only a cue counts.
+            score = score.min(HEX);
+        }
         if score < f.cued {
             // A cue in front outweighs one after, and a nearer one a farther one: of two
             // labels on a line ("acn": "…", "tfn": "…") each number takes its own.
@@ -202,7 +271,7 @@ fn try_at(text: &str, at: usize, enabled: &Enabled, out: &mut Vec<Candidate>) {
                 .flatten()
             {
                 score = f.cued - 0.0001 * d as f32;
-            } else if header_names(text, at, f.cues) {
+            } else if header_names(text, at, f.cues) || label_above(text, at, f.cues) {
                 score = f.cued - 0.0001 * (WINDOW.0 + WINDOW.1) as f32;
             }
         }
@@ -229,6 +298,14 @@ fn cue_distance(text: &str, at: usize, end: usize, cues: &[&str], after: bool) -
         hi -= 1;
     }
     let starts_word = |w: &[u8], i: usize| i == 0 || !w[i - 1].is_ascii_alphanumeric();
+    // Short cues must be whole words: "tin" is no cue in "tiny", nor "pan" in "panel", "dea"
+    // in "deal". Longer ones may begin a word ("aadhaar" in "aadhaarno").
+    let whole = |w: &[u8], i: usize, cue: &[u8]| {
+        starts_word(w, i)
+            && (cue.len() > 4
+                || !cue[cue.len() - 1].is_ascii_alphabetic()
+                || !w.get(i + cue.len()).is_some_and(u8::is_ascii_alphabetic))
+    };
     let left = text[lo..at].to_ascii_lowercase();
     let right = text[end..hi].to_ascii_lowercase();
     let (l, r) = (left.as_bytes(), right.as_bytes());
@@ -238,26 +315,30 @@ fn cue_distance(text: &str, at: usize, end: usize, cues: &[&str], after: bool) -
             // The last occurrence in front that starts a word, else the first one after.
             let mut stop = l.len();
             while let Some(i) = memchr::memmem::rfind(&l[..stop], cue) {
-                if starts_word(l, i) {
+                if whole(l, i, cue) {
                     return Some(l.len() - i);
                 }
                 stop = i + cue.len() - 1;
             }
             memchr::memmem::find_iter(r, cue)
-                .find(|&i| starts_word(r, i))
+                .find(|&i| whole(r, i, cue))
                 .map(|i| WINDOW.0 + i)
         })
         .min()
 }
 
 /// Whether `at` lies in a Markdown table cell whose column header holds a cue
-/// (`| Name | DEA number |` over `| … | AB1234563 |`).
+/// (`| Name | DEA number |` over `| … | AB1234563 |`), or in a CSV or TSV field so named
+/// ([`csv_header_names`]).
 fn header_names(text: &str, at: usize, cues: &[&str]) -> bool {
     let b = text.as_bytes();
-    let line_start = |i: usize| memchr::memrchr(b'\n', &b[..i]).map_or(0, |n| n + 1);
+    let line_start = |i: usize| line_start(b, i);
     let row = line_start(at);
-    if row == 0 || b[row] != b'|' {
+    if row == 0 {
         return false;
+    }
+    if b[row] != b'|' {
+        return csv_header_names(text, at, cues);
     }
     let column = memchr::memchr_iter(b'|', &b[row..at]).count();
     // Up the rows to the table's first line, its header; a table longer than this has its
@@ -283,6 +364,92 @@ fn header_names(text: &str, at: usize, cues: &[&str]) -> bool {
     // The cell as the text before an empty match at its end.
     let end = cell.as_ptr() as usize - text.as_ptr() as usize + cell.len();
     has_context(text, end, end, (cell.len(), 0), cues)
+}
+
+/// The start of the line holding `i`.
+fn line_start(b: &[u8], i: usize) -> usize {
+    memchr::memrchr(b'\n', &b[..i]).map_or(0, |n| n + 1)
+}
+
+/// The delimiter of a CSV or TSV row (tab, then `;`, then `,`), if the row holds one.
+fn delimiter(row: &[u8]) -> Option<u8> {
+    [b'\t', b';', b',']
+        .into_iter()
+        .find(|d| memchr::memchr(*d, row).is_some())
+}
+
+/// Whether `at` lies in a CSV or TSV field whose column header, the first line of the block of
+/// lines with as many delimiters as its row, holds a cue (`Name,NHS Number` over
+/// `Alice,9434765919`). A header names columns and holds no digit: a first line with one is a
+/// row of values, or code (`const __NR_acct: u32 = 1073741987;` over more such lines). A quoted
+/// delimiter shifts the columns: then no header is found.
+fn csv_header_names(text: &str, at: usize, cues: &[&str]) -> bool {
+    let b = text.as_bytes();
+    let row = line_start(b, at);
+    if row == 0 {
+        return false;
+    }
+    let row_end = memchr::memchr(b'\n', &b[at..]).map_or(b.len(), |n| at + n);
+    let Some(d) = delimiter(&b[row..row_end]) else {
+        return false;
+    };
+    let fields = memchr::memchr_iter(d, &b[row..row_end]).count();
+    let column = memchr::memchr_iter(d, &b[row..at]).count();
+    // Up the rows of the same width, 64 of them or 8 KiB at most (a long file's header is out
+    // of sight anyway, and a walk per row would make it quadratic).
+    let mut header = row;
+    for _ in 0..64 {
+        if header == 0 || row - header > 8192 {
+            break;
+        }
+        let above = line_start(b, header - 1);
+        if memchr::memchr_iter(d, &b[above..header - 1]).count() != fields {
+            break;
+        }
+        header = above;
+    }
+    let line_end = memchr::memchr(b'\n', &b[header..]).map_or(b.len(), |n| header + n);
+    if header == row || b[header..line_end].iter().any(u8::is_ascii_digit) {
+        return false;
+    }
+    let Some(cell) = text[header..line_end].split(d as char).nth(column) else {
+        return false;
+    };
+    let end = cell.as_ptr() as usize - text.as_ptr() as usize + cell.len();
+    has_context(text, end, end, (cell.len(), 0), cues)
+}
+
+/// Whether the number at `at` starts its line (after blanks and quotes) under a label line: a
+/// short one holding a cue and no digit, that ends as a label does, with `:`, `#`, a cue or a
+/// word for number (a form's `Passport number:` over `123456789`). A line with a digit holds
+/// its own value; one ending otherwise is a sentence.
+fn label_above(text: &str, at: usize, cues: &[&str]) -> bool {
+    let b = text.as_bytes();
+    let row = line_start(b, at);
+    if row == 0
+        || !b[row..at]
+            .iter()
+            .all(|c| matches!(c, b' ' | b'\t' | b'\r' | b'"' | b'\''))
+    {
+        return false;
+    }
+    let above = line_start(b, row - 1);
+    let label = &b[above..row - 1];
+    let trimmed = label.trim_ascii_end();
+    let ends = |w: &str| {
+        trimmed.len() >= w.len()
+            && trimmed[trimmed.len() - w.len()..].eq_ignore_ascii_case(w.as_bytes())
+    };
+    // Sixty-four bytes: a label, not a sentence that happens to name one.
+    label.len() <= 64
+        && !label.iter().any(u8::is_ascii_digit)
+        && (trimmed.ends_with(b":")
+            || trimmed.ends_with(b"#")
+            || ["number", "no", "nr", "num"]
+                .iter()
+                .chain(cues)
+                .any(|w| ends(w.trim_end())))
+        && has_context(text, row - 1, row - 1, (label.len(), 0), cues)
 }
 
 /// How many letters an identifier has before its first digit (a codice fiscale's six).

@@ -19,7 +19,15 @@ const NINO: &[&str] = &[
     "nino",
     "insurance number",
 ];
-const DNI: &[&str] = &["dni", "nif", "documento nacional", "identidad", "id"];
+const DNI: &[&str] = &[
+    "dni",
+    "nif",
+    "d.n.i",
+    "n.i.f",
+    "documento nacional",
+    "identidad",
+    "id",
+];
 const NIE: &[&str] = &["nie", "extranjero", "tie", "identidad", "id"];
 const FISCAL: &[&str] = &[
     "codice fiscale",
@@ -71,6 +79,11 @@ const LICENSE: &[&str] = &[
     "driver’s license",
     "drivers license",
     "driver license",
+    // Abbreviated ("Driver's Lic. D1234567").
+    "driver's lic",
+    "driver’s lic",
+    "drivers lic",
+    "driver lic",
     "driver's licence",
     "driving licence",
     "driving license",
@@ -80,6 +93,8 @@ const LICENSE: &[&str] = &[
     "dl#",
     "dl #",
     "dl:",
+    // "CA DL D1234567"; the space keeps "dll" and "dlopen" out.
+    "dl ",
     "dl no",
     "dl number",
     "dln",
@@ -90,6 +105,14 @@ const LICENSE: &[&str] = &[
     "license #",
     "license_number",
     "licence_number",
+    // Keys in camelCase or PascalCase (`driverLicense`, `<DriversLicense>`).
+    "driverlicense",
+    "driverslicense",
+    "driverlicence",
+    "driverslicence",
+    "drivinglicence",
+    "drivinglicense",
+    "licensenumber",
 ];
 const BANK: &[&str] = &[
     "account number",
@@ -102,6 +125,10 @@ const BANK: &[&str] = &[
     "account_number",
     "account_no",
     "bank_account",
+    // Keys in camelCase or PascalCase (`accountNumber`, `<BankAccount>`).
+    "accountnumber",
+    "accountno",
+    "bankaccount",
     "routing",
     "aba",
     "a/c",
@@ -149,13 +176,20 @@ fn labeled(s: &[u8]) -> bool {
 /// number in ten passes by chance: a cue word must confirm), 0.55–0.95 for shapes with letters
 /// or national groupings, which are rare in other text.
 #[rustfmt::skip]
-static FORMATS: [Format; 23] = [
+static FORMATS: [Format; 27] = [
     // 3-2-4 is no phone grouping: a dashed ITIN outscores a phone cued by "number".
     format(UsItin, "999 99 9999", b"- ", v::us_itin, 0.3, 0.96, 1.0, ITIN),
     format(UkNhs, "999 999 9999", b" -", v::uk_nhs, 0.4, 0.4, 1.0, NHS),
     format(UkNino, "AA 99 99 99 A", b" ", v::uk_nino, 0.6, 0.6, 1.0, NINO),
     format(EsNif, "99999999 A", b"-", v::es_nif, 0.6, 0.6, 1.0, DNI),
+    // In thousands, as printed on forms ("D.N.I. 12.345.678-Z"): a count followed by a
+    // one-letter word ("12.345.678 a …") passes one time in 23, so only a cue counts.
+    format(EsNif, "99.999.999 A", b"- ", v::es_nif, 0.4, 0.4, 1.0, DNI),
+    // A space before the letter ("DNI 12345678 Z", "NIE X 1234567 L"), or between the halves of
+    // a Korean number: with a cue only ("de 10000000 a 20000000", two counts in a row).
+    format(EsNif, "99999999 A", b" ", v::es_nif, 0.0, 0.4, 1.0, DNI),
     format(EsNie, "A 9999999 A", b"-", v::es_nie, 0.8, 0.8, 1.0, NIE),
+    format(EsNie, "A 9999999 A", b" ", v::es_nie, 0.0, 0.4, 1.0, NIE),
     format(ItFiscalCode, "AAAAAA@@A@@A@@@A", b"", v::it_fiscal_code, 0.95, 0.95, 1.0, FISCAL),
     format(PlPesel, "99999999999", b"", v::pl_pesel, 0.4, 0.4, 1.0, PESEL),
     format(SgNricFin, "A9999999A", b"", v::sg_nric_fin, 0.85, 0.85, 1.0, NRIC),
@@ -167,6 +201,7 @@ static FORMATS: [Format; 23] = [
     format(InAadhaar, "9999 9999 9999", b" -", v::in_aadhaar, 0.4, 0.4, 1.0, AADHAAR),
     format(FiPersonalIdentityCode, "999999C999@", b"", v::fi_personal_identity_code, 0.85, 0.85, 1.0, HETU),
     format(KrRrn, "999999 9999999", b"-", v::kr_rrn, 0.4, 0.96, 1.0, RRN),
+    format(KrRrn, "999999 9999999", b" ", v::kr_rrn, 0.0, 0.4, 1.0, RRN),
     format(ThTnin, "9 9999 99999 99 9", b"- ", v::th_tnin, 0.4, 0.85, 1.0, TNIN),
     format(UsPassport, "999999999", b"", labeled, LABEL_ONLY, LABEL_ONLY, 0.95, PASSPORT),
     format(UsPassport, "A99999999", b"", labeled, LABEL_ONLY, LABEL_ONLY, 0.95, PASSPORT),

@@ -154,7 +154,8 @@ fn fits(class: u8, c: u8) -> bool {
         b'9' => c.is_ascii_digit(),
         b'A' => c.is_ascii_alphabetic(),
         b'@' => c.is_ascii_alphanumeric(),
-        b'C' => matches!(c, b'+' | b'-' | b'A'..=b'F' | b'U'..=b'Y'),
+        // Letters in either case: a code typed in lower case (`050922a140n`).
+        b'C' => matches!(c.to_ascii_uppercase(), b'+' | b'-' | b'A'..=b'F' | b'U'..=b'Y'),
         _ => false,
     }
 }
@@ -172,6 +173,15 @@ pub(super) fn read(
     let mut k = 0;
     while k < shape.len() {
         let class = shape[k];
+        if class == b'.' {
+            // A dot that must be there (a DNI written in thousands, `12.345.678-Z`).
+            if b.get(i) != Some(&b'.') {
+                return None;
+            }
+            i += 1;
+            k += 1;
+            continue;
+        }
         if class == b' ' {
             // A separator counts only between two parts of the identifier.
             if let (Some(&c), Some(&next)) = (b.get(i), b.get(i + 1)) {
