@@ -177,7 +177,11 @@ impl Gate {
                 numbers: runs.numeric,
                 ..Needs::NONE
             },
-            Gate::Always | Gate::Starts(_) | Gate::Near { .. } => Needs::NONE,
+            Gate::Near { .. } => Needs {
+                starts: true,
+                ..Needs::NONE
+            },
+            Gate::Always | Gate::Starts(_) => Needs::NONE,
         }
     }
 
@@ -230,7 +234,14 @@ impl Gate {
                     // full of them stays linear.
                     let mut word_end = 0;
                     let upper = first.to_ascii_uppercase();
-                    for at in memchr::memchr2_iter(first, upper, b) {
+                    // The prescan's word starts of this letter, or a search for the letter.
+                    let shared = pre.starts.as_ref().and_then(|s| s.of_letter(first));
+                    let searched = match shared {
+                        Some(_) => None,
+                        None => Some(memchr::memchr2_iter(first, upper, b)),
+                    };
+                    let candidates = shared.into_iter().flatten().copied();
+                    for at in candidates.chain(searched.into_iter().flatten()) {
                         if at < word_end
                             || !starts_word(at)
                             || !words.iter().any(|w| {

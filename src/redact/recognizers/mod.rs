@@ -26,6 +26,7 @@ pub mod person;
 mod phone;
 mod prescan;
 mod runs;
+mod starts;
 mod values;
 
 use super::config::{invalid_pattern, RedactorConfig, Validator, DEFAULT_MIN_SCORE};

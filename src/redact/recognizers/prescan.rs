@@ -3,6 +3,7 @@
 //! hold a key, a token or a wallet address. Plus the small text helpers the gates share.
 
 use super::classes::classify;
+use super::starts::{push_starts, WordStarts};
 use regex_automata::Span;
 
 /// Runs without white space shorter than this hold no key, token, wallet or MAC address: the
@@ -63,6 +64,8 @@ pub(crate) struct Prescan {
     /// Germanic street endings fold case in Unicode; every other keyword folds ASCII only,
     /// which is why their gates can search ASCII case-insensitively.
     pub folds: bool,
+    /// Where the words start, by first letter (keyword gates).
+    pub starts: Option<WordStarts>,
 }
 
 /// Which parts of a [`Prescan`] the enabled recognizers read; the rest is left empty. Digit
@@ -78,6 +81,8 @@ pub(crate) struct Needs {
     pub long: bool,
     /// Number clusters (number-shaped matches).
     pub numbers: bool,
+    /// Word starts (keyword gates).
+    pub starts: bool,
 }
 
 impl Needs {
@@ -86,12 +91,14 @@ impl Needs {
         spaces: true,
         long: true,
         numbers: true,
+        starts: true,
     };
     pub(crate) const NONE: Needs = Needs {
         words: false,
         spaces: false,
         long: false,
         numbers: false,
+        starts: false,
     };
 
     pub(crate) fn or(self, other: Needs) -> Needs {
@@ -100,6 +107,7 @@ impl Needs {
             spaces: self.spaces || other.spaces,
             long: self.long || other.long,
             numbers: self.numbers || other.numbers,
+            starts: self.starts || other.starts,
         }
     }
 }
@@ -129,6 +137,8 @@ impl Prescan {
         // this pass cost more than the rest of a short text's scan. The last block is padded
         // with spaces.
         let mut run_start = 0;
+        let mut starts = Vec::with_capacity(room(needs.starts, b.len() / 4));
+        let mut word_before = false;
         for at in (0..b.len()).step_by(16) {
             let n = (b.len() - at).min(16);
             let block: [u8; 16] = match b[at..].first_chunk::<16>() {
@@ -155,6 +165,9 @@ impl Prescan {
             if needs.spaces {
                 push_bits(c.blank & real, at, &mut pre.spaces);
             }
+            if needs.starts {
+                push_starts(&c, at, &mut word_before, &mut starts);
+            }
             if !needs.long {
                 continue;
             }
@@ -168,6 +181,9 @@ impl Prescan {
                 run_start = end + 1;
                 seps &= seps - 1;
             }
+        }
+        if needs.starts {
+            pre.starts = Some(WordStarts::of(b, &starts));
         }
         if needs.long && b.len() >= run_start + LONG {
             pre.long.push(Span::from(run_start..b.len()));
