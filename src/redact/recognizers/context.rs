@@ -46,7 +46,7 @@ impl Pairs {
 }
 
 /// A bit per ASCII letter (either case); every other byte shares the last bit.
-fn pair_bit(b: u8) -> u32 {
+pub(super) fn pair_bit(b: u8) -> u32 {
     match b.to_ascii_lowercase() {
         c @ b'a'..=b'z' => 1 << (c - b'a'),
         _ => 1 << 26,

@@ -286,6 +286,7 @@ impl Recognizers {
         let words = Needs {
             words: person || address,
             spaces: address,
+            starts: person,
             ..Needs::NONE
         };
         let needs = built_in
@@ -390,7 +391,8 @@ impl Recognizers {
             }
         }
         if self.person {
-            person::scan_from(text, &pre.upper, &pre.leads, &mut out);
+            let starts = pre.starts.as_ref().map(|s| s.all());
+            person::scan_from(text, &pre.upper, &pre.leads, starts, &mut out);
         }
         if self.address {
             address::scan(text, &pre, &mut out);

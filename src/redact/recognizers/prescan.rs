@@ -183,7 +183,7 @@ impl Prescan {
             }
         }
         if needs.starts {
-            pre.starts = Some(WordStarts::of(b, &starts));
+            pre.starts = Some(WordStarts::of(b, starts));
         }
         if needs.long && b.len() >= run_start + LONG {
             pre.long.push(Span::from(run_start..b.len()));

@@ -10,6 +10,8 @@
 pub(crate) struct WordStarts {
     /// The starts, by letter (`a`..=`z`, then `-`), each letter's in text order.
     at: Vec<usize>,
+    /// The starts in text order.
+    all: Vec<usize>,
     /// Letter `k`'s starts are `at[bounds[k]..bounds[k + 1]]`.
     bounds: [usize; LETTERS + 1],
 }
@@ -17,19 +19,33 @@ pub(crate) struct WordStarts {
 const LETTERS: usize = 27;
 
 /// The bucket of a start's first byte, if it has one.
+#[inline]
 fn letter(c: u8) -> Option<usize> {
-    match c.to_ascii_lowercase() {
-        c @ b'a'..=b'z' => Some((c - b'a') as usize),
-        b'-' => Some(26),
-        _ => None,
-    }
+    let k = BUCKET[c as usize];
+    (k != NONE).then_some(k as usize)
 }
+
+const NONE: u8 = u8::MAX;
+
+/// [`letter`] as a table: a look-up costs less than the case fold and the range tests, and
+/// every word start of a text takes two.
+static BUCKET: [u8; 256] = {
+    let mut t = [NONE; 256];
+    let mut c = 0;
+    while c < 26 {
+        t[(b'a' + c) as usize] = c;
+        t[(b'A' + c) as usize] = c;
+        c += 1;
+    }
+    t[b'-' as usize] = 26;
+    t
+};
 
 impl WordStarts {
     /// Groups `starts` (in text order, each at a letter or `-` of `b`) by first letter.
-    pub(crate) fn of(b: &[u8], starts: &[usize]) -> WordStarts {
+    pub(crate) fn of(b: &[u8], starts: Vec<usize>) -> WordStarts {
         let mut counts = [0usize; LETTERS + 1];
-        for &p in starts {
+        for &p in &starts {
             if let Some(k) = letter(b[p]) {
                 counts[k + 1] += 1;
             }
@@ -40,13 +56,22 @@ impl WordStarts {
         let bounds = counts;
         let mut next = counts;
         let mut at = vec![0; bounds[LETTERS]];
-        for &p in starts {
+        for &p in &starts {
             if let Some(k) = letter(b[p]) {
                 at[next[k]] = p;
                 next[k] += 1;
             }
         }
-        WordStarts { at, bounds }
+        WordStarts {
+            at,
+            all: starts,
+            bounds,
+        }
+    }
+
+    /// Every word start, in text order.
+    pub(crate) fn all(&self) -> &[usize] {
+        &self.all
     }
 
     /// The word starts whose first byte is `first` in either ASCII case, in text order; `None`
