@@ -26,6 +26,7 @@ pub mod person;
 mod phone;
 mod prescan;
 mod runs;
+mod skip;
 mod starts;
 mod values;
 

@@ -3,6 +3,7 @@
 //! hold a key, a token or a wallet address. Plus the small text helpers the gates share.
 
 use super::classes::classify;
+pub(crate) use super::skip::{skip_space, skip_space_back, skip_word, skip_word_back};
 use super::starts::{push_starts, WordStarts};
 use regex_automata::Span;
 
@@ -327,50 +328,6 @@ pub(crate) fn find_ci<'a>(text: &'a str, word: &'a str) -> impl Iterator<Item = 
         .filter(move |&i| b.len() - i >= w.len() && b[i..i + w.len()].eq_ignore_ascii_case(w))
 }
 
-/// The end of the white space (Unicode `\s`) starting at `i`.
-pub(crate) fn skip_space(text: &str, mut i: usize) -> usize {
-    while let Some(c) = text.get(i..).and_then(|t| t.chars().next()) {
-        if !c.is_whitespace() {
-            break;
-        }
-        i += c.len_utf8();
-    }
-    i
-}
-
-/// The start of the white space (Unicode `\s`) ending at `i`.
-pub(crate) fn skip_space_back(text: &str, mut i: usize) -> usize {
-    while let Some(c) = text[..i].chars().next_back() {
-        if !c.is_whitespace() {
-            break;
-        }
-        i -= c.len_utf8();
-    }
-    i
-}
-
-/// The end of the run of non-white-space characters starting at `i`.
-pub(crate) fn skip_word(text: &str, mut i: usize) -> usize {
-    while let Some(c) = text.get(i..).and_then(|t| t.chars().next()) {
-        if c.is_whitespace() {
-            break;
-        }
-        i += c.len_utf8();
-    }
-    i
-}
-
-/// The start of the run of non-white-space characters ending at `i`.
-pub(crate) fn skip_word_back(text: &str, mut i: usize) -> usize {
-    while let Some(c) = text[..i].chars().next_back() {
-        if c.is_whitespace() {
-            break;
-        }
-        i -= c.len_utf8();
-    }
-    i
-}
-
 /// The last char boundary at or before `i`.
 pub(crate) fn floor_boundary(text: &str, i: usize) -> usize {
     let mut i = i.min(text.len());
@@ -450,14 +407,5 @@ mod tests {
         }
         assert_eq!(p.groups_in(Span::from(0..12)), &[Span::from(2..12)]);
         assert_eq!(p.groups.len(), 5);
-    }
-
-    #[test]
-    fn unicode_space_skips() {
-        let t = "ab \u{a0}\u{2003}cd";
-        assert_eq!(skip_space(t, 2), 8);
-        assert_eq!(skip_space_back(t, 8), 2);
-        assert_eq!(skip_word(t, 8), t.len());
-        assert_eq!(skip_word_back(t, 2), 0);
     }
 }
