@@ -33,6 +33,7 @@ mod values;
 use super::config::{invalid_pattern, RedactorConfig, Validator, DEFAULT_MIN_SCORE};
 use super::entity::EntityType;
 use crate::error::Result;
+pub(crate) use classes::classify;
 pub(crate) use context::has_context;
 use context::{cued, line_window, Pairs};
 use gate::{find_in, Gate};
