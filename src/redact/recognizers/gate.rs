@@ -83,6 +83,10 @@ pub(crate) enum Gate {
         words: &'static [&'static str],
         back: usize,
         ahead: usize,
+        /// A test every match's occurrence passes (given the text and where the occurrence
+        /// starts), such as the colon after "user": the others hold no match and open no
+        /// window. Most occurrences of "user" and "pass" in prose fail it.
+        test: Option<fn(&str, usize) -> bool>,
     },
 }
 
@@ -218,7 +222,12 @@ impl Gate {
                     push_window(out, s, e);
                 }
             }
-            Gate::Near { words, back, ahead } => {
+            Gate::Near {
+                words,
+                back,
+                ahead,
+                test,
+            } => {
                 let mut found: Vec<(usize, usize)> = Vec::new();
                 let b = text.as_bytes();
                 let starts_word = |at: usize| {
@@ -249,6 +258,7 @@ impl Gate {
                                 b.len() - at >= w.len()
                                     && b[at..at + w.len()].eq_ignore_ascii_case(w)
                             })
+                            || test.is_some_and(|test| !test(text, at))
                         {
                             continue;
                         }

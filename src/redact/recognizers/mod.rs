@@ -466,6 +466,10 @@ mod tests {
                 // Near words: bearer across lines and spaces, "my wifi password is".
                 "Authorization:Bearer\u{a0}abcdefghijklmnop1234 and bearer\n\n  zyxwvutsrqponmlk9876",
                 "our wi-fi password is Tr0ub4dor&3, the  PIN  :  4455",
+                // Near words with a test: labels before a colon, keywords before is/was/=.
+                "login: jsmith / Tr0ub4dor&3 USERNAME\u{a0}:\u{2003}admin/S3cret!! user : bob / hunter2x",
+                "users: a / Bb12345, username is bob / x1234567; creds:x/y1234567 the pin\u{a0}WAS 44a55",
+                "your passcode=Ab12cd34 my password\u{2003}is Xy12345! the passphrase:\tcorrect-Horse9",
                 // Near words inside words, after `-` and `_`, in either case; a key header
                 // after a run of dashes.
                 "my PIN-pass is 1234abcd, your xpin is 5678efgh, the _Pass was s3cr3t!! pinpass",
@@ -546,6 +550,7 @@ mod tests {
                 Just("Bearer "), Just("my pin is "),
                 Just("@x.io"), Just("Main Street"),
                 Just("é"), Just("_"),
+                Just("user"), Just("login"),
             ], 0..40)
         ) {
             let r = Recognizers::new(&RedactorConfig::default()).unwrap();
