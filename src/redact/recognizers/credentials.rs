@@ -15,7 +15,7 @@ pub(super) fn specs() -> Vec<Spec> {
     vec![
         Spec::new(Password, r"\b(?:(?i-u:passwort|kennwort|mot de passe|contrase(?:ñ|Ñ)a|senha|wachtwoord|pass|pw)(?:\s+(?i-u:ist|is|est|es|é|era|was)\s+|\s*[:=]\s*)|(?i-u:password|passwd)\s+(?i-u:is|was)\s+)([^\s,;]{4,100})", said_secret)
             .group(1)
-            .gate(Gate::Near { words: &["pass", "pw", "kennwort", "mot", "contrase", "senha", "wachtwoord"], back: 0, ahead: 4, test: None }),
+            .gate(Gate::Near { words: &["pass", "pw", "kennwort", "mot", "contrase", "senha", "wachtwoord"], back: 0, ahead: 4, test: Some(says_secret) }),
         Spec::new(Password, r"\b(?i-u:with|using)\s+(?i-u:password|passwort|pass|pw)\s+([^\s,;]{4,100})", said_secret)
             .group(1)
             .gate(Gate::Near { words: &["pass", "pw"], back: 1, ahead: 1, test: None }),
@@ -46,6 +46,41 @@ fn labels_login(text: &str, at: usize) -> bool {
             starts_ci(text, at, w)
                 && text.as_bytes().get(skip_space(text, at + w.len())) == Some(&b':')
         })
+}
+
+/// Whether a said password's keyword starts at `at`, as in every match of the first pattern:
+/// a keyword, then `\s*[:=]` or white space and a verb (`\s+(?:is|was|…)`; "password" and
+/// "passwd" take only the verb). A verb is "é" too, so any non-ASCII character after the white
+/// space passes; "contraseña" passes whatever follows. Most "pass" in prose is "password"
+/// followed by neither.
+fn says_secret(text: &str, at: usize) -> bool {
+    let b = text.as_bytes();
+    let follows = |keyword: &str, verbs: &[&str], operator: bool| {
+        if !starts_ci(text, at, keyword) {
+            return false;
+        }
+        let after = at + keyword.len();
+        let next = skip_space(text, after);
+        (operator && matches!(b.get(next), Some(b':' | b'=')))
+            || (next > after
+                && (b.get(next).is_some_and(|&c| c >= 0x80)
+                    || verbs.iter().any(|v| starts_ci(text, next, v))))
+    };
+    let verbs = ["ist", "is", "est", "es", "era", "was"];
+    let said = [
+        "passwort",
+        "kennwort",
+        "mot de passe",
+        "senha",
+        "wachtwoord",
+        "pass",
+        "pw",
+    ];
+    starts_ci(text, at, "contrase")
+        || said.iter().any(|k| follows(k, &verbs, true))
+        || ["password", "passwd"]
+            .iter()
+            .any(|k| follows(k, &["is", "was"], false))
 }
 
 /// Whether a stated secret's keyword starts at `at`, as in every match of the `my password
