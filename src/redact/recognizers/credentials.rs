@@ -7,7 +7,7 @@
 
 use super::super::entity::EntityType::Password;
 use super::gate::Gate;
-use super::prescan::skip_space;
+use super::prescan::{skip_space, skip_space_back};
 use super::{Hit, Spec};
 
 /// The specs, appended to the built-in ones.
@@ -18,7 +18,7 @@ pub(super) fn specs() -> Vec<Spec> {
             .gate(Gate::Near { words: &["pass", "pw", "kennwort", "mot", "contrase", "senha", "wachtwoord"], back: 0, ahead: 4, test: Some(says_secret) }),
         Spec::new(Password, r"\b(?i-u:with|using)\s+(?i-u:password|passwort|pass|pw)\s+([^\s,;]{4,100})", said_secret)
             .group(1)
-            .gate(Gate::Near { words: &["pass", "pw"], back: 1, ahead: 1, test: None }),
+            .gate(Gate::Near { words: &["pass", "pw"], back: 1, ahead: 1, test: Some(used_secret) }),
         Spec::new(Password, r"\b(?i-u:login|username|user|creds|credentials)\s*:\s*[^\s/]+\s*/\s*([^\s,;]{4,100})", said_secret)
             .group(1)
             .gate(Gate::Near { words: &["login", "user", "creds", "credentials"], back: 0, ahead: 4, test: Some(labels_login) }),
@@ -81,6 +81,21 @@ fn says_secret(text: &str, at: usize) -> bool {
         || ["password", "passwd"]
             .iter()
             .any(|k| follows(k, &["is", "was"], false))
+}
+
+/// Whether `(?i-u:with|using)\s+(?i-u:password|passwort|pass|pw)\s+` has its keyword at `at`,
+/// as every match of the second pattern does.
+fn used_secret(text: &str, at: usize) -> bool {
+    let b = text.as_bytes();
+    let before = skip_space_back(text, at);
+    let ends = |word: &str| {
+        before >= word.len() && b[before - word.len()..before].eq_ignore_ascii_case(word.as_bytes())
+    };
+    before < at
+        && (ends("with") || ends("using"))
+        && ["password", "passwort", "pass", "pw"]
+            .iter()
+            .any(|k| starts_ci(text, at, k) && skip_space(text, at + k.len()) > at + k.len())
 }
 
 /// Whether a stated secret's keyword starts at `at`, as in every match of the `my password

@@ -472,6 +472,7 @@ mod tests {
                 "your passcode=Ab12cd34 my password\u{2003}is Xy12345! the passphrase:\tcorrect-Horse9",
                 "Passwort\u{a0}ist Geheim99 MOT DE PASSE : Soleil#7 contraseña es Clave123 senha é Abc12345",
                 "pw=Xk29dd1q wachtwoord: Tulp!9x PASSWD  WAS Zz998877 pass est Pa55word kennwort:x1y2z3w4",
+                "log in WITH\u{a0}PASSWORD Hunter22x, using pw  Qq11ww22 or with\npasswort Ab-12cd-3",
                 // Near words inside words, after `-` and `_`, in either case; a key header
                 // after a run of dashes.
                 "my PIN-pass is 1234abcd, your xpin is 5678efgh, the _Pass was s3cr3t!! pinpass",
