@@ -19,8 +19,10 @@ pub(super) fn near_windows(
     let b = text.as_bytes();
     let starts_word =
         |at: usize| at == 0 || !(b[at - 1].is_ascii_alphanumeric() || b[at - 1] == b'_');
-    // One pass per first letter, for every word that starts with it; the word
-    // start is checked before the word ("p" is common inside words, rarely first).
+    // Per first letter, the word starts with it (the prescan's, or without them a search for
+    // the letter), for every word that starts with it: "p" is common inside words, rarely
+    // first, and one search over the text per letter and gate cost more than the rest of the
+    // password recognizers.
     let mut letters: Vec<u8> = words.iter().map(|w| w.as_bytes()[0]).collect();
     letters.sort_unstable();
     letters.dedup();

@@ -65,7 +65,7 @@ pub(crate) struct Prescan {
     /// Germanic street endings fold case in Unicode; every other keyword folds ASCII only,
     /// which is why their gates can search ASCII case-insensitively.
     pub folds: bool,
-    /// Where the words start, by first letter (keyword gates).
+    /// Where the words start, by first letter (keyword gates, the uncased-name cues).
     pub starts: Option<WordStarts>,
 }
 
@@ -82,7 +82,7 @@ pub(crate) struct Needs {
     pub long: bool,
     /// Number clusters (number-shaped matches).
     pub numbers: bool,
-    /// Word starts (keyword gates).
+    /// Word starts (keyword gates, the uncased-name cues).
     pub starts: bool,
 }
 
