@@ -256,7 +256,7 @@ fn scan_starts(text: &str, starts: &[usize], out: &mut Vec<Candidate>) {
 
 /// For each lower-case first byte, the cues starting with it, longest first, and the bits
 /// ([`pair_bit`]) of their second bytes; `None` if a cue starts with a byte other than an
-/// ASCII letter (word starts are kept only at those).
+/// ASCII letter (word starts are kept only at those) or is shorter than two bytes.
 fn by_first() -> Option<&'static [(Vec<u8>, u32)]> {
     type ByFirst = Vec<(Vec<u8>, u32)>;
     static BY_FIRST: OnceLock<Option<ByFirst>> = OnceLock::new();
@@ -266,13 +266,18 @@ fn by_first() -> Option<&'static [(Vec<u8>, u32)]> {
             let mut order: Vec<usize> = (0..CUES.len()).collect();
             order.sort_by_key(|&c| std::cmp::Reverse(CUES[c].0.len()));
             for c in order {
-                let first = CUES[c].0.as_bytes()[0];
+                // The search needs two bytes of each cue, the first a letter, and an index
+                // that fits a byte.
+                let (&[first, second, ..], Ok(index)) = (CUES[c].0.as_bytes(), u8::try_from(c))
+                else {
+                    return None;
+                };
                 if !first.is_ascii_alphabetic() {
                     return None;
                 }
                 let entry = &mut by_first[first.to_ascii_lowercase() as usize];
-                entry.0.push(c as u8);
-                entry.1 |= pair_bit(CUES[c].0.as_bytes()[1]);
+                entry.0.push(index);
+                entry.1 |= pair_bit(second);
             }
             Some(by_first)
         })
