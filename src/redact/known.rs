@@ -13,6 +13,7 @@
 //! first two bytes and looks up their first four or eight bytes only where that hits, so a
 //! growing vault costs little per turn.
 
+use super::recognizers::classify;
 use super::vault::VaultEntry;
 use rustc_hash::FxHashMap;
 
@@ -49,6 +50,9 @@ pub struct KnownValues {
     short: FxHashMap<u64, Vec<usize>>,
     /// First `LONG` bytes of longer values → entry indexes.
     long: FxHashMap<u64, Vec<usize>>,
+    /// Whether a value starts with a byte that is no word byte ([`is_word`]): only then can
+    /// one start elsewhere than at a word start.
+    nonword_first: bool,
 }
 
 const START_BITS: u32 = 16;
@@ -112,6 +116,7 @@ impl KnownValues {
         }
         let bit = start_bit(key(&v[..MIN_LEN]));
         self.starts[bit >> 6] |= 1 << (bit & 63);
+        self.nonword_first |= !is_word(v[0]);
         for c in [v[0].to_ascii_lowercase(), v[0].to_ascii_uppercase()] {
             self.first[c as usize >> 6] |= 1 << (c & 63);
         }
@@ -128,41 +133,77 @@ impl KnownValues {
         if self.starts.is_empty() || b.len() < MIN_LEN {
             return;
         }
+        let last = b.len() - MIN_LEN;
+        // Sixteen bytes at a time (the prescan's byte classes): inside a word no value that
+        // starts with a letter or digit can begin, and most positions are inside one. Byte by
+        // byte, this test cost more than the look-ups it spares.
         let mut prev_word = false;
-        for i in 0..=b.len() - MIN_LEN {
-            let c = b[i];
-            let word = WORD[c as usize];
-            // Inside a word no value that starts with a letter or digit can begin.
-            let inside = prev_word && word;
-            prev_word = word;
-            if inside || self.first[c as usize >> 6] & (1 << (c & 63)) == 0 {
-                continue;
-            }
-            let k4 = key(&b[i..i + MIN_LEN]);
-            let bit = start_bit(k4);
-            if self.starts[bit >> 6] & (1 << (bit & 63)) == 0 {
-                continue;
-            }
-            let short = self.short.get(&k4);
-            let long = b.get(i..i + LONG).and_then(|w| self.long.get(&key(w)));
-            for &k in short.into_iter().chain(long).flatten() {
-                let e = &entries[k];
-                let v = e.value.as_bytes();
-                let end = i + v.len();
-                let Some(seen) = b.get(i..end) else {
-                    continue;
-                };
-                let same = if exact_case(e) {
-                    seen == v
-                } else {
-                    seen.eq_ignore_ascii_case(v)
-                };
-                let glued_after =
-                    is_word(v[v.len() - 1]) && b.get(end).is_some_and(|&c| is_word(c));
-                let glued_before = i > 0 && is_word(v[0]) && is_word(b[i - 1]);
-                if same && !glued_after && !glued_before && text.is_char_boundary(end) {
-                    out.push((i, end, k));
+        for at in (0..=last).step_by(16) {
+            let block: [u8; 16] = match b[at..].first_chunk::<16>() {
+                Some(full) => *full,
+                None => {
+                    // Padded with spaces, which are no word bytes.
+                    let mut block = [b' '; 16];
+                    block[..b.len() - at].copy_from_slice(&b[at..]);
+                    block
                 }
+            };
+            let c = classify(&block);
+            let word = c.alpha | c.digit | c.high;
+            let after_word = (word << 1) | prev_word as u16;
+            prev_word = word & 0x8000 != 0;
+            let mut maybe = if self.nonword_first {
+                !(word & after_word)
+            } else {
+                word & !after_word
+            };
+            if last - at < 15 {
+                maybe &= (1u16 << (last - at + 1)) - 1;
+            }
+            while maybe != 0 {
+                let i = at + maybe.trailing_zeros() as usize;
+                maybe &= maybe - 1;
+                self.find_at(text, i, entries, out);
+            }
+        }
+    }
+
+    /// The sightings of indexed values starting at `i`.
+    fn find_at(
+        &self,
+        text: &str,
+        i: usize,
+        entries: &[VaultEntry],
+        out: &mut Vec<(usize, usize, usize)>,
+    ) {
+        let b = text.as_bytes();
+        let c = b[i];
+        if self.first[c as usize >> 6] & (1 << (c & 63)) == 0 {
+            return;
+        }
+        let k4 = key(&b[i..i + MIN_LEN]);
+        let bit = start_bit(k4);
+        if self.starts[bit >> 6] & (1 << (bit & 63)) == 0 {
+            return;
+        }
+        let short = self.short.get(&k4);
+        let long = b.get(i..i + LONG).and_then(|w| self.long.get(&key(w)));
+        for &k in short.into_iter().chain(long).flatten() {
+            let e = &entries[k];
+            let v = e.value.as_bytes();
+            let end = i + v.len();
+            let Some(seen) = b.get(i..end) else {
+                continue;
+            };
+            let same = if exact_case(e) {
+                seen == v
+            } else {
+                seen.eq_ignore_ascii_case(v)
+            };
+            let glued_after = is_word(v[v.len() - 1]) && b.get(end).is_some_and(|&c| is_word(c));
+            let glued_before = i > 0 && is_word(v[0]) && is_word(b[i - 1]);
+            if same && !glued_after && !glued_before && text.is_char_boundary(end) {
+                out.push((i, end, k));
             }
         }
     }
@@ -239,6 +280,37 @@ mod tests {
                 want,
                 "byte {b:#x} in a word"
             );
+        }
+    }
+
+    /// The block scan looks where a byte-by-byte scan looks, at every alignment, with values
+    /// that start with a word byte only and with one that does not.
+    #[test]
+    fn block_scan_equals_byte_scan() {
+        let words = [entry("PERSON", "Anna Berg"), entry("PHONE", "555 0100")];
+        let punct = [entry("PHONE", "(555) 0100"), entry("PERSON", "anna")];
+        for entries in [&words[..], &punct[..]] {
+            let mut k = KnownValues::default();
+            for (i, e) in entries.iter().enumerate() {
+                k.add(i, e);
+            }
+            for pad in 0..20 {
+                let text = format!(
+                    "{} Anna Berg,(555) 0100 x555 0100 é555 0100 ANNA anna",
+                    "a".repeat(pad)
+                );
+                let b = text.as_bytes();
+                let mut want = Vec::new();
+                for i in 0..=b.len() - MIN_LEN {
+                    if i == 0 || !(is_word(b[i - 1]) && is_word(b[i])) {
+                        k.find_at(&text, i, entries, &mut want);
+                    }
+                }
+                let mut got = Vec::new();
+                k.find(&text, entries, &mut got);
+                assert_eq!(got, want, "{text:?}");
+                assert!(!got.is_empty());
+            }
         }
     }
 

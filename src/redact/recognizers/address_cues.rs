@@ -102,6 +102,19 @@ fn ends_with_ci(text: &str, end: usize, ending: &str) -> Option<usize> {
     Some(at)
 }
 
+/// The Germanic endings by their last byte: a digit group is compared only with the endings
+/// that end with the byte before it.
+fn germanic_by_last() -> &'static [Vec<&'static str>] {
+    static B: OnceLock<Vec<Vec<&'static str>>> = OnceLock::new();
+    B.get_or_init(|| {
+        let mut by_last = vec![Vec::new(); 256];
+        for w in GERMANIC_WORDS {
+            by_last[w.as_bytes()[w.len() - 1] as usize].push(w);
+        }
+        by_last
+    })
+}
+
 /// The cues of `text`. `upper` holds the positions of its ASCII capitals, `groups` its runs
 /// of ASCII digits.
 pub(crate) fn find(text: &str, upper: &[usize], groups: &[Span]) -> Cues {
@@ -187,10 +200,7 @@ pub(crate) fn find(text: &str, upper: &[usize], groups: &[Span]) -> Cues {
     // Germanic: an ending, one white-space character, a digit (the first of its group: the
     // character before it is white space). Only endings whose last letter is there need a
     // closer look.
-    let mut last_letters = [false; 256];
-    for w in GERMANIC_WORDS {
-        last_letters[w.as_bytes()[w.len() - 1] as usize] = true;
-    }
+    let by_last = germanic_by_last();
     for d in groups.iter().map(|g| g.start) {
         let Some(c) = text[..d].chars().next_back().filter(|c| c.is_whitespace()) else {
             continue;
@@ -200,12 +210,12 @@ pub(crate) fn find(text: &str, upper: &[usize], groups: &[Span]) -> Cues {
         let Some(last) = before.checked_sub(1).map(|i| b[i].to_ascii_lowercase()) else {
             continue;
         };
-        if !last_letters[last as usize] {
+        let ending = &by_last[last as usize];
+        if ending.is_empty() {
             continue;
         }
-        let start = GERMANIC_WORDS
+        let start = ending
             .iter()
-            .filter(|w| w.as_bytes()[w.len() - 1] == last)
             .filter_map(|w| ends_with_ci(text, before, w))
             .min();
         if let Some(start) = start {

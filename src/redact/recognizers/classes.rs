@@ -16,6 +16,11 @@ pub(crate) struct Classes {
     pub lead: u16,
     /// Every non-ASCII byte.
     pub high: u16,
+    /// ASCII letters, either case.
+    pub alpha: u16,
+    /// `_` and `-`: a word byte and a byte keywords start with ([`super::starts`]).
+    pub under: u16,
+    pub dash: u16,
 }
 
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
@@ -34,6 +39,13 @@ pub(crate) fn classify(block: &[u8; 16]) -> Classes {
         blank: u8x16_bitmask(v128_or(seps, v128_or(is(b'\r'), between(0x0b, 0x0c)))),
         lead: u8x16_bitmask(u8x16_ge(x, u8x16_splat(0xc0))),
         high: u8x16_bitmask(x),
+        // Setting bit 0x20 lower-cases ASCII capitals and maps no other byte to a letter.
+        alpha: u8x16_bitmask(u8x16_le(
+            u8x16_sub(v128_or(x, u8x16_splat(0x20)), u8x16_splat(b'a')),
+            u8x16_splat(25),
+        )),
+        under: u8x16_bitmask(is(b'_')),
+        dash: u8x16_bitmask(is(b'-')),
     }
 }
 
@@ -52,6 +64,7 @@ pub(crate) fn classify(block: &[u8; 16]) -> Classes {
         };
         let is = |c: u8| _mm_cmpeq_epi8(x, _mm_set1_epi8(c as i8));
         let mask = |v: __m128i| _mm_movemask_epi8(v) as u16;
+        let lower = _mm_or_si128(x, _mm_set1_epi8(0x20));
         let seps = _mm_or_si128(_mm_or_si128(is(b' '), is(b'\n')), is(b'\t'));
         // 0xc0..=0xff are -64..=-1.
         let lead = _mm_and_si128(
@@ -68,6 +81,13 @@ pub(crate) fn classify(block: &[u8; 16]) -> Classes {
             )),
             lead: mask(lead),
             high: mask(x),
+            // Setting bit 0x20 lower-cases ASCII capitals and maps no other byte to a letter.
+            alpha: mask(_mm_and_si128(
+                _mm_cmpgt_epi8(lower, _mm_set1_epi8(b'a' as i8 - 1)),
+                _mm_cmplt_epi8(lower, _mm_set1_epi8(b'z' as i8 + 1)),
+            )),
+            under: mask(is(b'_')),
+            dash: mask(is(b'-')),
         }
     }
 }
@@ -93,6 +113,9 @@ pub(crate) fn classify_bytes(block: &[u8; 16]) -> Classes {
         c.blank |= bit * (sep || matches!(b, b'\r' | 0x0b | 0x0c)) as u16;
         c.lead |= bit * (b >= 0xc0) as u16;
         c.high |= bit * (b >= 0x80) as u16;
+        c.alpha |= bit * b.is_ascii_alphabetic() as u16;
+        c.under |= bit * (b == b'_') as u16;
+        c.dash |= bit * (b == b'-') as u16;
     }
     c
 }

@@ -11,9 +11,10 @@ pub(super) fn cued(text: &str, lo: usize, hi: usize, words: &[&str], pairs: &Pai
     // before the word itself ("a", "b", "d", "n" start half the words of a text; "ag", "bi",
     // "do", "na" far fewer).
     (0..span.len().saturating_sub(1)).any(|i| {
+        // Most bytes start no context word: one look-up (by the byte as written) rules them
+        // out.
+        let follow = pairs.0[span[i] as usize];
         let c = span[i].to_ascii_lowercase();
-        let follow = pairs.0[c as usize];
-        // Most bytes start no context word: one look-up rules them out.
         follow != 0
             && follow & pair_bit(span[i + 1]) != 0
             && words.iter().any(|w| {
@@ -29,8 +30,8 @@ pub(super) fn cued(text: &str, lo: usize, hi: usize, words: &[&str], pairs: &Pai
     })
 }
 
-/// For each lower-case first byte of a context word, the bits ([`pair_bit`]) of the bytes that
-/// can follow it.
+/// For each first byte of a context word, in either ASCII case, the bits ([`pair_bit`]) of the
+/// bytes that can follow it.
 pub(crate) struct Pairs(Box<[u32; 256]>);
 
 impl Pairs {
@@ -38,15 +39,16 @@ impl Pairs {
         let mut first = Box::new([0u32; 256]);
         for w in words {
             let w = w.as_bytes();
-            first[w[0].to_ascii_lowercase() as usize] |=
-                pair_bit(w.get(1).copied().unwrap_or(b' '));
+            let follow = pair_bit(w.get(1).copied().unwrap_or(b' '));
+            first[w[0].to_ascii_lowercase() as usize] |= follow;
+            first[w[0].to_ascii_uppercase() as usize] |= follow;
         }
         Pairs(first)
     }
 }
 
 /// A bit per ASCII letter (either case); every other byte shares the last bit.
-fn pair_bit(b: u8) -> u32 {
+pub(super) fn pair_bit(b: u8) -> u32 {
     match b.to_ascii_lowercase() {
         c @ b'a'..=b'z' => 1 << (c - b'a'),
         _ => 1 << 26,

@@ -7,6 +7,7 @@
 
 use super::super::entity::EntityType::Password;
 use super::gate::Gate;
+use super::prescan::{skip_space, skip_space_back};
 use super::{Hit, Spec};
 
 /// The specs, appended to the built-in ones.
@@ -14,20 +15,105 @@ pub(super) fn specs() -> Vec<Spec> {
     vec![
         Spec::new(Password, r"\b(?:(?i-u:passwort|kennwort|mot de passe|contrase(?:ñ|Ñ)a|senha|wachtwoord|pass|pw)(?:\s+(?i-u:ist|is|est|es|é|era|was)\s+|\s*[:=]\s*)|(?i-u:password|passwd)\s+(?i-u:is|was)\s+)([^\s,;]{4,100})", said_secret)
             .group(1)
-            .gate(Gate::Near { words: &["pass", "pw", "kennwort", "mot", "contrase", "senha", "wachtwoord"], back: 0, ahead: 4 }),
+            .gate(Gate::Near { words: &["pass", "pw", "kennwort", "mot", "contrase", "senha", "wachtwoord"], back: 0, ahead: 4, test: Some(says_secret) }),
         Spec::new(Password, r"\b(?i-u:with|using)\s+(?i-u:password|passwort|pass|pw)\s+([^\s,;]{4,100})", said_secret)
             .group(1)
-            .gate(Gate::Near { words: &["pass", "pw"], back: 1, ahead: 1 }),
+            .gate(Gate::Near { words: &["pass", "pw"], back: 1, ahead: 1, test: Some(used_secret) }),
         Spec::new(Password, r"\b(?i-u:login|username|user|creds|credentials)\s*:\s*[^\s/]+\s*/\s*([^\s,;]{4,100})", said_secret)
             .group(1)
-            .gate(Gate::Near { words: &["login", "user", "creds", "credentials"], back: 0, ahead: 4 }),
+            .gate(Gate::Near { words: &["login", "user", "creds", "credentials"], back: 0, ahead: 4, test: Some(labels_login) }),
         Spec::new(Password, r"(?:-u|--user)\s+[^\s:'\x22$]+:([^\s'\x22]{4,100})", said_secret)
             .group(1)
-            .gate(Gate::Near { words: &["-u", "--user"], back: 0, ahead: 1 }),
+            .gate(Gate::Near { words: &["-u", "--user"], back: 0, ahead: 1, test: None }),
         Spec::new(Password, r"\b(?i-u:basic)\s+([A-Za-z0-9+/]{8,}={0,2})", basic_credentials)
             .group(1)
-            .gate(Gate::Near { words: &["basic"], back: 0, ahead: 1 }),
+            .gate(Gate::Near { words: &["basic"], back: 0, ahead: 1, test: None }),
     ]
+}
+
+/// Whether `text[at..]` starts with `word` (lower-case ASCII), ignoring ASCII case.
+fn starts_ci(text: &str, at: usize, word: &str) -> bool {
+    let b = text.as_bytes();
+    b.len() - at >= word.len() && b[at..at + word.len()].eq_ignore_ascii_case(word.as_bytes())
+}
+
+/// Whether a login line's label starts at `at`: `(?i-u:login|username|user|creds|credentials)\s*:`,
+/// the start of every match of its pattern. "user" is a common word; a colon after it is not.
+fn labels_login(text: &str, at: usize) -> bool {
+    ["login", "username", "user", "creds", "credentials"]
+        .iter()
+        .any(|w| {
+            starts_ci(text, at, w)
+                && text.as_bytes().get(skip_space(text, at + w.len())) == Some(&b':')
+        })
+}
+
+/// Whether a said password's keyword starts at `at`, as in every match of the first pattern:
+/// a keyword, then `\s*[:=]` or white space and a verb (`\s+(?:is|was|…)`; "password" and
+/// "passwd" take only the verb). A verb is "é" too, so any non-ASCII character after the white
+/// space passes; "contraseña" passes whatever follows. Most "pass" in prose is "password"
+/// followed by neither.
+fn says_secret(text: &str, at: usize) -> bool {
+    let b = text.as_bytes();
+    let follows = |keyword: &str, verbs: &[&str], operator: bool| {
+        if !starts_ci(text, at, keyword) {
+            return false;
+        }
+        let after = at + keyword.len();
+        let next = skip_space(text, after);
+        (operator && matches!(b.get(next), Some(b':' | b'=')))
+            || (next > after
+                && (b.get(next).is_some_and(|&c| c >= 0x80)
+                    || verbs.iter().any(|v| starts_ci(text, next, v))))
+    };
+    let verbs = ["ist", "is", "est", "es", "era", "was"];
+    let said = [
+        "passwort",
+        "kennwort",
+        "mot de passe",
+        "senha",
+        "wachtwoord",
+        "pass",
+        "pw",
+    ];
+    starts_ci(text, at, "contrase")
+        || said.iter().any(|k| follows(k, &verbs, true))
+        || ["password", "passwd"]
+            .iter()
+            .any(|k| follows(k, &["is", "was"], false))
+}
+
+/// Whether `(?i-u:with|using)\s+(?i-u:password|passwort|pass|pw)\s+` has its keyword at `at`,
+/// as every match of the second pattern does.
+fn used_secret(text: &str, at: usize) -> bool {
+    let b = text.as_bytes();
+    let before = skip_space_back(text, at);
+    let ends = |word: &str| {
+        before >= word.len() && b[before - word.len()..before].eq_ignore_ascii_case(word.as_bytes())
+    };
+    before < at
+        && (ends("with") || ends("using"))
+        && ["password", "passwort", "pass", "pw"]
+            .iter()
+            .any(|k| starts_ci(text, at, k) && skip_space(text, at + k.len()) > at + k.len())
+}
+
+/// Whether a stated secret's keyword starts at `at`, as in every match of the `my password
+/// is …` pattern: `(?i-u:password|passcode|passphrase|pin)(?:\s+(?i-u:is|was)|\s*[=:])` ("wifi
+/// password" holds "password"). White space runs to "is" or "was" whole: `\s+` stops only
+/// before a byte that is not white space.
+pub(super) fn states_secret(text: &str, at: usize) -> bool {
+    ["password", "passcode", "passphrase", "pin"]
+        .iter()
+        .any(|w| {
+            if !starts_ci(text, at, w) {
+                return false;
+            }
+            let after = at + w.len();
+            let next = skip_space(text, after);
+            matches!(text.as_bytes().get(next), Some(b'=' | b':'))
+                || (next > after && (starts_ci(text, next, "is") || starts_ci(text, next, "was")))
+        })
 }
 
 /// A value that reads as a secret: four characters or more, not a variable or a placeholder,

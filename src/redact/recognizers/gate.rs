@@ -13,10 +13,8 @@
 //! running ~30 patterns over every byte cost more than everything else together.
 
 use super::key_literals;
-use super::prescan::{
-    extension_at, find_ci, floor_boundary, in_numbers, skip_space, skip_space_back, skip_word,
-    skip_word_back, Needs, Prescan, LONG,
-};
+use super::near::near_windows;
+use super::prescan::{extension_at, find_ci, floor_boundary, in_numbers, Needs, Prescan, LONG};
 use regex_automata::meta::Regex;
 use regex_automata::{Input, Span};
 use std::sync::OnceLock;
@@ -59,6 +57,9 @@ impl ByteSet {
     }
 }
 
+/// See [`Gate::Near`].
+pub(crate) type NearTest = fn(&str, usize) -> bool;
+
 /// See [`Runs::seeded_where`].
 pub(crate) type SeedTest = fn(&[u8], usize) -> bool;
 
@@ -83,6 +84,10 @@ pub(crate) enum Gate {
         words: &'static [&'static str],
         back: usize,
         ahead: usize,
+        /// A test every match's occurrence passes (given the text and where the occurrence
+        /// starts), such as the colon after "user": the others hold no match and open no
+        /// window. Most occurrences of "user" and "pass" in prose fail it.
+        test: Option<NearTest>,
     },
 }
 
@@ -177,7 +182,11 @@ impl Gate {
                 numbers: runs.numeric,
                 ..Needs::NONE
             },
-            Gate::Always | Gate::Starts(_) | Gate::Near { .. } => Needs::NONE,
+            Gate::Near { .. } => Needs {
+                starts: true,
+                ..Needs::NONE
+            },
+            Gate::Always | Gate::Starts(_) => Needs::NONE,
         }
     }
 
@@ -214,50 +223,12 @@ impl Gate {
                     push_window(out, s, e);
                 }
             }
-            Gate::Near { words, back, ahead } => {
-                let mut found: Vec<(usize, usize)> = Vec::new();
-                let b = text.as_bytes();
-                let starts_word = |at: usize| {
-                    at == 0 || !(b[at - 1].is_ascii_alphanumeric() || b[at - 1] == b'_')
-                };
-                // One pass per first letter, for every word that starts with it; the word
-                // start is checked before the word ("p" is common inside words, rarely first).
-                let mut letters: Vec<u8> = words.iter().map(|w| w.as_bytes()[0]).collect();
-                letters.sort_unstable();
-                letters.dedup();
-                for first in letters {
-                    // Occurrences in one word share its window: found once, so a long word
-                    // full of them stays linear.
-                    let mut word_end = 0;
-                    let upper = first.to_ascii_uppercase();
-                    for at in memchr::memchr2_iter(first, upper, b) {
-                        if at < word_end
-                            || !starts_word(at)
-                            || !words.iter().any(|w| {
-                                let w = w.as_bytes();
-                                b.len() - at >= w.len()
-                                    && b[at..at + w.len()].eq_ignore_ascii_case(w)
-                            })
-                        {
-                            continue;
-                        }
-                        word_end = skip_word(text, at);
-                        let mut start = skip_word_back(text, at);
-                        for _ in 0..*back {
-                            start = skip_word_back(text, skip_space_back(text, start));
-                        }
-                        let mut end = word_end;
-                        for _ in 0..*ahead {
-                            end = skip_word(text, skip_space(text, end));
-                        }
-                        found.push((start, end));
-                    }
-                }
-                found.sort_unstable();
-                for (s, e) in found {
-                    push_window(out, s, e);
-                }
-            }
+            Gate::Near {
+                words,
+                back,
+                ahead,
+                test,
+            } => near_windows(text, pre, words, (*back, *ahead), *test, out),
             Gate::Runs(runs) => runs.windows(text, pre, out),
         }
     }

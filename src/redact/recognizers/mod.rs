@@ -19,21 +19,27 @@ mod context;
 mod credentials;
 mod email;
 mod gate;
+#[cfg(test)]
+mod gate_texts;
 mod literals;
 pub mod names;
 mod national;
 mod national_formats;
 mod national_shape;
+mod near;
 mod patterns;
 pub mod person;
 mod phone;
 mod prescan;
 mod runs;
+mod skip;
+mod starts;
 mod values;
 
 use super::config::{invalid_pattern, RedactorConfig, Validator, DEFAULT_MIN_SCORE};
 use super::entity::EntityType;
 use crate::error::Result;
+pub(crate) use classes::classify;
 pub(crate) use context::has_context;
 use context::{cued, line_window, Pairs};
 use gate::{find_in, Gate};
@@ -290,6 +296,7 @@ impl Recognizers {
         let words = Needs {
             words: person || address,
             spaces: address,
+            starts: person,
             ..Needs::NONE
         };
         let needs = built_in
@@ -397,7 +404,8 @@ impl Recognizers {
         }
         national::scan(text, &pre.groups, &self.national, &mut out);
         if self.person {
-            person::scan_from(text, &pre.upper, &pre.leads, &mut out);
+            let starts = pre.starts.as_ref().map(|s| s.all());
+            person::scan_from(text, &pre.upper, &pre.leads, starts, &mut out);
         }
         if self.address {
             address::scan(text, &pre, &mut out);
@@ -438,51 +446,7 @@ mod tests {
             .contains(&("DATE_OF_BIRTH".to_string(), "03/04/1987".to_string())));
     }
 
-    /// Texts that stress the gates: the start of the labeled corpus, and hand-made edge cases
-    /// (values glued to punctuation, Unicode spaces and case folds, runs at the text's ends).
-    pub(super) fn gate_texts() -> Vec<String> {
-        let corpus = std::fs::read_to_string(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/tests/data/redact_corpus.jsonl"
-        ))
-        .unwrap_or_default();
-        let mut texts: Vec<String> = corpus
-            .lines()
-            .take(1500)
-            .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
-            .map(|v| v["text"].as_str().unwrap_or_default().to_string())
-            .collect();
-        texts.extend(
-            [
-                "_4111 1111 1111 1111_ x4111-1111-1111-1111 +44\u{a0}20 7946 0958\u{a0}ext\u{a0}12",
-                "ſecret=hunter22 toKen: abcdef12 Kneippſtraße 5 Hauptstraẞe 7 PASSWORD : 'x y z w'",
-                "a@b.co,c@d.io;_e@f.org 1.2.3.4.5 10.0.0.1: fe80::1:2:3 ab:cd:ef:01:23:45",
-                "2001:0db8:85a3:0000:0000:8a2e:0370:7334 1:2:3:4:5:6:1.2.3.4 ::ffff:10.0.0.1 10:30:00",
-                "https://u:p@h.io/x?token=abcdefgh1 http://x.io/?sig=123456&a=b <https://a:b@c.d>",
-                "12 Rue de la Paix, 5 rue de Rivoli 12, Calle Mayor s/n, Piso 3 Am Markt 5 An der Alster 12b",
-                "Allée des Roses 5, Calleja Mayor 3, Callers 5, Rue_5, Rue.\u{a0}de la Paix 7, Praça\u{2003}da Sé 2, RueDu Bac 4",
-                "221B Baker Street\u{a0}Suite 4, 19522 E 5th St. Apt 9 Via\u{2003}Roma 3, Hauptstr. 82c Zimmer 6",
-                "42 rue de Rivoli, 75001 Paris; 5, calle Mayor 3b,\u{a0}allée des Roses 12 praça\u{2003}da Sé; 7\nrue X",
-                // Assignments: quoted keywords, `:=`/`=>`, Unicode spaces, longest keyword.
-                "\"client_secret\" => \"s3cr3t-value\" DB_PASSWORD\u{a0}:= hunter2x TOKEN='a b c d'",
-                "x.apikey=abcd1234; AUTH :\u{2003}`tick tock` Credentials=abcdefgh mypassword=qwerty12",
-                // Near words: bearer across lines and spaces, "my wifi password is".
-                "Authorization:Bearer\u{a0}abcdefghijklmnop1234 and bearer\n\n  zyxwvutsrqponmlk9876",
-                "our wi-fi password is Tr0ub4dor&3, the  PIN  :  4455",
-                // Near words inside words, after `-` and `_`, in either case; a key header
-                // after a run of dashes.
-                "my PIN-pass is 1234abcd, your xpin is 5678efgh, the _Pass was s3cr3t!! pinpass",
-                "---------Begin RSA PRIVATE KEY-----\nMIIEow\n-----END RSA PRIVATE KEY-----",
-                // Phones with extensions and international prefixes; dates with years.
-                "+1 (415) 555-0100 ext. 12, 0044 20 7946 0958 x99, call 555-0100 extension 7",
-                // A rejected match (too few digits) runs into a number through its extension.
-                "2024 ext. 4111.4111, 12\n x 4111 2222 33 and 7 #\u{a0}555 1234 567 +4 extension 12345678",
-                "born on 12th of September, 1987; DOB Sept. 3, 1979; geboren 03.04.1987; age 3/4/88",
-            ]
-            .map(String::from),
-        );
-        texts
-    }
+    pub(super) use super::gate_texts::gate_texts;
 
     #[test]
     fn gates_find_what_the_whole_text_finds() {
@@ -549,6 +513,7 @@ mod tests {
                 Just("Bearer "), Just("my pin is "),
                 Just("@x.io"), Just("Main Street"),
                 Just("é"), Just("_"),
+                Just("user"), Just("login"),
             ], 0..40)
         ) {
             let r = Recognizers::new(&RedactorConfig::default()).unwrap();

@@ -12,7 +12,7 @@ use super::code::{is_assigned_secret, is_code_value};
 use super::email::{email, unicode_email};
 use super::gate::{ByteSet, Gate};
 use super::phone::{phone, PHONE_CONTEXT};
-use super::{runs, values, Hit, Spec};
+use super::{credentials, runs, values, Hit, Spec};
 
 /// A candidate's surroundings, for checks that must see what is next to the match.
 pub(super) fn before(text: &str, start: usize) -> &[u8] {
@@ -491,11 +491,11 @@ pub(super) fn built_in() -> Vec<Spec> {
         Spec::new(Password, r"\b(?i-u:bearer)\s+([A-Za-z0-9._~+/=-]{16,})", assignment)
             .group(1)
             .value(values::bearer)
-            .gate(Gate::Near { words: &["bearer"], back: 0, ahead: 1 }),
+            .gate(Gate::Near { words: &["bearer"], back: 0, ahead: 1, test: None }),
         Spec::new(Password, r"\b(?i-u:my|the|our|your)\s+(?i-u:password|passcode|passphrase|pin|wifi password|wi-fi password)(?:\s+(?i-u:is|was)|\s*[=:])\s+([^\s,;]{4,100})", assignment)
             .group(1)
             .value(values::stated)
-            .gate(Gate::Near { words: &["pass", "pin"], back: 2, ahead: 2 }),
+            .gate(Gate::Near { words: &["pass", "pin"], back: 2, ahead: 2, test: Some(credentials::states_secret) }),
         Spec::new(DateOfBirth, &dob_date, birth_date)
             // Context words are matched as word beginnings ("birth" in "birthdate"); "age" only
             // as a word of its own ("Age: 34", not "Agenda", "agent" or "max-age=86400").

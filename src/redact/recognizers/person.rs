@@ -170,13 +170,19 @@ pub fn scan(text: &str, out: &mut Vec<Candidate>) {
         .filter(|&i| b[i].is_ascii_uppercase())
         .collect();
     let leads: Vec<usize> = (0..b.len()).filter(|&i| b[i] >= 0xc0).collect();
-    scan_from(text, &upper, &leads, out);
+    scan_from(text, &upper, &leads, None, out);
 }
 
 /// [`scan`], given where `text`'s ASCII capitals and non-ASCII characters start (in order):
 /// a name starts with a capital letter, so only words starting there are read, and the words
 /// around one only when it could be a name. Most of a text is never tokenized.
-pub(crate) fn scan_from(text: &str, upper: &[usize], leads: &[usize], out: &mut Vec<Candidate>) {
+pub(crate) fn scan_from(
+    text: &str,
+    upper: &[usize],
+    leads: &[usize],
+    starts: Option<&[usize]>,
+    out: &mut Vec<Candidate>,
+) {
     let (mut lower_buf, mut prev_buf, mut next_buf) = (String::new(), String::new(), String::new());
     let word = |t: Token| &text[t.start..t.end];
     // Names already taken end here; capitals inside them are not read again.
@@ -334,7 +340,7 @@ pub(crate) fn scan_from(text: &str, upper: &[usize], leads: &[usize], out: &mut 
             taken = last.end;
         }
     }
-    cased::scan(text, out);
+    cased::scan(text, starts, out);
 }
 
 /// Whether the words before `cur` are `cue` (lower-cased), separated by single spaces; the
@@ -413,7 +419,8 @@ mod tests {
         scan(text, &mut lazy);
         let pre = super::super::prescan::Prescan::new(text);
         let mut pre_lazy = Vec::new();
-        scan_from(text, &pre.upper, &pre.leads, &mut pre_lazy);
+        let starts = pre.starts.as_ref().map(|s| s.all());
+        scan_from(text, &pre.upper, &pre.leads, starts, &mut pre_lazy);
         let mut reference = Vec::new();
         scan_by_tokens(text, &mut reference);
         assert_eq!(lazy, reference, "{text:?}");

@@ -3,6 +3,8 @@
 //! hold a key, a token or a wallet address. Plus the small text helpers the gates share.
 
 use super::classes::classify;
+pub(crate) use super::skip::{skip_space, skip_space_back, skip_word, skip_word_back};
+use super::starts::{push_starts, WordStarts};
 use regex_automata::Span;
 
 /// Runs without white space shorter than this hold no key, token, wallet or MAC address: the
@@ -63,6 +65,8 @@ pub(crate) struct Prescan {
     /// Germanic street endings fold case in Unicode; every other keyword folds ASCII only,
     /// which is why their gates can search ASCII case-insensitively.
     pub folds: bool,
+    /// Where the words start, by first letter (keyword gates, the uncased-name cues).
+    pub starts: Option<WordStarts>,
 }
 
 /// Which parts of a [`Prescan`] the enabled recognizers read; the rest is left empty. Digit
@@ -78,6 +82,8 @@ pub(crate) struct Needs {
     pub long: bool,
     /// Number clusters (number-shaped matches).
     pub numbers: bool,
+    /// Word starts (keyword gates, the uncased-name cues).
+    pub starts: bool,
 }
 
 impl Needs {
@@ -86,12 +92,14 @@ impl Needs {
         spaces: true,
         long: true,
         numbers: true,
+        starts: true,
     };
     pub(crate) const NONE: Needs = Needs {
         words: false,
         spaces: false,
         long: false,
         numbers: false,
+        starts: false,
     };
 
     pub(crate) fn or(self, other: Needs) -> Needs {
@@ -100,6 +108,7 @@ impl Needs {
             spaces: self.spaces || other.spaces,
             long: self.long || other.long,
             numbers: self.numbers || other.numbers,
+            starts: self.starts || other.starts,
         }
     }
 }
@@ -129,6 +138,8 @@ impl Prescan {
         // this pass cost more than the rest of a short text's scan. The last block is padded
         // with spaces.
         let mut run_start = 0;
+        let mut starts = Vec::with_capacity(room(needs.starts, b.len() / 4));
+        let mut word_before = false;
         for at in (0..b.len()).step_by(16) {
             let n = (b.len() - at).min(16);
             let block: [u8; 16] = match b[at..].first_chunk::<16>() {
@@ -155,6 +166,9 @@ impl Prescan {
             if needs.spaces {
                 push_bits(c.blank & real, at, &mut pre.spaces);
             }
+            if needs.starts {
+                push_starts(&c, at, &mut word_before, &mut starts);
+            }
             if !needs.long {
                 continue;
             }
@@ -168,6 +182,9 @@ impl Prescan {
                 run_start = end + 1;
                 seps &= seps - 1;
             }
+        }
+        if needs.starts {
+            pre.starts = Some(WordStarts::of(b, starts));
         }
         if needs.long && b.len() >= run_start + LONG {
             pre.long.push(Span::from(run_start..b.len()));
@@ -311,50 +328,6 @@ pub(crate) fn find_ci<'a>(text: &'a str, word: &'a str) -> impl Iterator<Item = 
         .filter(move |&i| b.len() - i >= w.len() && b[i..i + w.len()].eq_ignore_ascii_case(w))
 }
 
-/// The end of the white space (Unicode `\s`) starting at `i`.
-pub(crate) fn skip_space(text: &str, mut i: usize) -> usize {
-    while let Some(c) = text.get(i..).and_then(|t| t.chars().next()) {
-        if !c.is_whitespace() {
-            break;
-        }
-        i += c.len_utf8();
-    }
-    i
-}
-
-/// The start of the white space (Unicode `\s`) ending at `i`.
-pub(crate) fn skip_space_back(text: &str, mut i: usize) -> usize {
-    while let Some(c) = text[..i].chars().next_back() {
-        if !c.is_whitespace() {
-            break;
-        }
-        i -= c.len_utf8();
-    }
-    i
-}
-
-/// The end of the run of non-white-space characters starting at `i`.
-pub(crate) fn skip_word(text: &str, mut i: usize) -> usize {
-    while let Some(c) = text.get(i..).and_then(|t| t.chars().next()) {
-        if c.is_whitespace() {
-            break;
-        }
-        i += c.len_utf8();
-    }
-    i
-}
-
-/// The start of the run of non-white-space characters ending at `i`.
-pub(crate) fn skip_word_back(text: &str, mut i: usize) -> usize {
-    while let Some(c) = text[..i].chars().next_back() {
-        if c.is_whitespace() {
-            break;
-        }
-        i -= c.len_utf8();
-    }
-    i
-}
-
 /// The last char boundary at or before `i`.
 pub(crate) fn floor_boundary(text: &str, i: usize) -> usize {
     let mut i = i.min(text.len());
@@ -434,14 +407,5 @@ mod tests {
         }
         assert_eq!(p.groups_in(Span::from(0..12)), &[Span::from(2..12)]);
         assert_eq!(p.groups.len(), 5);
-    }
-
-    #[test]
-    fn unicode_space_skips() {
-        let t = "ab \u{a0}\u{2003}cd";
-        assert_eq!(skip_space(t, 2), 8);
-        assert_eq!(skip_space_back(t, 8), 2);
-        assert_eq!(skip_word(t, 8), t.len());
-        assert_eq!(skip_word_back(t, 2), 0);
     }
 }

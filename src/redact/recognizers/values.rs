@@ -39,6 +39,15 @@ pub(crate) fn assignments(text: &str, keywords: &[&str], out: &mut Vec<(usize, u
         ends[last.to_ascii_lowercase() as usize] = true;
         ends[last.to_ascii_uppercase() as usize] = true;
     }
+    // The keywords by their last byte (lower case), as bits of their indices: an operator is
+    // compared only with the keywords that can end before it.
+    let mut by_last = [0u64; 256];
+    for (n, k) in keywords.iter().enumerate() {
+        let bit = 1u64.checked_shl(n as u32).unwrap_or(0);
+        by_last[k.as_bytes()[k.len() - 1].to_ascii_lowercase() as usize] |= bit;
+    }
+    // Past 64 keywords (none so far) the bits run out: those are compared with every operator.
+    let rest = keywords.get(64..).unwrap_or_default();
     let mut searched_to = 0;
     for op in memchr::memchr2_iter(b':', b'=', b) {
         if op < searched_to || (op > 0 && !ends[b[op - 1] as usize] && !quote_or_space(b[op - 1])) {
@@ -47,7 +56,7 @@ pub(crate) fn assignments(text: &str, keywords: &[&str], out: &mut Vec<(usize, u
         // When the value does not fit, the regex goes on after the keyword's start; every
         // shorter keyword ending at the same place has the same operator and value, so the
         // next candidate is the next operator.
-        if !keyword_before(text, op, keywords, searched_to) {
+        if !keyword_before(text, op, (keywords, &by_last, rest), searched_to) {
             continue;
         }
         if let Some((gs, ge, end)) = assignment_at(text, op) {
@@ -65,7 +74,12 @@ fn quote_or_space(c: u8) -> bool {
 
 /// Whether a keyword (ASCII case-insensitive) starting at `from` or later ends just before
 /// `op`, with white space and one quote allowed in between.
-fn keyword_before(text: &str, op: usize, keywords: &[&str], from: usize) -> bool {
+fn keyword_before(
+    text: &str,
+    op: usize,
+    (keywords, by_last, rest): (&[&str], &[u64; 256], &[&str]),
+    from: usize,
+) -> bool {
     let b = text.as_bytes();
     let mut end = skip_space_back(text, op);
     if end > 0 && matches!(b[end - 1], b'"' | b'\'') {
@@ -74,7 +88,13 @@ fn keyword_before(text: &str, op: usize, keywords: &[&str], from: usize) -> bool
     let Some(last) = end.checked_sub(1).map(|i| b[i].to_ascii_lowercase()) else {
         return false;
     };
-    keywords.iter().any(|k| {
+    let mut bits = by_last[last as usize];
+    let ending = std::iter::from_fn(|| {
+        let n = bits.trailing_zeros() as usize;
+        bits &= bits.wrapping_sub(1);
+        keywords.get(n).filter(|_| n < 64)
+    });
+    ending.chain(rest).any(|k| {
         k.as_bytes()[k.len() - 1] == last
             && end >= from + k.len()
             && b[end - k.len()..end].eq_ignore_ascii_case(k.as_bytes())

@@ -9,6 +9,7 @@
 //! already links): the capitals the main scan walks are not there to find them.
 
 use super::super::code::glued_into_code;
+use super::super::context::pair_bit;
 use super::super::names::{is_particle, Listed};
 use super::super::Candidate;
 use super::score::listed_word;
@@ -194,42 +195,150 @@ fn name_start(text: &str, at: usize, opens: Opens) -> Option<usize> {
     Some(i)
 }
 
-/// Appends the names in lower case or in capitals that a strong cue opens.
-pub(super) fn scan(text: &str, out: &mut Vec<Candidate>) {
+/// Appends the names in lower case or in capitals that a strong cue opens. `starts`, the
+/// text's word starts at an ASCII letter or `-` (from the prescan), spares the search over
+/// every byte: only the cues at a word start are read.
+pub(super) fn scan(text: &str, starts: Option<&[usize]>, out: &mut Vec<Candidate>) {
+    match starts {
+        Some(starts) if by_first().is_some() => scan_starts(text, starts, out),
+        _ => {
+            for m in cues().find_iter(text) {
+                at_cue(text, m.start(), m.end(), m.pattern().as_usize(), out);
+            }
+        }
+    }
+}
+
+/// What `cues().find_iter(text)` reports at word starts, from the word starts alone.
+///
+/// The search reports the longest cue at the leftmost position where one matches, then goes
+/// on after it: a match hides the matches that start inside it. A cue at a word start `w` is
+/// reported unless a match already reported covers `w`. One at a word start is tracked here
+/// (`cursor`); one inside a word ("xi'my name is") is not, but to cover `w` it must hold the
+/// byte before `w`, which starts no word: an inner word start of a cue ([`covers`]). Where
+/// such a cue sits at `w`, the rest of the text goes through the search itself, from a point
+/// where it is known to resume (the end of the last match, or the text's start).
+fn scan_starts(text: &str, starts: &[usize], out: &mut Vec<Candidate>) {
+    let Some(by_first) = by_first() else {
+        return;
+    };
     let b = text.as_bytes();
-    for m in cues().find_iter(text) {
-        // The cue must start a word: "username:", "nominee:", "idear" are no cues.
-        let starts_word = text[..m.start()]
-            .chars()
-            .next_back()
-            .is_none_or(|c| !c.is_alphanumeric() && c != '_');
-        if !starts_word {
+    let at = |p: usize, cue: usize| {
+        let c = CUES[cue].0.as_bytes();
+        b.len() - p >= c.len() && b[p..p + c.len()].eq_ignore_ascii_case(c)
+    };
+    let mut cursor = 0;
+    for &w in starts {
+        // Most word starts start no cue: their first two bytes rule them out.
+        let (first, follow) = &by_first[b[w].to_ascii_lowercase() as usize];
+        if w < cursor || b.get(w + 1).is_none_or(|&c| *follow & pair_bit(c) == 0) {
             continue;
         }
-        let opens = CUES[m.pattern().as_usize()].1;
-        let Some(mut start) = name_start(text, m.end(), opens) else {
+        // The cues of this first letter, longest first: the search's choice at `w`.
+        let Some(cue) = first.iter().map(|&c| c as usize).find(|&c| at(w, c)) else {
             continue;
         };
-        // A title vouches for the word after it: "FAO: MR. JOHN SMITH", "dear mr. smith".
-        let mut titled = false;
-        if b.get(start).is_some_and(|c| c.is_ascii_alphabetic()) {
-            let end = word_end(text, start);
-            if listed_word(&text[start..end]).honorific {
-                let gap = if text[end..].starts_with(". ") { 2 } else { 1 };
-                if b.get(end) == Some(&b' ') || gap == 2 {
-                    start = end + gap;
-                    titled = true;
+        if covers()
+            .iter()
+            .any(|&(c, k)| w - cursor >= k && at(w - k, c))
+        {
+            let rest = aho_corasick::Input::new(text).span(cursor..text.len());
+            for m in cues().find_iter(rest) {
+                at_cue(text, m.start(), m.end(), m.pattern().as_usize(), out);
+            }
+            return;
+        }
+        let end = w + CUES[cue].0.len();
+        at_cue(text, w, end, cue, out);
+        cursor = end;
+    }
+}
+
+/// For each lower-case first byte, the cues starting with it, longest first, and the bits
+/// ([`pair_bit`]) of their second bytes; `None` if a cue starts with a byte other than an
+/// ASCII letter (word starts are kept only at those) or is shorter than two bytes.
+fn by_first() -> Option<&'static [(Vec<u8>, u32)]> {
+    type ByFirst = Vec<(Vec<u8>, u32)>;
+    static BY_FIRST: OnceLock<Option<ByFirst>> = OnceLock::new();
+    BY_FIRST
+        .get_or_init(|| {
+            let mut by_first = vec![(Vec::new(), 0); 256];
+            let mut order: Vec<usize> = (0..CUES.len()).collect();
+            order.sort_by_key(|&c| std::cmp::Reverse(CUES[c].0.len()));
+            for c in order {
+                // The search needs two bytes of each cue, the first a letter, and an index
+                // that fits a byte.
+                let (&[first, second, ..], Ok(index)) = (CUES[c].0.as_bytes(), u8::try_from(c))
+                else {
+                    return None;
+                };
+                if !first.is_ascii_alphabetic() {
+                    return None;
+                }
+                let entry = &mut by_first[first.to_ascii_lowercase() as usize];
+                entry.0.push(index);
+                entry.1 |= pair_bit(second);
+            }
+            Some(by_first)
+        })
+        .as_deref()
+}
+
+/// The cues with a word start inside them, and its offset: a letter after a byte other than
+/// an ASCII letter, digit or `_` ("name" in "my name is", "m" in "i'm", "e" in "heiße").
+fn covers() -> &'static [(usize, usize)] {
+    static COVERS: OnceLock<Vec<(usize, usize)>> = OnceLock::new();
+    COVERS.get_or_init(|| {
+        let mut covers = Vec::new();
+        for (c, (cue, _)) in CUES.iter().enumerate() {
+            let cue = cue.as_bytes();
+            for k in 1..cue.len() {
+                let before = cue[k - 1];
+                if cue[k].is_ascii_alphabetic()
+                    && !(before.is_ascii_alphanumeric() || before == b'_')
+                {
+                    covers.push((c, k));
                 }
             }
         }
-        if let Some(end) = name_at(text, start, opens, titled) {
-            out.push(Candidate {
-                kind: EntityType::Person,
-                start,
-                end,
-                score: 0.85,
-            });
+        covers
+    })
+}
+
+/// The name a cue found at `start..end` opens, if any.
+fn at_cue(text: &str, cue_start: usize, cue_end: usize, cue: usize, out: &mut Vec<Candidate>) {
+    let b = text.as_bytes();
+    // The cue must start a word: "username:", "nominee:", "idear" are no cues.
+    let starts_word = text[..cue_start]
+        .chars()
+        .next_back()
+        .is_none_or(|c| !c.is_alphanumeric() && c != '_');
+    if !starts_word {
+        return;
+    }
+    let opens = CUES[cue].1;
+    let Some(mut start) = name_start(text, cue_end, opens) else {
+        return;
+    };
+    // A title vouches for the word after it: "FAO: MR. JOHN SMITH", "dear mr. smith".
+    let mut titled = false;
+    if b.get(start).is_some_and(|c| c.is_ascii_alphabetic()) {
+        let end = word_end(text, start);
+        if listed_word(&text[start..end]).honorific {
+            let gap = if text[end..].starts_with(". ") { 2 } else { 1 };
+            if b.get(end) == Some(&b' ') || gap == 2 {
+                start = end + gap;
+                titled = true;
+            }
         }
+    }
+    if let Some(end) = name_at(text, start, opens, titled) {
+        out.push(Candidate {
+            kind: EntityType::Person,
+            start,
+            end,
+            score: 0.85,
+        });
     }
 }
 
@@ -308,8 +417,32 @@ mod tests {
 
     fn names(text: &str) -> Vec<&str> {
         let mut out = Vec::new();
-        scan(text, &mut out);
+        scan(text, None, &mut out);
         out.iter().map(|c| &text[c.start..c.end]).collect()
+    }
+
+    /// The search from word starts finds what the search over every byte finds, where cues
+    /// overlap, hide one another, or sit inside words.
+    #[test]
+    fn word_starts_find_what_the_search_finds() {
+        use super::super::super::prescan::{Needs, Prescan};
+        let texts = [
+            "xi'my name is bob; i'my name is bob; i'mme llamo ana; i'm ana",
+            "amy name is: john; my name is john; nom: ana; nominal name: jo",
+            "ich heißename: jo; heisseich bin bob, saludosaludos\n\nANA DIAZ",
+            "dear ana, mi nombre es jo, meu nome é ana; nome: x; regards,\nBOB",
+            "i am ana. i’my name is x; je m'appelle luc; je m’appelle luc; PATIENT: JOHN DOE",
+            "éname: jo; _name: jo; 9name: jo; name : jo; Name:\tjo; contact person: ana",
+        ];
+        for text in texts.iter().copied().chain(["i'm ".repeat(40).as_str()]) {
+            let pre = Prescan::with(text, Needs::ALL);
+            let starts = pre.starts.as_ref().unwrap().all();
+            let (mut from_starts, mut searched) = (Vec::new(), Vec::new());
+            scan(text, Some(starts), &mut from_starts);
+            scan(text, None, &mut searched);
+            assert_eq!(from_starts, searched, "{text:?}");
+        }
+        assert!(covers().contains(&(0, 3)));
     }
 
     #[test]

@@ -189,5 +189,5 @@ pub(super) fn scan_by_tokens(text: &str, out: &mut Vec<Candidate>) {
             i += 1;
         }
     }
-    cased::scan(text, out);
+    cased::scan(text, None, out);
 }
