@@ -62,13 +62,7 @@ fn identifiers_are_found_with_their_cues() {
         ("US_BANK_NUMBER", "routing 011000015", "011000015"),
         ("MEDICAL_LICENSE", "DEA number AB1234563", "AB1234563"),
     ];
-    for &(kind, text, value) in cases {
-        let f = found(text);
-        assert!(
-            f.contains(&(kind.to_string(), value.to_string())),
-            "expected {kind} {value:?} in {text:?}, got {f:?}"
-        );
-    }
+    finds_all(cases);
 }
 
 /// The shapes with letters, separators or a date are rare enough to be found without a cue.
@@ -93,13 +87,7 @@ fn distinctive_shapes_need_no_cue() {
         ("TH_TNIN", "for 1-2345-67890-12-1", "1-2345-67890-12-1"),
         ("US_ITIN", "for 912-70-1234", "912-70-1234"),
     ];
-    for &(kind, text, value) in cases {
-        let f = found(text);
-        assert!(
-            f.contains(&(kind.to_string(), value.to_string())),
-            "expected {kind} {value:?} in {text:?}, got {f:?}"
-        );
-    }
+    finds_all(cases);
 }
 
 #[test]
@@ -180,13 +168,7 @@ fn numbers_take_their_own_label() {
             "4427604555210",
         ),
     ];
-    for &(kind, text, value) in cases {
-        let f = found(text);
-        assert!(
-            f.contains(&(kind.to_string(), value.to_string())),
-            "expected {kind} {value:?} in {text:?}, got {f:?}"
-        );
-    }
+    finds_all(cases);
     // A label after the number names the next one.
     let f = found("bytes: 239209079. The passport office opens at 9");
     assert!(f.iter().all(|(k, _)| k != "US_PASSPORT"), "{f:?}");
@@ -268,6 +250,17 @@ proptest! {
     }
 }
 
+/// Asserts each `(type, text, value)`: the value is found in the text as that type.
+fn finds_all(cases: &[(&str, &str, &str)]) {
+    for &(kind, text, value) in cases {
+        assert!(
+            has(text, kind, value),
+            "expected {kind} {value:?} in {text:?}, got {:?}",
+            found(text)
+        );
+    }
+}
+
 fn has(text: &str, kind: &str, value: &str) -> bool {
     found(text).contains(&(kind.to_string(), value.to_string()))
 }
@@ -290,13 +283,7 @@ fn numbers_glued_to_their_label_are_found() {
         ("US_BANK_NUMBER", "Acct#4359572553", "4359572553"),
         ("US_DRIVER_LICENSE", "DL#D9031236", "D9031236"),
     ];
-    for &(kind, text, value) in cases {
-        assert!(
-            has(text, kind, value),
-            "expected {kind} {value:?} in {text:?}, got {:?}",
-            found(text)
-        );
-    }
+    finds_all(cases);
     for text in [
         "NHS ticket REF#9434765919",
         "NHS build v2.9434765919",
@@ -360,13 +347,7 @@ fn csv_and_tsv_headers_name_their_columns() {
             "71041366657",
         ),
     ];
-    for &(kind, text, value) in cases {
-        assert!(
-            has(text, kind, value),
-            "expected {kind} {value:?} in {text:?}, got {:?}",
-            found(text)
-        );
-    }
+    finds_all(cases);
     // Another column's name, no header above the row, or a first line that is a row of values
     // (code here) name nothing.
     for text in [
@@ -399,13 +380,7 @@ fn a_label_line_names_the_value_below_it() {
         ),
         ("UK_NHS", "NHS number\n\"9434765919\"", "9434765919"),
     ];
-    for &(kind, text, value) in cases {
-        assert!(
-            has(text, kind, value),
-            "expected {kind} {value:?} in {text:?}, got {:?}",
-            found(text)
-        );
-    }
+    finds_all(cases);
     for text in [
         // The line above holds its own value.
         "NHS number 9434765919\n6639233215 is the next referral",
@@ -450,13 +425,7 @@ fn camel_case_keys_and_abbreviated_labels_are_cues() {
         ("US_DRIVER_LICENSE", "Driver's Lic. D6940969", "D6940969"),
         ("US_DRIVER_LICENSE", "CA DL D6584508", "D6584508"),
     ];
-    for &(kind, text, value) in cases {
-        assert!(
-            has(text, kind, value),
-            "expected {kind} {value:?} in {text:?}, got {:?}",
-            found(text)
-        );
-    }
+    finds_all(cases);
     for text in ["dlopen returned 12345678", "libfoo.dll 12345678 bytes"] {
         assert!(
             !kinds_in(text).contains(&"US_DRIVER_LICENSE".to_string()),
@@ -477,13 +446,7 @@ fn dotted_and_spaced_numbers_are_found_with_their_cue() {
         ("ES_NIE", "NIE: X 1234567 L", "X 1234567 L"),
         ("KR_RRN", "주민등록번호: 900101 1234568", "900101 1234568"),
     ];
-    for &(kind, text, value) in cases {
-        assert!(
-            has(text, kind, value),
-            "expected {kind} {value:?} in {text:?}, got {:?}",
-            found(text)
-        );
-    }
+    finds_all(cases);
     for (kind, text) in [
         ("ES_NIF", "de 12.345.678 Z en adelante"),
         ("ES_NIF", "pedido 12345678 Z"),
