@@ -19,6 +19,31 @@ let types = readFileSync(dts, "utf8").replace(/(\w+): ([\w<>\[\]]+) \| undefined
 if (!types.includes("interface SymbolConstructor")) types = types.replace(/^(\/\* tslint:disable \*\/\n\/\* eslint-disable \*\/\n)?/, `$1${disposable}`);
 writeFileSync(dts, types);
 
+// Using an object after free() (or after its `using` block ended) reached wasm-bindgen's
+// "null pointer passed to rust", a plain Error without a code; it becomes a coded one, and a
+// second free() does nothing instead of throwing it. The instance was never harmed: only the
+// error was unhelpful.
+const jsPath = `${dir}/llm_memory.js`;
+let js = readFileSync(jsPath, "utf8");
+if (!js.includes("function glueError(")) {
+  const shim = /(__wbindgen_throw_\w+ = function\(arg0, arg1\) \{\n\s*)throw new Error\(getStringFromWasm0\(arg0, arg1\)\);/;
+  if (!shim.test(js)) throw new Error("finish-pkg: wasm-bindgen's throw shim changed shape; update scripts/finish-pkg.mjs");
+  js = js.replace(shim, "$1throw glueError(getStringFromWasm0(arg0, arg1));");
+  const free = /(free\(\) \{\n(\s*)const ptr = this\.__destroy_into_raw\(\);\n)/g;
+  if (!free.test(js)) throw new Error("finish-pkg: wasm-bindgen's free() changed shape; update scripts/finish-pkg.mjs");
+  js = js.replace(free, "$1$2if (ptr === 0) return;\n");
+  js += `
+function glueError(message) {
+  if (message !== "null pointer passed to rust") return new Error(message);
+  const err = new Error("this object was freed (free() was called, or its \`using\` block ended); create a new one");
+  err.name = "LlmMemoryError";
+  err.code = "FREED";
+  return err;
+}
+`;
+  writeFileSync(jsPath, js);
+}
+
 const cargo = readFileSync("Cargo.toml", "utf8");
 const field = (k) => cargo.match(new RegExp(`^${k} = "(.*)"`, "m"))[1];
 

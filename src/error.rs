@@ -42,6 +42,9 @@ pub enum ErrorCode {
     /// An app callback (`summarize` writing an episode) threw, rejected, or did not answer
     /// within `callbackTimeoutMs`.
     CallbackFailed,
+    /// A method called on an object after its `free()` (thrown by the JS glue, which
+    /// `scripts/finish-pkg.mjs` teaches the code).
+    Freed,
 }
 
 impl ErrorCode {
@@ -64,6 +67,7 @@ impl ErrorCode {
             ErrorCode::CorruptStorage => "CORRUPT_STORAGE",
             ErrorCode::StorageFailed => "STORAGE_FAILED",
             ErrorCode::CallbackFailed => "CALLBACK_FAILED",
+            ErrorCode::Freed => "FREED",
         }
     }
 }

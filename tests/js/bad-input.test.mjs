@@ -159,3 +159,19 @@ test("circular or too deeply nested metadata is INVALID_ENTRY, and the module ke
   assert.deepEqual(mem.entries().at(-1).metadata, { ok: [1, 2] });
   assert.equal(Tokenizer.approximate().count("still counting here"), 5);
 });
+
+test("an object used after free() throws FREED; a second free() does nothing", () => {
+  const objects = [
+    [new Memory(), (o) => o.add("user", "hi")],
+    [new lib.Redactor(), (o) => o.redact("ann@example.com")],
+    [Tokenizer.approximate(4), (o) => o.count("hello")],
+  ];
+  for (const [o, use] of objects) {
+    o.free();
+    assert.throws(() => use(o), (e) => e.code === "FREED" && e.name === "LlmMemoryError" && /freed/.test(e.message));
+    o.free();
+    o[Symbol.dispose]?.();
+  }
+  const r = new lib.Redactor();
+  assert.equal(r.redact("ann@example.com").text, "[EMAIL_1]");
+});
