@@ -332,13 +332,12 @@ fn cue_distance(text: &str, at: usize, end: usize, cues: &[&str], after: bool) -
 /// ([`csv_header_names`]).
 fn header_names(text: &str, at: usize, cues: &[&str]) -> bool {
     let b = text.as_bytes();
-    let line_start = |i: usize| line_start(b, i);
-    let row = line_start(at);
-    if row == 0 {
+    let line_start = |i: usize| row_start(b, i);
+    let Some(row) = line_start(at).filter(|&r| r > 0) else {
         return false;
-    }
+    };
     if b[row] != b'|' {
-        return csv_header_names(text, at, cues);
+        return csv_header_names(text, at, row, cues);
     }
     let column = memchr::memchr_iter(b'|', &b[row..at]).count();
     // Up the rows to the table's first line, its header; a table longer than this has its
@@ -348,11 +347,10 @@ fn header_names(text: &str, at: usize, cues: &[&str]) -> bool {
         if header == 0 {
             break;
         }
-        let above = line_start(header - 1);
-        if b[above] != b'|' {
-            break;
+        match line_start(header - 1) {
+            Some(above) if b[above] == b'|' => header = above,
+            _ => break,
         }
-        header = above;
     }
     if header == row {
         return false;
@@ -366,9 +364,17 @@ fn header_names(text: &str, at: usize, cues: &[&str]) -> bool {
     has_context(text, end, end, (cell.len(), 0), cues)
 }
 
-/// The start of the line holding `i`.
-fn line_start(b: &[u8], i: usize) -> usize {
-    memchr::memrchr(b'\n', &b[..i]).map_or(0, |n| n + 1)
+/// Table rows and headers are shorter than this; longer lines are read as no table at all, so
+/// a megabyte-long line full of numbers costs no walk to its ends per number.
+const ROW_MAX: usize = 1024;
+
+/// The start of the line holding `i`, if it begins at most [`ROW_MAX`] bytes before `i`.
+fn row_start(b: &[u8], i: usize) -> Option<usize> {
+    let lo = i.saturating_sub(ROW_MAX);
+    match memchr::memrchr(b'\n', &b[lo..i]) {
+        Some(n) => Some(lo + n + 1),
+        None => (lo == 0).then_some(0),
+    }
 }
 
 /// The delimiter of a CSV or TSV row (tab, then `;`, then `,`), if the row holds one.
@@ -383,13 +389,15 @@ fn delimiter(row: &[u8]) -> Option<u8> {
 /// `Alice,9434765919`). A header names columns and holds no digit: a first line with one is a
 /// row of values, or code (`const __NR_acct: u32 = 1073741987;` over more such lines). A quoted
 /// delimiter shifts the columns: then no header is found.
-fn csv_header_names(text: &str, at: usize, cues: &[&str]) -> bool {
+fn csv_header_names(text: &str, at: usize, row: usize, cues: &[&str]) -> bool {
     let b = text.as_bytes();
-    let row = line_start(b, at);
-    if row == 0 {
+    let hi = (row + ROW_MAX).min(b.len()).max(at);
+    let Some(row_end) = memchr::memchr(b'\n', &b[at..hi])
+        .map(|n| at + n)
+        .or((hi == b.len()).then_some(hi))
+    else {
         return false;
-    }
-    let row_end = memchr::memchr(b'\n', &b[at..]).map_or(b.len(), |n| at + n);
+    };
     let Some(d) = delimiter(&b[row..row_end]) else {
         return false;
     };
@@ -402,7 +410,9 @@ fn csv_header_names(text: &str, at: usize, cues: &[&str]) -> bool {
         if header == 0 || row - header > 8192 {
             break;
         }
-        let above = line_start(b, header - 1);
+        let Some(above) = row_start(b, header - 1) else {
+            break;
+        };
         if memchr::memchr_iter(d, &b[above..header - 1]).count() != fields {
             break;
         }
@@ -425,7 +435,9 @@ fn csv_header_names(text: &str, at: usize, cues: &[&str]) -> bool {
 /// its own value; one ending otherwise is a sentence.
 fn label_above(text: &str, at: usize, cues: &[&str]) -> bool {
     let b = text.as_bytes();
-    let row = line_start(b, at);
+    let Some(row) = row_start(b, at) else {
+        return false;
+    };
     if row == 0
         || !b[row..at]
             .iter()
@@ -433,7 +445,9 @@ fn label_above(text: &str, at: usize, cues: &[&str]) -> bool {
     {
         return false;
     }
-    let above = line_start(b, row - 1);
+    let Some(above) = row_start(b, row - 1) else {
+        return false;
+    };
     let label = &b[above..row - 1];
     let trimmed = label.trim_ascii_end();
     let ends = |w: &str| {
