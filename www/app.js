@@ -4,8 +4,9 @@ import { startMemoryWorker } from "./memory-client.js";
 import { chatCompletion } from "./chat-api.js";
 import { renderMarkdown } from "./markdown.js";
 import { renderInspector, h } from "./inspector.js";
+import { renderEntityTypes, countNational } from "./entity-types.js";
 import {
-  ENTITY_TYPES, NATIONAL_FROM, PRESETS, TOKENIZERS, applyPreset, fitReserve, isOffline, keyedService, presetOf, loadKey, loadSettings, saveKey,
+  PRESETS, TOKENIZERS, applyPreset, fitReserve, isOffline, keyedService, presetOf, loadKey, loadSettings, saveKey,
   saveSettings, toQuery,
 } from "./settings.js";
 import * as store from "./store.js";
@@ -64,20 +65,8 @@ function fillForm() {
   form.elements.key.value = state.key;
   form.elements.rememberKey.checked = loadKey().remember;
   form.elements.budgetOut.value = s.budget;
-  const types = $(".entity-types");
-  const box = (t) => h("label", { class: "check type" },
-    h("input", { type: "checkbox", name: "entityType", value: t, checked: s.entityTypes.includes(t) }), t);
-  // The 21 national id types fold away under one line: most users keep them all on.
-  types.replaceChildren(...ENTITY_TYPES.slice(0, NATIONAL_FROM).map(box),
-    h("details", { class: "national-types" }, h("summary", {}), ...ENTITY_TYPES.slice(NATIONAL_FROM).map(box)));
-  countNational();
+  renderEntityTypes($(".entity-types"), s.entityTypes);
   syncVisibility();
-}
-
-function countNational() {
-  const national = ENTITY_TYPES.slice(NATIONAL_FROM);
-  const on = national.filter((t) => state.settings.entityTypes.includes(t)).length;
-  $(".national-types summary").textContent = `national ids, tax and licence numbers (${on} of ${national.length} on)`;
 }
 
 function syncVisibility() {
@@ -128,7 +117,7 @@ form.addEventListener("change", async (ev) => {
   if (el.name === "tokenizerFile") return loadTokenizerFile(el.files[0]);
   if (el.name === "entityType") {
     s.entityTypes = [...form.querySelectorAll("input[name=entityType]:checked")].map((c) => c.value);
-    countNational();
+    countNational($(".entity-types"), s.entityTypes);
     return applyChange("entityType");
   }
   if (el.name === "preset") {
