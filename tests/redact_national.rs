@@ -228,33 +228,6 @@ fn identifiers_round_trip_through_placeholders() {
     assert!(again.text.contains("[UK_NHS_1]"), "{}", again.text);
 }
 
-/// Long lines full of numbers, as rows of a Markdown table, a CSV file or a log: each number
-/// looks for its label around it, and must not walk the whole line to do so.
-#[test]
-fn long_lines_of_numbers_stay_linear() {
-    let mut r = Redactor::new(RedactorConfig::default()).unwrap();
-    let inputs = [
-        format!("x\n{}", "12345678 ".repeat(40_000)),
-        format!("x\n|{}", " 12345678 |".repeat(30_000)),
-        format!("x\n{}", "12345678,".repeat(40_000)),
-        format!("{}\n{}", "a".repeat(200_000), "12345678\n".repeat(20_000)),
-        format!("Name,NHS Number\n{}", "Ann,9434765919\n".repeat(20_000)),
-    ];
-    for x in &inputs {
-        let t = std::time::Instant::now();
-        let red = r.redact(x);
-        assert_eq!(&r.restore(&red.text), x);
-        // Debug builds are slow; the bound only catches super-linear blow-ups (one of these
-        // took 15 s in release before rows were bounded).
-        assert!(
-            t.elapsed().as_secs() < 20,
-            "{} bytes took {:?}",
-            x.len(),
-            t.elapsed()
-        );
-    }
-}
-
 use proptest::prelude::*;
 
 proptest! {

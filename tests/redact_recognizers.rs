@@ -427,6 +427,14 @@ fn pathological_inputs_finish_quickly() {
         "-----BEGIN ".repeat(20_000),
         "bearer ".repeat(40_000),
         "12 Main St ".repeat(20_000),
+        // Long lines full of numbers, as rows of a Markdown table, a CSV file or a log: each
+        // number looks for its label around it and must not walk the whole line to do so (a
+        // 360 KB line took 272 s in a debug build before rows were bounded).
+        format!("x\n{}", "12345678 ".repeat(40_000)),
+        format!("x\n|{}", " 12345678 |".repeat(30_000)),
+        format!("x\n{}", "12345678,".repeat(40_000)),
+        format!("{}\n{}", "a".repeat(200_000), "12345678\n".repeat(20_000)),
+        format!("Name,NHS Number\n{}", "Ann,9434765919\n".repeat(20_000)),
     ];
     for x in &inputs {
         let t = Instant::now();

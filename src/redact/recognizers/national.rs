@@ -16,7 +16,7 @@ use super::super::entity::EntityType;
 use super::context::{cued, has_context, line_window, Pairs};
 pub(crate) use super::national_formats::formats;
 use super::national_shape::{chars_of, groups, match_runs, read, Group, Runs, MAX};
-use super::patterns::embedded_in_token;
+use super::patterns::{embedded_in_token, glued_after};
 use super::Candidate;
 use regex_automata::Span;
 use std::sync::OnceLock;
@@ -190,18 +190,6 @@ fn glued_label(b: &[u8], at: usize, cues: &[&str]) -> bool {
                 .as_bytes()
                 .eq_ignore_ascii_case(word)
         }))
-}
-
-/// Whether the number ending at `end` goes on into a token (the right half of
-/// [`embedded_in_token`]).
-fn glued_after(b: &[u8], end: usize) -> bool {
-    match b.get(end) {
-        Some(c) if c.is_ascii_alphanumeric() => true,
-        Some(b'-' | b'.' | b'_' | b'/' | b'#') => {
-            b.get(end + 1).is_some_and(u8::is_ascii_alphanumeric)
-        }
-        _ => false,
-    }
 }
 
 /// Every format that reads an identifier at `at`.

@@ -24,8 +24,6 @@ pub(super) fn before(text: &str, start: usize) -> &[u8] {
 pub(super) fn embedded_in_token(text: &str, start: usize, end: usize) -> bool {
     let b = text.as_bytes();
     let left = |i: usize| (i > 0).then(|| b[i - 1]);
-    // `=` and `:` are left out: `ip=10.0.0.1` and `tel:+1…` hold whole values.
-    let glue = |c: u8| matches!(c, b'-' | b'.' | b'_' | b'/' | b'#');
     match left(start) {
         Some(c) if c.is_ascii_alphanumeric() => return true,
         Some(c) if glue(c) && left(start - 1).is_some_and(|d| d.is_ascii_alphanumeric()) => {
@@ -33,9 +31,21 @@ pub(super) fn embedded_in_token(text: &str, start: usize, end: usize) -> bool {
         }
         _ => {}
     }
+    glued_after(b, end)
+}
+
+/// Bytes that join a value to a longer token. `=` and `:` are left out: `ip=10.0.0.1` and
+/// `tel:+1…` hold whole values.
+fn glue(c: u8) -> bool {
+    matches!(c, b'-' | b'.' | b'_' | b'/' | b'#')
+}
+
+/// Whether a match ending at `end` goes on into a token (the right half of
+/// [`embedded_in_token`]).
+pub(super) fn glued_after(b: &[u8], end: usize) -> bool {
     match b.get(end) {
         Some(c) if c.is_ascii_alphanumeric() => true,
-        Some(&c) if glue(c) => b.get(end + 1).is_some_and(|d| d.is_ascii_alphanumeric()),
+        Some(&c) if glue(c) => b.get(end + 1).is_some_and(u8::is_ascii_alphanumeric),
         _ => false,
     }
 }
