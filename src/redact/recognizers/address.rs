@@ -10,7 +10,7 @@
 //! accents) but no Unicode `\b`, which would slow the engine down.
 
 use super::address_cues::{self, Cues};
-use super::address_lookalikes::{is_german_prose, lower_street_end};
+use super::address_lookalikes::{is_german_prose, lower_street_end, names_street_without_number};
 use super::gate::{find_in, push_window};
 use super::prescan::{floor_boundary, Prescan, Spaces};
 use super::{has_context, Candidate};
@@ -22,7 +22,7 @@ use std::sync::OnceLock;
 
 pub(crate) const EN_SUFFIXES: &str = "Alley|Avenue|Ave|Bend|Boulevard|Blvd|Branch|Bridge|Brook|Burg|Bypass|Camp|Canyon|Cape|Causeway|Center|Centre|Circle|Cir|Cliff|Close|Club|Common|Corner|Course|Court|Ct|Cove|Creek|Crescent|Cres|Crest|Crossing|Crossroad|Curve|Dale|Dam|Divide|Drive|Dr|Estate|Estates|Expressway|Extension|Falls|Ferry|Field|Fields|Flat|Flats|Ford|Forest|Forge|Fork|Fort|Freeway|Garden|Gardens|Gateway|Glen|Green|Grove|Harbor|Harbour|Haven|Heights|Highway|Hwy|Hill|Hills|Hollow|Inlet|Island|Junction|Key|Knoll|Knolls|Lake|Lakes|Land|Landing|Lane|Ln|Light|Lights|Loaf|Lock|Locks|Lodge|Loop|Mall|Manor|Meadow|Meadows|Mews|Mill|Mills|Mission|Motorway|Mount|Mountain|Neck|Orchard|Oval|Overpass|Park|Parkway|Pkwy|Pass|Passage|Path|Pike|Pine|Pines|Place|Pl|Plain|Plains|Plaza|Point|Points|Port|Prairie|Radial|Ramp|Ranch|Rapid|Rapids|Rest|Ridge|River|Road|Rd|Route|Row|Run|Shoal|Shoals|Shore|Shores|Skyway|Spring|Springs|Spur|Square|Sq|Station|Stravenue|Stream|Street|St|Summit|Terrace|Ter|Throughway|Trace|Track|Trafficway|Trail|Tunnel|Turnpike|Underpass|Union|Valley|Via|Viaduct|View|Views|Village|Ville|Vista|Walk|Wall|Way|Well|Wells|Wharf|Wynd|Copse|Croft|Gate|Mead|Rise|Vale|Fold|Chase|Drove|Garth|Grange|Parade|Paddock|Yard|End|Side|Gate|Grove|Anex|Arcade|Bayou|Bluff|Bluffs|Brooks|Burgs|Cliffs|Coves|Crossroads|Fords|Forges|Glens|Groves|Harbors|Isle|Manors|Mountains|Parkways|Ridges|Streets|Valleys|Villages";
 
-pub(crate) const ROMANCE_WORDS: &str = "Rue|Avenue|Av|Boulevard|Bd|Impasse|Chemin|Allée|Place|Quai|Voie|Route|Cours|Passage|Square|Rua|Travessa|Alameda|Avenida|Praça|Largo|Calle|Cuesta|Paseo|Plaza|Camino|Ronda|Carrer|Partida|Puente|Callejón|Glorieta|Urbanización|Via|Vía|Viale|Piazza|Corso|Vicolo|Borgo|Incrocio|Contrada|Strada|Rotonda|Piazzale|Stretto|Rodovia|Estrada|Ladeira|Marginal|Vila|Beco|Viela|Travesía|Avinguda|Escalinata|Pasaje|Plazuela|Polígono|Sector|Lungomare|Salita|Ferrocarril|Carretera|Rambla|Acceso|Cañada|Bajada|Subida|Senda|Sendero|Arroyo|Barranco|Barrio|Bulevar|Calleja|Carrera|Colonia|Conjunto|Costanilla|Explanada|Jardines|Lugar|Muelle|Parque|Pasadizo|Plazoleta|Poblado|Prolongación|Rincón|Rinconada|Transversal|Vereda";
+pub(crate) const ROMANCE_WORDS: &str = "Rue|Avenue|Av|Boulevard|Bd|Impasse|Chemin|Allée|Place|Quai|Voie|Route|Cours|Passage|Square|Rua|Travessa|Alameda|Avenida|Praça|Largo|Calle|Cuesta|Paseo|Plaza|Camino|Ronda|Carrer|Partida|Puente|Callejón|Glorieta|Urbanización|Via|Vía|Viale|Piazza|Corso|Vicolo|Borgo|Incrocio|Contrada|Strada|Rotonda|Piazzale|Stretto|Rodovia|Estrada|Ladeira|Marginal|Vila|Beco|Viela|Travesía|Avinguda|Escalinata|Pasaje|Plazuela|Polígono|Sector|Lungomare|Salita|Ferrocarril|Carretera|Rambla|Acceso|Cañada|Bajada|Subida|Senda|Sendero|Arroyo|Barranco|Barrio|Bulevar|Calleja|Carrera|Colonia|Conjunto|Costanilla|Explanada|Jardines|Lugar|Muelle|Parque|Pasadizo|Plazoleta|Poblado|Prolongación|Rincón|Rinconada|Transversal|Vereda|Arrabal|Caserío|Caserio|Chalet|Edificio|Extramuros|Manzana|Masía|Riera|Terrenos";
 
 /// Romance street words as written in lower case after a house number ("12 rue de Rivoli",
 /// "5 calle Mayor"): only those that are no English word after a number, and "avenue" and
@@ -133,7 +133,9 @@ fn unit_regex() -> &'static Regex {
     })
 }
 
-/// The indexes of the Germanic and the lower-case Romance patterns in [`regexes`].
+/// The indexes of the Romance, the Germanic and the lower-case Romance patterns in
+/// [`regexes`].
+const ROMANCE: usize = 1;
 const GERMANIC: usize = 2;
 const ROMANCE_LOWER: usize = 3;
 
@@ -305,7 +307,9 @@ pub(crate) fn scan(text: &str, pre: &Prescan, out: &mut Vec<Candidate>) {
             while e > s && matches!(text.as_bytes()[e - 1], b',' | b' ') {
                 e -= 1;
             }
-            if !matched.bytes().any(|b| b.is_ascii_digit()) {
+            if !matched.bytes().any(|b| b.is_ascii_digit())
+                && !(pattern == ROMANCE && names_street_without_number(matched))
+            {
                 continue;
             }
             let mut score = 0.7;
@@ -414,6 +418,23 @@ mod tests {
                 assert_eq!(gated, whole, "{text:?}");
             }
         }
+    }
+
+    #[test]
+    fn streets_without_a_number() {
+        assert_eq!(
+            addresses("I live at Calle Mayor s/n, Marbella."),
+            ["Calle Mayor s/n"]
+        );
+        assert_eq!(
+            addresses("Ship it to Prolongación José Eduardo s/n. please"),
+            ["Prolongación José Eduardo s/n."]
+        );
+        assert_eq!(
+            addresses("address: Edificio María del Carmen 1 1º B"),
+            ["Edificio María del Carmen 1 1º B"]
+        );
+        assert!(addresses("Place the s/n sticker on the box").is_empty());
     }
 
     #[test]

@@ -140,6 +140,38 @@ pub(crate) fn lower_street_end(text: &str, s: usize, e: usize) -> Option<usize> 
     Some(end.unwrap_or(e))
 }
 
+/// Whether a match with no house number, ending in "s/n" (*sin número*: "Calle Mayor s/n",
+/// "Prolongación José Eduardo s/n."), names a street: every word between the street word and
+/// "s/n" is capitalized or a particle ("Calle de Alcalá s/n"), and at least one is a name.
+/// English writes "s/n" for a serial number: "Place the s/n label" is no street.
+pub(crate) fn names_street_without_number(m: &str) -> bool {
+    let Some(at) = m.find(" s/n") else {
+        return false;
+    };
+    let mut words = m[..at].split_whitespace();
+    let _street = words.next();
+    let mut named = false;
+    for w in words {
+        let w = w.trim_end_matches(',');
+        if w.starts_with(char::is_uppercase) {
+            named = true;
+        } else if !is_particle(w) {
+            return false;
+        }
+    }
+    named
+}
+
+/// The small words inside Romance street names ("de la", "dos", "d'Italie").
+const PARTICLES: &[&str] = &[
+    "de", "del", "la", "las", "los", "el", "y", "i", "e", "da", "do", "das", "dos", "di", "della",
+    "delle", "dei", "degli", "du", "des", "le", "les", "dels", "en", "na",
+];
+
+fn is_particle(w: &str) -> bool {
+    PARTICLES.contains(&w) || ["d'", "d’", "l'", "l’"].iter().any(|p| w.starts_with(p))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -171,5 +203,17 @@ mod tests {
         );
         assert_eq!(end("5, calle mayor"), Some("5, calle mayor"));
         assert_eq!(end("15 avenue options and"), None);
+    }
+
+    #[test]
+    fn a_street_without_number_is_named() {
+        assert!(names_street_without_number("Calle Mayor s/n"));
+        assert!(names_street_without_number("Calle de Alcalá s/n."));
+        assert!(names_street_without_number(
+            "Prolongación José Eduardo s/n."
+        ));
+        assert!(!names_street_without_number("Place the s/n"));
+        assert!(!names_street_without_number("Route de la s/n"));
+        assert!(!names_street_without_number("Calle Mayor"));
     }
 }
