@@ -307,9 +307,8 @@ pub(crate) fn scan(text: &str, pre: &Prescan, out: &mut Vec<Candidate>) {
             while e > s && matches!(text.as_bytes()[e - 1], b',' | b' ') {
                 e -= 1;
             }
-            if !matched.bytes().any(|b| b.is_ascii_digit())
-                && !(pattern == ROMANCE && names_street_without_number(matched))
-            {
+            let numbered = matched.bytes().any(|b| b.is_ascii_digit());
+            if !(numbered || (pattern == ROMANCE && names_street_without_number(matched))) {
                 continue;
             }
             let mut score = 0.7;
