@@ -37,15 +37,30 @@ fn starts_ci(text: &str, at: usize, word: &str) -> bool {
     b.len() - at >= word.len() && b[at..at + word.len()].eq_ignore_ascii_case(word.as_bytes())
 }
 
-/// Whether a login line's label starts at `at`: `(?i-u:login|username|user|creds|credentials)\s*:`,
-/// the start of every match of its pattern. "user" is a common word; a colon after it is not.
+/// Whether a login line starts at `at`: `(?i-u:login|username|user|creds|credentials)\s*:\s*[^\s/]+\s*/`,
+/// the start of every match of its pattern. "user" is a common word; a colon after it is not,
+/// and "User: …" in a chat transcript is followed by no slash.
 fn labels_login(text: &str, at: usize) -> bool {
+    let b = text.as_bytes();
     ["login", "username", "user", "creds", "credentials"]
         .iter()
         .any(|w| {
+            let colon = skip_space(text, at + w.len());
             starts_ci(text, at, w)
-                && text.as_bytes().get(skip_space(text, at + w.len())) == Some(&b':')
+                && b.get(colon) == Some(&b':')
+                && slash_after_name(text, colon + 1)
         })
+}
+
+/// Whether `\s*[^\s/]+\s*/` matches at `i`: a user name, then the slash before its password.
+/// The name is the whole run of bytes that are neither white space nor `/` (none of them could
+/// be the slash), so one walk decides.
+fn slash_after_name(text: &str, i: usize) -> bool {
+    let start = skip_space(text, i);
+    let name = text[start..]
+        .find(|c: char| c.is_whitespace() || c == '/')
+        .unwrap_or(text.len() - start);
+    name > 0 && text.as_bytes().get(skip_space(text, start + name)) == Some(&b'/')
 }
 
 /// Whether a said password's keyword starts at `at`, as in every match of the first pattern:
@@ -114,6 +129,35 @@ pub(super) fn states_secret(text: &str, at: usize) -> bool {
             matches!(text.as_bytes().get(next), Some(b'=' | b':'))
                 || (next > after && (starts_ci(text, next, "is") || starts_ci(text, next, "was")))
         })
+}
+
+/// Whether a stated secret starts at `at` as the `my password is …` pattern needs it:
+/// [`states_secret`], after "my", "the", "our" or "your" (and "wifi" or "wi-fi" between them
+/// and "password"). Most "password:" and "pin" in a text have no such word before them.
+pub(super) fn owns_secret(text: &str, at: usize) -> bool {
+    let before = |end: usize, words: &[&str]| {
+        let end = skip_space_back(text, end);
+        let b = text.as_bytes();
+        end < at
+            && words
+                .iter()
+                .any(|w| end >= w.len() && b[end - w.len()..end].eq_ignore_ascii_case(w.as_bytes()))
+    };
+    let owners = ["my", "the", "our", "your"];
+    let owned = || {
+        if before(at, &owners) {
+            return true;
+        }
+        let end = skip_space_back(text, at);
+        ["wifi", "wi-fi"].iter().any(|w| {
+            end < at
+                && end >= w.len()
+                && text.as_bytes()[end - w.len()..end].eq_ignore_ascii_case(w.as_bytes())
+                && skip_space_back(text, end - w.len()) < end - w.len()
+                && before(end - w.len(), &owners)
+        })
+    };
+    states_secret(text, at) && owned()
 }
 
 /// A value that reads as a secret: four characters or more, not a variable or a placeholder,

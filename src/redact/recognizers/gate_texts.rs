@@ -40,6 +40,8 @@ pub(crate) fn gate_texts() -> Vec<String> {
             "log in WITH\u{a0}PASSWORD Hunter22x, using pw  Qq11ww22 or with\npasswort Ab-12cd-3",
             // Near words inside words, after `-` and `_`, in either case; a key header
             // after a run of dashes.
+            "MY WIFI\u{a0}password is Qwerty123, the\nwi-fi password: Zz1234567, our wifi  password was Ab12cd34ef",
+            "user: anna/ Pw123456 login:bob\u{2003}/x1y2z3w4 User: how do I / why User: no slash here",
             "my PIN-pass is 1234abcd, your xpin is 5678efgh, the _Pass was s3cr3t!! pinpass",
             "---------Begin RSA PRIVATE KEY-----\nMIIEow\n-----END RSA PRIVATE KEY-----",
             // Phones with extensions and international prefixes; dates with years.

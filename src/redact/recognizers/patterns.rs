@@ -505,7 +505,7 @@ pub(super) fn built_in() -> Vec<Spec> {
         Spec::new(Password, r"\b(?i-u:my|the|our|your)\s+(?i-u:password|passcode|passphrase|pin|wifi password|wi-fi password)(?:\s+(?i-u:is|was)|\s*[=:])\s+([^\s,;]{4,100})", assignment)
             .group(1)
             .value(values::stated)
-            .gate(Gate::Near { words: &["pass", "pin"], back: 2, ahead: 2, test: Some(credentials::states_secret) }),
+            .gate(Gate::Near { words: &["pass", "pin"], back: 2, ahead: 2, test: Some(credentials::owns_secret) }),
         Spec::new(DateOfBirth, &dob_date, birth_date)
             // Context words are matched as word beginnings ("birth" in "birthdate"); "age" only
             // as a word of its own ("Age: 34", not "Agenda", "agent" or "max-age=86400").
