@@ -197,6 +197,14 @@ fn passwords_in_other_languages_and_credentials_in_commands() {
         ("log in with password toor1234", "toor1234"),
         ("login: jsmith / Winter2024!", "Winter2024!"),
         (
+            "the password for the wifi is Blue-Falcon-42",
+            "Blue-Falcon-42",
+        ),
+        ("password for my account: Hunter2!x", "Hunter2!x"),
+        ("The passcode to the safe was 7731", "7731"),
+        ("PIN: 4921", "4921"),
+        ("card pin is 052817", "052817"),
+        (
             "curl -u admin:S3cretPass! https://api.example.com",
             "S3cretPass!",
         ),
@@ -222,6 +230,13 @@ fn passwords_in_other_languages_and_credentials_in_commands() {
         "password is required",
         "Passwort vergessen? Klicken Sie hier",
         "curl -u $USER:$TOKEN https://x.io",
+        "the password for the wifi is written on the fridge",
+        "password for this site is required",
+        "PIN code: 560001",
+        "pin: 13",
+        ".pin = GPIO_NUM_4,",
+        "spin: 2048",
+        "Enter passphrase for key '/home/u/.ssh/id_rsa':\ndist@direct.example.org's password:",
     ] {
         assert_no_value("PASSWORD", text);
     }

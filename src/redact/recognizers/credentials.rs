@@ -25,6 +25,16 @@ pub(super) fn specs() -> Vec<Spec> {
         Spec::new(Password, r"(?:-u|--user)\s+[^\s:'\x22$]+:([^\s'\x22]{4,100})", said_secret)
             .group(1)
             .gate(Gate::Near { words: &["-u", "--user"], back: 0, ahead: 1, test: None }),
+        // "the password for the wifi is …", "password to the admin panel: …", on one line (a
+        // prompt "Enter passphrase for key '…':" is followed by output on the next).
+        Spec::new(Password, r"\b(?i-u:password|passcode|passphrase|pin)[^\S\n]+(?i-u:for|to|of|on)[^\S\n]+(?:[^\s:=]+[^\S\n]+){0,3}?(?:(?i-u:is|was)[^\S\n]+|[^\s:=]+[^\S\n]*[:=][^\S\n]*)([^\s,;]{4,100})", said_secret)
+            .group(1)
+            .gate(Gate::Near { words: &["pass", "pin"], back: 0, ahead: 7, test: Some(secret_for) }),
+        // A PIN after its label ("PIN: 4921", "pin is 7731"): digits only, so `pin: GPIO_NUM_4`
+        // in firmware code is none, and at least four (GPIO pin numbers are smaller).
+        Spec::new(Password, r"\b(?i-u:pin)(?:\s+(?i-u:is|was)\s+|\s*[:=]\s*)([0-9]{4,8})\b", said_secret)
+            .group(1)
+            .gate(Gate::Near { words: &["pin"], back: 0, ahead: 2, test: Some(labels_pin) }),
         Spec::new(Password, r"\b(?i-u:basic)\s+([A-Za-z0-9+/]{8,}={0,2})", basic_credentials)
             .group(1)
             .gate(Gate::Near { words: &["basic"], back: 0, ahead: 1, test: None }),
@@ -35,6 +45,42 @@ pub(super) fn specs() -> Vec<Spec> {
 fn starts_ci(text: &str, at: usize, word: &str) -> bool {
     let b = text.as_bytes();
     b.len() - at >= word.len() && b[at..at + word.len()].eq_ignore_ascii_case(word.as_bytes())
+}
+
+/// Whether `(?i-u:password|passcode|passphrase|pin)\s+(?i-u:for|to|of|on)\s` starts at `at`,
+/// as every match of the "password for …" pattern does.
+fn secret_for(text: &str, at: usize) -> bool {
+    ["password", "passcode", "passphrase", "pin"]
+        .iter()
+        .any(|w| {
+            let after = at + w.len();
+            let next = skip_space(text, after);
+            starts_ci(text, at, w)
+                && next > after
+                && ["for", "to", "of", "on"].iter().any(|p| {
+                    starts_ci(text, next, p) && skip_space(text, next + p.len()) > next + p.len()
+                })
+        })
+}
+
+/// Whether `(?i-u:pin)(?:\s+(?i-u:is|was)\s+|\s*[:=]\s*)[0-9]` starts at `at`, as every match
+/// of the PIN pattern does.
+fn labels_pin(text: &str, at: usize) -> bool {
+    let b = text.as_bytes();
+    if !starts_ci(text, at, "pin") {
+        return false;
+    }
+    let after = at + 3;
+    let next = skip_space(text, after);
+    let value = match b.get(next) {
+        Some(b':' | b'=') => skip_space(text, next + 1),
+        _ if next > after => ["is", "was"]
+            .iter()
+            .find(|v| starts_ci(text, next, v))
+            .map_or(next, |v| skip_space(text, next + v.len())),
+        _ => return false,
+    };
+    b.get(value).is_some_and(u8::is_ascii_digit)
 }
 
 /// Whether a login line starts at `at`: `(?i-u:login|username|user|creds|credentials)\s*:\s*[^\s/]+\s*/`,

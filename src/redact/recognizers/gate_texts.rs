@@ -42,6 +42,8 @@ pub(crate) fn gate_texts() -> Vec<String> {
             // after a run of dashes.
             "MY WIFI\u{a0}password is Qwerty123, the\nwi-fi password: Zz1234567, our wifi  password was Ab12cd34ef",
             "user: anna/ Pw123456 login:bob\u{2003}/x1y2z3w4 User: how do I / why User: no slash here",
+            "the password for the\u{a0}wifi is Blue-Falcon-42, PASSWORD TO admin panel: Hunter2!x, pin on card was 4921",
+            "PIN: 4921 pin\u{2003}is 77310 Pin=123456789 pin: GPIO_NUM_4 pins: 1234 spin: 5678 pin was\n9999",
             "my PIN-pass is 1234abcd, your xpin is 5678efgh, the _Pass was s3cr3t!! pinpass",
             "---------Begin RSA PRIVATE KEY-----\nMIIEow\n-----END RSA PRIVATE KEY-----",
             // Phones with extensions and international prefixes; dates with years.
