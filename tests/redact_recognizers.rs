@@ -32,6 +32,8 @@ fn positives() {
         ("EMAIL", "write to jane.doe+tag@mail.example.co.uk today", "jane.doe+tag@mail.example.co.uk"),
         ("PHONE", "call +1 (415) 555-0100 ext. 42 now", "+1 (415) 555-0100 ext. 42"),
         ("PHONE", "Tel: 030 1234567", "030 1234567"),
+        // A one-digit country code between dots is no version number.
+        ("PHONE", "call +1.415.555.0132 now", "+1.415.555.0132"),
         ("PHONE", "call me on 06 12 34 56 78", "06 12 34 56 78"),
         // Short local numbers need a context word; nine digits and more do not.
         ("PHONE", "call me at 555 0199 tonight", "555 0199"),

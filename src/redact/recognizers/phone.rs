@@ -278,6 +278,8 @@ struct Shape {
     /// Runs of digits, and the lengths of the first three.
     groups: usize,
     first: [usize; 3],
+    /// A group of one digit, other than a `+` country code ("+1.415.555.0132", "+7 …"):
+    /// versions have them, phone numbers rarely.
     one_digit_group: bool,
     /// A group of three digits or more.
     long_group: bool,
@@ -294,6 +296,7 @@ struct Shape {
 impl Shape {
     fn of(main: &str) -> Shape {
         let trimmed = main.trim().as_bytes();
+        let plus = trimmed.first() == Some(&b'+');
         let mut shape = Shape {
             thousands: trimmed.first().is_some_and(|c| (b'1'..=b'9').contains(c)),
             ..Shape::default()
@@ -306,7 +309,7 @@ impl Shape {
             shape.thousands &= shape.groups == 0 || run == 3;
             shape.groups += 1;
             shape.digits += run;
-            shape.one_digit_group |= run == 1;
+            shape.one_digit_group |= run == 1 && !(plus && shape.groups == 1);
             shape.long_group |= run >= 3;
         };
         for &c in main.as_bytes() {
