@@ -87,6 +87,10 @@ fn positives() {
         ("PASSWORD", "const apiToken = \"s3cr3t-v4lue\";", "s3cr3t-v4lue"),
         ("PASSWORD", "the admin password = hunter22 for now", "hunter22"),
         ("EMAIL", "write to ann@example.com: thanks", "ann@example.com"),
+        // Spelled out against scrapers.
+        ("EMAIL", "email me at john [at] gmail [dot] com", "john [at] gmail [dot] com"),
+        ("EMAIL", "jane.doe(at)mail(dot)co(dot)uk!", "jane.doe(at)mail(dot)co(dot)uk"),
+        ("EMAIL", "Kontakt: info {AT} firma.de", "info {AT} firma.de"),
         // National numbers with a context word in the user's language.
         ("PHONE", "Mon numéro: 06 12 34 56 78", "06 12 34 56 78"),
         ("PHONE", "appelle-moi au 01 42 68 53 00", "01 42 68 53 00"),
@@ -121,6 +125,7 @@ fn hard_negatives() {
     assert_clean("commit 3f2a1b9c8d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a reverted");
     assert_clean("upgrade 1.2.3 -> 10.0.19041.1, node v18.17.1");
     assert_clean("version 1.2.3.4 released");
+    assert_clean("look at example dot com, meet me (at) 5pm, [at] [dot] com");
     assert_clean("order #123456, ORD-2024-88123, PO 4455667");
     assert_clean("test card 4111 1111 1111 1112 was declined");
     assert_clean("make the method public; the public key is fine");

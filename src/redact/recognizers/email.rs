@@ -1,6 +1,6 @@
-//! The checks behind the two email patterns: an ASCII address, and an internationalized one
+//! The checks behind the email patterns: an ASCII address, an internationalized one
 //! (`иван@mail.ru`, `王伟@例子.中国`) that must not take the words of a script written without
-//! spaces around it.
+//! spaces around it, and one spelled out against scrapers ("john [at] example [dot] com").
 
 use super::patterns::hit;
 use super::Hit;
@@ -77,4 +77,28 @@ fn without_unspaced_words(text: &str, s: usize, e: usize) -> (usize, usize) {
         prev_ascii_letter = c.is_ascii_alphabetic();
     }
     (start, end)
+}
+
+/// Whether `[at]`, `(at)`, `{at}` or `<at>` (any case) has its `at` at `at`: every address
+/// spelled out against scrapers has one. The word "at" alone is everywhere.
+pub(super) fn spelled_at(text: &str, at: usize) -> bool {
+    let b = text.as_bytes();
+    let pair = |open: u8| match open {
+        b'[' => Some(b']'),
+        b'(' => Some(b')'),
+        b'{' => Some(b'}'),
+        b'<' => Some(b'>'),
+        _ => None,
+    };
+    at > 0
+        && b.len() > at + 2
+        && b[at..at + 2].eq_ignore_ascii_case(b"at")
+        && pair(b[at - 1]) == Some(b[at + 2])
+}
+
+/// An address spelled out ("john [at] example [dot] com", "jane.doe(at)mail(dot)co(dot)uk",
+/// "info {AT} firma.de"): a bracketed `at` between a mailbox and a domain is written for no
+/// other reason, so the match is the address.
+pub(super) fn spelled_email(_text: &str, s: usize, e: usize) -> Option<Hit> {
+    hit(s, e, 0.9)
 }

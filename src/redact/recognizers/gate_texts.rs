@@ -44,6 +44,8 @@ pub(crate) fn gate_texts() -> Vec<String> {
             "user: anna/ Pw123456 login:bob\u{2003}/x1y2z3w4 User: how do I / why User: no slash here",
             "the password for the\u{a0}wifi is Blue-Falcon-42, PASSWORD TO admin panel: Hunter2!x, pin on card was 4921",
             "PIN: 4921 pin\u{2003}is 77310 Pin=123456789 pin: GPIO_NUM_4 pins: 1234 spin: 5678 pin was\n9999",
+            "john [at] example [dot] com, JANE.DOE(AT)MAIL(DOT)CO(DOT)UK x {at} y.io me\u{a0}<at>\u{a0}host [dot] org",
+            "look at example dot com, see (at) docs [dot] rs, a[at]b [dot]\ncom, [at] [dot], q(at)w.e",
             "my PIN-pass is 1234abcd, your xpin is 5678efgh, the _Pass was s3cr3t!! pinpass",
             "---------Begin RSA PRIVATE KEY-----\nMIIEow\n-----END RSA PRIVATE KEY-----",
             // Phones with extensions and international prefixes; dates with years.
