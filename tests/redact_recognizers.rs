@@ -113,6 +113,11 @@ fn positives() {
         // USPS plural suffixes and the Spanish "Vía".
         ("ADDRESS", "ship to 38851 Stroman Burgs, KS", "38851 Stroman Burgs"),
         ("ADDRESS", "la oficina: Vía Augusta 120, Barcelona", "Vía Augusta 120"),
+        // Post office boxes.
+        ("ADDRESS", "send it to PO Box 4567, Austin TX 78701", "PO Box 4567"),
+        ("ADDRESS", "P.O. Box 123, Springfield", "P.O. Box 123"),
+        ("ADDRESS", "Postfach 10 12 34, 80333 München", "Postfach 10 12 34"),
+        ("ADDRESS", "Apartado de Correos 45, Málaga", "Apartado de Correos 45"),
     ];
     for (kind, text, value) in cases {
         assert_finds(kind, text, value);
@@ -126,6 +131,7 @@ fn hard_negatives() {
     assert_clean("upgrade 1.2.3 -> 10.0.19041.1, node v18.17.1");
     assert_clean("version 1.2.3.4 released");
     assert_clean("look at example dot com, meet me (at) 5pm, [at] [dot] com");
+    assert_clean("PO 4455667 shipped; the post office opens at 9; a box of 12");
     assert_clean("order #123456, ORD-2024-88123, PO 4455667");
     assert_clean("test card 4111 1111 1111 1112 was declined");
     assert_clean("make the method public; the public key is fine");

@@ -46,6 +46,8 @@ pub(crate) fn gate_texts() -> Vec<String> {
             "PIN: 4921 pin\u{2003}is 77310 Pin=123456789 pin: GPIO_NUM_4 pins: 1234 spin: 5678 pin was\n9999",
             "john [at] example [dot] com, JANE.DOE(AT)MAIL(DOT)CO(DOT)UK x {at} y.io me\u{a0}<at>\u{a0}host [dot] org",
             "look at example dot com, see (at) docs [dot] rs, a[at]b [dot]\ncom, [at] [dot], q(at)w.e",
+            "PO Box 4567, P.O. Box 12 p.\u{a0}o.\tbox #9 POBOX 77 post  office box 5 Postfach 10 12 34 apartado de correos 45",
+            "p.o.\nbox 1, Post office: 3, pobox, P.O.Box no. 456, port 8080, Apartado 12",
             "my PIN-pass is 1234abcd, your xpin is 5678efgh, the _Pass was s3cr3t!! pinpass",
             "---------Begin RSA PRIVATE KEY-----\nMIIEow\n-----END RSA PRIVATE KEY-----",
             // Phones with extensions and international prefixes; dates with years.

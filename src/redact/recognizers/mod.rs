@@ -30,6 +30,7 @@ mod near;
 mod patterns;
 pub mod person;
 mod phone;
+mod po_box;
 mod prescan;
 mod runs;
 mod skip;
@@ -220,6 +221,7 @@ fn built_in() -> &'static [Compiled] {
         patterns::built_in()
             .into_iter()
             .chain(credentials::specs())
+            .chain([po_box::spec()])
             .map(|spec| Compiled {
                 // The patterns are constants; a failure here is a bug caught by the unit tests.
                 regex: Regex::new(&spec.pattern)
