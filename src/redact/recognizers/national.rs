@@ -15,7 +15,8 @@
 use super::super::entity::EntityType;
 use super::context::{cued, has_context, line_window, Pairs};
 pub(crate) use super::national_formats::formats;
-use super::national_shape::{chars_of, groups, match_runs, read, Group, Runs, MAX};
+use super::national_formats::Admitting;
+use super::national_shape::{chars_of, class, groups, match_runs, read, Group, Runs, DIGIT, MAX};
 use super::patterns::{embedded_in_token, glued_after};
 use super::Candidate;
 use regex_automata::Span;
@@ -43,17 +44,29 @@ pub(crate) struct Format {
     pub pairs: OnceLock<Pairs>,
 }
 
-/// The enabled formats, by their first character's class, each with what the run of that
-/// class at an identifier's start can be ([`Start`]): one or two tests rule out most formats at
-/// a start (in a log, most digit groups are a short number before `:`, `.` or `/`).
+/// The enabled formats, by their first character's class, with the table of the starts each
+/// can begin ([`Admitting`]): most digit groups are a short number before `:`, `.` or `/`, or a
+/// number before a word, which the table rules out for every format at once.
 #[derive(Default)]
 pub(crate) struct Enabled {
-    digit_first: Vec<Entry>,
-    letter_first: Vec<Entry>,
+    digit_first: Table,
+    letter_first: Table,
+}
+
+#[derive(Default)]
+struct Table {
+    entries: Vec<Entry>,
+    admitting: Admitting,
+}
+
+impl Table {
+    fn push(&mut self, entry: Entry) {
+        self.admitting.add(self.entries.len(), entry.format);
+        self.entries.push(entry);
+    }
 }
 
 struct Entry {
-    start: Start,
     /// The shape's groups when it is a simple one (see [`groups`]).
     groups: Option<Vec<Group>>,
     format: &'static Format,
@@ -64,7 +77,6 @@ impl Enabled {
         let mut out = Enabled::default();
         for f in formats().iter().filter(|f| enabled(&f.kind)) {
             let entry = Entry {
-                start: Start::of(f.shape.as_bytes()),
                 groups: groups(f.shape),
                 format: f,
             };
@@ -75,62 +87,6 @@ impl Enabled {
             }
         }
         out
-    }
-}
-
-/// What the run of a shape's first class (digits, or letters) at its start can be.
-#[derive(Clone, Copy)]
-struct Start {
-    /// Bit `n` set: the run may be `n` bytes long (n < 32).
-    lengths: u32,
-    /// The first group's length when a separator follows it (0: none can).
-    grouped: usize,
-}
-
-impl Start {
-    fn of(shape: &[u8]) -> Start {
-        if shape.get(1) == Some(&b'+') {
-            // A repeated class stands for the numbers known only by their label, 7 to 17 long.
-            return Start {
-                lengths: (7..=17).fold(0, |m, n| m | 1 << n),
-                grouped: 0,
-            };
-        }
-        let digit = shape[0] == b'9';
-        // Letters may stand where the shape takes a letter or a digit (an omocode codice
-        // fiscale).
-        let same = |c: u8| {
-            if digit {
-                c == b'9'
-            } else {
-                matches!(c, b'A' | b'@')
-            }
-        };
-        let first = shape.iter().take_while(|&&c| same(c) && c != b'@').count();
-        let mut longest = 0;
-        for &c in shape {
-            match c {
-                c if same(c) => longest += 1,
-                b' ' if digit => {}
-                _ => break,
-            }
-        }
-        // A first group shorter than the run written without separators must end at one.
-        let grouped = if shape.get(first) == Some(&b' ') && first < longest {
-            first
-        } else {
-            0
-        };
-        Start {
-            lengths: (first..=longest.min(31)).fold(0, |m, n| m | 1 << n),
-            grouped,
-        }
-    }
-
-    /// Whether a run of `run` bytes followed by `next` can start this shape.
-    fn admits(self, run: usize, next: Option<&u8>, seps: &[u8]) -> bool {
-        self.lengths & 1 << run != 0
-            && (run != self.grouped || next.is_none_or(|c| seps.contains(c)))
     }
 }
 
@@ -193,28 +149,38 @@ fn glued_label(b: &[u8], at: usize, cues: &[&str]) -> bool {
 }
 
 /// Every format that reads an identifier at `at`.
+// Out of line: inlined into the loop over groups it costs more instructions, not fewer.
+#[inline(never)]
 fn try_at(text: &str, at: usize, enabled: &Enabled, out: &mut Vec<Candidate>) {
     let b = text.as_bytes();
-    let (formats, class): (_, fn(&u8) -> bool) = if b[at].is_ascii_digit() {
-        (&enabled.digit_first, u8::is_ascii_digit)
+    let first = class(b[at]);
+    let formats = if first == DIGIT {
+        &enabled.digit_first
     } else {
-        (&enabled.letter_first, u8::is_ascii_alphabetic)
+        &enabled.letter_first
     };
-    let run = b[at..].iter().take(31).take_while(|c| class(c)).count();
-    let next = b.get(at + run);
+    let run = b[at..]
+        .iter()
+        .take(31)
+        .take_while(|&&c| class(c) == first)
+        .count();
+    let mut admitting = formats.admitting.get(b, at, run);
+    if admitting == 0 {
+        return;
+    }
     let mut chars = [0u8; MAX];
     let mut runs = None;
-    for entry in formats {
+    while admitting != 0 {
+        // In the formats' order, which is the candidates' order.
+        let entry = &formats.entries[admitting.trailing_zeros() as usize];
+        admitting &= admitting - 1;
         let f = entry.format;
-        if !entry.start.admits(run, next, f.seps) {
-            continue;
-        }
         let read = if f.shape == "9+" {
             // Digits alone: the run already read (`admits` bounds it below MAX).
             chars[..run].copy_from_slice(&b[at..at + run]);
             Some((at + run, run, None))
         } else if let Some(groups) = &entry.groups {
-            let runs = runs.get_or_insert_with(|| Runs::at(b, at));
+            let runs = runs.get_or_insert_with(|| Runs::after(b, at, first, run));
             match_runs(groups, runs, f.seps)
                 .map(|(len, sep)| (at + len, chars_of(b, at, at + len, &mut chars), sep))
         } else {
@@ -458,19 +424,21 @@ fn label_above(text: &str, at: usize, cues: &[&str]) -> bool {
 const LEAD: usize = 6;
 
 /// The candidates of the enabled `formats` in `text`, whose digit groups are `groups`.
+// Out of line for the same reason as `try_at` (measured with callgrind).
+#[inline(never)]
 pub(super) fn scan(text: &str, groups: &[Span], formats: &Enabled, out: &mut Vec<Candidate>) {
-    if formats.digit_first.is_empty() && formats.letter_first.is_empty() {
+    if formats.digit_first.entries.is_empty() && formats.letter_first.entries.is_empty() {
         return;
     }
     let b = text.as_bytes();
     let mut tried = None;
     for g in groups {
         // The word holding the group, if it starts at most LEAD letters before it.
-        let mut word = g.start;
-        while word > 0 && g.start - word < LEAD && b[word - 1].is_ascii_alphanumeric() {
+        let (mut word, lowest) = (g.start, g.start.saturating_sub(LEAD + 1));
+        while word > lowest && class(b[word - 1]) != 0 {
             word -= 1;
         }
-        if word > 0 && b[word - 1].is_ascii_alphanumeric() {
+        if g.start - word > LEAD {
             continue;
         }
         // A one- or two-letter prefix before a separator ("AB 12 34 56 C", "X-1234567-L").

@@ -10,12 +10,37 @@ use super::national::Format;
 /// The longest identifier, in characters without separators.
 pub(super) const MAX: usize = 20;
 
+/// A byte's class ([`class`]): a digit, an ASCII letter, or neither (0).
+pub(super) const DIGIT: u8 = 1;
+pub(super) const LETTER: u8 = 2;
+
+/// A look-up per byte: the scan asks for classes a few times per digit group, where the
+/// chains of range compares of `is_ascii_alphanumeric` cost several times more.
+static CLASSES: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut c = 0;
+    while c < 256 {
+        t[c] = match c as u8 {
+            b'0'..=b'9' => DIGIT,
+            b'A'..=b'Z' | b'a'..=b'z' => LETTER,
+            _ => 0,
+        };
+        c += 1;
+    }
+    t
+};
+
+#[inline(always)]
+pub(super) fn class(c: u8) -> u8 {
+    CLASSES[c as usize]
+}
+
 /// A group of a simple shape: `len` digits or letters, and whether a separator may follow.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(super) struct Group {
-    digits: bool,
-    len: u8,
-    sep_after: bool,
+    pub digits: bool,
+    pub len: u8,
+    pub sep_after: bool,
 }
 
 /// A simple shape's groups (at most eight), or `None` for a shape read byte by byte.
@@ -50,49 +75,101 @@ struct Run {
     sep: u8,
 }
 
-/// The runs from a start, read once for every simple shape.
-pub(super) struct Runs {
+/// The runs from a start, read once for every simple shape and only as far as one asks: most
+/// starts fail at their second run ("2023 the …"), and reading ten runs of a sentence for them
+/// cost more than the matching.
+pub(super) struct Runs<'a> {
+    b: &'a [u8],
     runs: [Run; 10],
+    /// How many runs are read, and where the next one starts.
     n: usize,
+    i: usize,
+    /// No run follows the `n` read.
+    done: bool,
 }
 
-impl Runs {
-    pub(super) fn at(b: &[u8], at: usize) -> Runs {
-        let mut runs = [Run::default(); 10];
-        let (mut n, mut i) = (0, at);
-        while n < runs.len() && i < b.len() {
-            let digits = b[i].is_ascii_digit();
-            if !digits && !b[i].is_ascii_alphabetic() {
-                break;
-            }
-            let start = i;
-            let same = |c: u8| {
-                if digits {
-                    c.is_ascii_digit()
-                } else {
-                    c.is_ascii_alphabetic()
-                }
-            };
-            while i < b.len() && i - start <= MAX && same(b[i]) {
-                i += 1;
-            }
-            let mut run = Run {
-                digits,
-                len: (i - start) as u8,
+impl<'a> Runs<'a> {
+    pub(super) fn at(b: &'a [u8], at: usize) -> Runs<'a> {
+        Runs {
+            b,
+            runs: [Run::default(); 10],
+            n: 0,
+            i: at,
+            done: false,
+        }
+    }
+
+    /// The runs from `at`, whose first run of `kind` the caller measured: `len` bytes, or as
+    /// many as it looked at (more than MAX).
+    pub(super) fn after(b: &'a [u8], at: usize, kind: u8, len: usize) -> Runs<'a> {
+        let mut runs = Runs::at(b, at);
+        if len > MAX {
+            runs.runs[0] = Run {
+                digits: kind == DIGIT,
+                len: MAX as u8 + 1,
                 sep: 0,
             };
-            if i + 1 < b.len() && matches!(b[i], b' ' | b'-') && b[i + 1].is_ascii_alphanumeric() {
-                run.sep = b[i];
-                i += 1;
-            }
-            runs[n] = run;
-            n += 1;
-            // No identifier holds a run longer than MAX: later runs do not matter.
-            if run.len as usize > MAX {
-                break;
-            }
+            (runs.n, runs.done) = (1, true);
+        } else {
+            runs.push(kind, at, at + len);
         }
-        Runs { runs, n }
+        runs
+    }
+
+    /// The run `r`, reading up to it.
+    #[inline]
+    fn get(&mut self, r: usize) -> Option<Run> {
+        if r < self.n {
+            return Some(self.runs[r]);
+        }
+        self.read_to(r)
+    }
+
+    #[inline(never)]
+    fn read_to(&mut self, r: usize) -> Option<Run> {
+        while self.n <= r && !self.done {
+            self.read_next();
+        }
+        (r < self.n).then(|| self.runs[r])
+    }
+
+    fn read_next(&mut self) {
+        let (b, mut i) = (self.b, self.i);
+        if self.n == self.runs.len() || i >= b.len() {
+            self.done = true;
+            return;
+        }
+        let kind = class(b[i]);
+        if kind == 0 {
+            self.done = true;
+            return;
+        }
+        let start = i;
+        while i < b.len() && i - start <= MAX && class(b[i]) == kind {
+            i += 1;
+        }
+        self.push(kind, start, i);
+    }
+
+    /// Adds the run `start..end` of `kind`, with the separator after it.
+    fn push(&mut self, kind: u8, start: usize, end: usize) {
+        let (b, mut i) = (self.b, end);
+        let mut run = Run {
+            digits: kind == DIGIT,
+            len: (end - start) as u8,
+            sep: 0,
+        };
+        if i + 1 < b.len() && matches!(b[i], b' ' | b'-') && class(b[i + 1]) != 0 {
+            run.sep = b[i];
+            i += 1;
+        }
+        self.runs[self.n] = run;
+        self.n += 1;
+        self.i = i;
+        // No identifier holds a run longer than MAX: later runs do not matter.
+        if run.len as usize > MAX {
+            self.done = true;
+        }
     }
 }
 
@@ -101,13 +178,13 @@ impl Runs {
 /// run ends or, without a separator, where the next group of the same class goes on.
 pub(super) fn match_runs(
     groups: &[Group],
-    runs: &Runs,
+    runs: &mut Runs,
     seps: &[u8],
 ) -> Option<(usize, Option<u8>)> {
-    let (mut r, mut left) = (0, runs.runs.first().filter(|_| runs.n > 0)?.len);
+    let (mut r, mut run) = (0, runs.get(0)?);
+    let mut left = run.len;
     let (mut bytes, mut sep) = (0usize, None);
     for (k, g) in groups.iter().enumerate() {
-        let run = runs.runs[r];
         if run.digits != g.digits || left < g.len {
             return None;
         }
@@ -128,10 +205,8 @@ pub(super) fn match_runs(
             bytes += 1;
         }
         r += 1;
-        if r == runs.n {
-            return None;
-        }
-        left = runs.runs[r].len;
+        run = runs.get(r)?;
+        left = run.len;
     }
     None
 }
@@ -222,7 +297,11 @@ mod tests {
     use super::*;
 
     fn matched(shape: &str, seps: &[u8], text: &str) -> Option<(usize, Option<u8>)> {
-        match_runs(&groups(shape).unwrap(), &Runs::at(text.as_bytes(), 0), seps)
+        match_runs(
+            &groups(shape).unwrap(),
+            &mut Runs::at(text.as_bytes(), 0),
+            seps,
+        )
     }
 
     #[test]
