@@ -148,26 +148,46 @@ fn glued_label(b: &[u8], at: usize, cues: &[&str]) -> bool {
         }))
 }
 
-/// Every format that reads an identifier at `at`.
-// Out of line: inlined into the loop over groups it costs more instructions, not fewer.
-#[inline(never)]
-fn try_at(text: &str, at: usize, enabled: &Enabled, out: &mut Vec<Candidate>) {
-    let b = text.as_bytes();
+/// The enabled formats a start at `at` can begin: the table of its class, the length of its
+/// run of that class (`run` when the caller knows it) and the formats as bits of the table's
+/// entries. Most starts begin none: two looks in the table, no call to [`try_at`].
+#[inline(always)]
+fn admitted<'a>(
+    b: &[u8],
+    at: usize,
+    run: Option<usize>,
+    enabled: &'a Enabled,
+) -> (&'a Table, usize, u32) {
     let first = class(b[at]);
-    let formats = if first == DIGIT {
+    let table = if first == DIGIT {
         &enabled.digit_first
     } else {
         &enabled.letter_first
     };
-    let run = b[at..]
-        .iter()
-        .take(31)
-        .take_while(|&&c| class(c) == first)
-        .count();
-    let mut admitting = formats.admitting.get(b, at, run);
-    if admitting == 0 {
-        return;
-    }
+    let run = run.unwrap_or_else(|| {
+        b[at..]
+            .iter()
+            .take(31)
+            .take_while(|&&c| class(c) == first)
+            .count()
+    });
+    (table, run, table.admitting.get(b, at, run))
+}
+
+/// Every format of `admitting` (bits of `formats`' entries) that reads an identifier at `at`,
+/// where a run of `run` bytes of their first class begins.
+// Out of line: inlined into the loop over groups it costs more instructions, not fewer.
+#[inline(never)]
+fn try_at(
+    text: &str,
+    at: usize,
+    formats: &Table,
+    run: usize,
+    mut admitting: u32,
+    out: &mut Vec<Candidate>,
+) {
+    let b = text.as_bytes();
+    let first = class(b[at]);
     let mut chars = [0u8; MAX];
     let mut runs = None;
     while admitting != 0 {
@@ -452,12 +472,18 @@ pub(super) fn scan(text: &str, groups: &[Span], formats: &Enabled, out: &mut Vec
                 prefix = Some(p);
             }
         }
-        for at in [prefix, Some(word)].into_iter().flatten() {
-            if tried.is_some_and(|t| at <= t) {
+        // At the group itself the run is the group (a look at most 31 bytes long, as in
+        // `admitted`).
+        let group = (word == g.start).then(|| (g.end - g.start).min(31));
+        for (at, run) in [(prefix, None), (Some(word), group)] {
+            let Some(at) = at.filter(|&at| tried.is_none_or(|t| at > t)) else {
                 continue;
-            }
+            };
             tried = Some(at);
-            try_at(text, at, formats, out);
+            let (table, run, admitting) = admitted(b, at, run, formats);
+            if admitting != 0 {
+                try_at(text, at, table, run, admitting, out);
+            }
         }
     }
 }

@@ -264,6 +264,7 @@ impl Admitting {
     /// The formats (as bits) that can start at `at`, where a run of `run` bytes of their
     /// class begins. The second run is the one after the byte that ends the first when that is
     /// a separator or a dot, else from that byte on.
+    #[inline]
     pub(super) fn get(&self, b: &[u8], at: usize, run: usize) -> u32 {
         let next = next_kind(b.get(at + run));
         let admitting = self.first.get(run).map_or(0, |kinds| kinds[next]);
