@@ -1,10 +1,12 @@
-//! The national identifier formats and their cue words (see [`super::national`]), and which of
-//! them a start can begin ([`Admitting`]).
+//! The national identifier formats, their cue words, and where a cue counts (see
+//! [`super::national`]): before the number on its line, in its table column's header, or on
+//! the label line above it.
 
 use super::super::entity::EntityType::{self, *};
 use super::super::validate::national as v;
+use super::context::{has_context, line_window};
 use super::national::{Format, LABEL_ONLY};
-use super::national_shape::{class, groups, Group, DIGIT, LETTER, MAX};
+use super::national_shape::class;
 use std::sync::OnceLock;
 
 const NHS: &[&str] = &[
@@ -165,7 +167,7 @@ const fn format(
         separated,
         cued,
         cues,
-        pairs: OnceLock::new(),
+        starts: OnceLock::new(),
     }
 }
 
@@ -218,311 +220,272 @@ pub(crate) fn formats() -> &'static [Format] {
     &FORMATS
 }
 
-/// Which of up to 32 formats starting with the same class (digits, or letters) a start can
-/// begin, bit `k` for the `k`th format: by the length of the start's run of that class and the
-/// byte after it, then by the run after that ([`Admitting::get`]). Most starts are a short
-/// number before `:`, `.` or `/`, or a number and a word ("2023 the"): two looks here rule them
-/// out for every format at once, where reading each shape cost more than all the rest of the
-/// scan. A format is ruled out only where it could not read its shape.
-#[derive(Default)]
-pub(super) struct Admitting {
-    /// By the first run's length and [`next_kind`].
-    first: Vec<[u32; NEXT_KINDS]>,
-    /// By the first run's length, the second's class and its length.
-    second: Vec<[[u32; SECOND_MAX + 1]; 3]>,
+/// Context words count this far before (a Thai cue word and its particles take 80 bytes) and
+/// after, on the identifier's line: a form or a table gives each number its own label.
+const WINDOW: (usize, usize) = (96, 24);
+
+/// The score of the identifier `f` reads at `at..end`, scoring `score` alone, with its cues:
+/// nearby on its line, naming its table column, or on the label line above it. A cue in front
+/// outweighs one after, and a nearer one a farther one: of two labels on a line ("acn": "…",
+/// "tfn": "…") each number takes its own.
+pub(super) fn with_cue(text: &str, at: usize, end: usize, f: &Format, score: f32) -> f32 {
+    let window = cue_window(text, at, end, score > LABEL_ONLY);
+    let starts = f.starts.get_or_init(|| CueStarts::of(f.cues));
+    let near = cue_near(text.as_bytes(), window, at, end, f.cues, starts);
+    if let Some(d) = near
+        .then(|| cue_distance(text, window, at, end, f.cues))
+        .flatten()
+    {
+        f.cued - 0.0001 * d as f32
+    } else if header_names(text, at, f.cues) || label_above(text, at, f.cues) {
+        f.cued - 0.0001 * (WINDOW.0 + WINDOW.1) as f32
+    } else {
+        score
+    }
 }
 
-impl Admitting {
-    pub(super) fn add(&mut self, k: usize, format: &Format) {
-        assert!(k < 32, "at most 32 formats start with one class");
-        if self.first.is_empty() {
-            self.first = vec![[0; NEXT_KINDS]; 32];
-            self.second = vec![[[0; SECOND_MAX + 1]; 3]; 32];
+/// The window of context of the identifier at `at..end`, on its line, within whole
+/// characters: the bytes before it and, with `after`, those after it.
+fn cue_window(text: &str, at: usize, end: usize, after: bool) -> (usize, usize) {
+    let (before, ahead) = line_window(text, at, end, (WINDOW.0, if after { WINDOW.1 } else { 0 }));
+    let mut lo = at.saturating_sub(before);
+    while !text.is_char_boundary(lo) {
+        lo += 1;
+    }
+    let mut hi = (end + ahead).min(text.len());
+    while !text.is_char_boundary(hi) {
+        hi -= 1;
+    }
+    (lo, hi)
+}
+
+/// Whether `cue` (in lower case), found at `i` in the window `w`, counts there: it starts a word
+/// and, if short, ends one: "tin" is no cue in "tiny", nor "pan" in "panel", "dea" in "deal".
+/// Longer ones may begin a word ("aadhaar" in "aadhaarno").
+fn whole(w: &[u8], i: usize, cue: &[u8]) -> bool {
+    (i == 0 || !w[i - 1].is_ascii_alphanumeric())
+        && (cue.len() > 4
+            || !cue[cue.len() - 1].is_ascii_alphabetic()
+            || !w.get(i + cue.len()).is_some_and(u8::is_ascii_alphabetic))
+}
+
+/// For each byte a cue starts with, in either ASCII case, a bit per byte that can follow it
+/// ([`follow_bit`]).
+pub(crate) struct CueStarts([u32; 256]);
+
+impl CueStarts {
+    fn of(cues: &[&str]) -> CueStarts {
+        let mut out = [0; 256];
+        for cue in cues.iter().map(|c| c.as_bytes()) {
+            let follow = follow_bit(cue.get(1).copied().unwrap_or(b' '));
+            out[cue[0].to_ascii_lowercase() as usize] |= follow;
+            out[cue[0].to_ascii_uppercase() as usize] |= follow;
         }
-        let (first, second) = match groups(format.shape) {
-            Some(groups) => grouped_runs(&groups, format.seps),
-            None => read_runs(format.shape.as_bytes(), format.seps),
+        CueStarts(out)
+    }
+}
+
+/// A bit per ASCII letter, either case; every other byte shares the last.
+fn follow_bit(c: u8) -> u32 {
+    match c.to_ascii_lowercase() {
+        c @ b'a'..=b'z' => 1 << (c - b'a'),
+        _ => 1 << 26,
+    }
+}
+
+/// Whether [`cue_distance`] can find one of `cues` in the `window` around `at..end`: whether
+/// one starts a word there, ASCII case ignored. Most numbers have no cue: one look per byte at
+/// the word starts answers, where `cue_distance` copies the window and searches it per cue.
+fn cue_near(
+    b: &[u8],
+    (lo, hi): (usize, usize),
+    at: usize,
+    end: usize,
+    cues: &[&str],
+    starts: &CueStarts,
+) -> bool {
+    [&b[lo..at], &b[end..hi]].into_iter().any(|w| {
+        let mut word_start = true;
+        (0..w.len().saturating_sub(1)).any(|i| {
+            let found = word_start
+                && starts.0[w[i] as usize] & follow_bit(w[i + 1]) != 0
+                && cues.iter().map(|c| c.as_bytes()).any(|cue| {
+                    w.len() - i >= cue.len()
+                        && w[i..i + cue.len()].eq_ignore_ascii_case(cue)
+                        && whole(w, i, cue)
+                });
+            word_start = class(w[i]) == 0;
+            found
+        })
+    })
+}
+
+/// How far from the identifier at `at..end` the nearest of `cues` starts a word in its
+/// `window` ([`whole`]): the bytes before it, or the window before plus the bytes after. ASCII
+/// case is ignored.
+fn cue_distance(
+    text: &str,
+    (lo, hi): (usize, usize),
+    at: usize,
+    end: usize,
+    cues: &[&str],
+) -> Option<usize> {
+    let left = text[lo..at].to_ascii_lowercase();
+    let right = text[end..hi].to_ascii_lowercase();
+    let (l, r) = (left.as_bytes(), right.as_bytes());
+    cues.iter()
+        .filter_map(|cue| {
+            let cue = cue.as_bytes();
+            // The last occurrence in front that starts a word, else the first one after.
+            let mut stop = l.len();
+            while let Some(i) = memchr::memmem::rfind(&l[..stop], cue) {
+                if whole(l, i, cue) {
+                    return Some(l.len() - i);
+                }
+                stop = i + cue.len() - 1;
+            }
+            memchr::memmem::find_iter(r, cue)
+                .find(|&i| whole(r, i, cue))
+                .map(|i| WINDOW.0 + i)
+        })
+        .min()
+}
+
+/// Whether `at` lies in a Markdown table cell whose column header holds a cue
+/// (`| Name | DEA number |` over `| … | AB1234563 |`), or in a CSV or TSV field so named
+/// ([`csv_header_names`]).
+fn header_names(text: &str, at: usize, cues: &[&str]) -> bool {
+    let b = text.as_bytes();
+    let line_start = |i: usize| row_start(b, i);
+    let Some(row) = line_start(at).filter(|&r| r > 0) else {
+        return false;
+    };
+    if b[row] != b'|' {
+        return csv_header_names(text, at, row, cues);
+    }
+    let column = memchr::memchr_iter(b'|', &b[row..at]).count();
+    // Up the rows to the table's first line, its header; a table longer than this has its
+    // header out of sight anyway (and a walk per row would make a long table quadratic).
+    let mut header = row;
+    for _ in 0..64 {
+        if header == 0 {
+            break;
+        }
+        match line_start(header - 1) {
+            Some(above) if b[above] == b'|' => header = above,
+            _ => break,
+        }
+    }
+    if header == row {
+        return false;
+    }
+    let line_end = memchr::memchr(b'\n', &b[header..]).map_or(b.len(), |n| header + n);
+    let Some(cell) = text[header..line_end].split('|').nth(column) else {
+        return false;
+    };
+    // The cell as the text before an empty match at its end.
+    let end = cell.as_ptr() as usize - text.as_ptr() as usize + cell.len();
+    has_context(text, end, end, (cell.len(), 0), cues)
+}
+
+/// Table rows and headers are shorter than this; longer lines are read as no table at all, so
+/// a megabyte-long line full of numbers costs no walk to its ends per number.
+const ROW_MAX: usize = 1024;
+
+/// The start of the line holding `i`, if it begins at most [`ROW_MAX`] bytes before `i`.
+fn row_start(b: &[u8], i: usize) -> Option<usize> {
+    let lo = i.saturating_sub(ROW_MAX);
+    match memchr::memrchr(b'\n', &b[lo..i]) {
+        Some(n) => Some(lo + n + 1),
+        None => (lo == 0).then_some(0),
+    }
+}
+
+/// The delimiter of a CSV or TSV row (tab, then `;`, then `,`), if the row holds one.
+fn delimiter(row: &[u8]) -> Option<u8> {
+    [b'\t', b';', b',']
+        .into_iter()
+        .find(|d| memchr::memchr(*d, row).is_some())
+}
+
+/// Whether `at` lies in a CSV or TSV field whose column header, the first line of the block of
+/// lines with as many delimiters as its row, holds a cue (`Name,NHS Number` over
+/// `Alice,9434765919`). A header names columns and holds no digit: a first line with one is a
+/// row of values, or code (`const __NR_acct: u32 = 1073741987;` over more such lines). A quoted
+/// delimiter shifts the columns: then no header is found.
+fn csv_header_names(text: &str, at: usize, row: usize, cues: &[&str]) -> bool {
+    let b = text.as_bytes();
+    let hi = (row + ROW_MAX).min(b.len()).max(at);
+    let Some(row_end) = memchr::memchr(b'\n', &b[at..hi])
+        .map(|n| at + n)
+        .or((hi == b.len()).then_some(hi))
+    else {
+        return false;
+    };
+    let Some(d) = delimiter(&b[row..row_end]) else {
+        return false;
+    };
+    let fields = memchr::memchr_iter(d, &b[row..row_end]).count();
+    let column = memchr::memchr_iter(d, &b[row..at]).count();
+    // Up the rows of the same width, 64 of them or 8 KiB at most (a long file's header is out
+    // of sight anyway, and a walk per row would make it quadratic).
+    let mut header = row;
+    for _ in 0..64 {
+        if header == 0 || row - header > 8192 {
+            break;
+        }
+        let Some(above) = row_start(b, header - 1) else {
+            break;
         };
-        for (run, admitting) in self.first.iter_mut().enumerate() {
-            for (kind, lengths) in first.iter().enumerate() {
-                if lengths >> run & 1 != 0 {
-                    admitting[kind] |= 1 << k;
-                }
-            }
+        if memchr::memchr_iter(d, &b[above..header - 1]).count() != fields {
+            break;
         }
-        for (run, admitting) in self.second.iter_mut().enumerate() {
-            for (class, lengths) in second[run].iter().enumerate() {
-                for (len, admitting) in admitting[class].iter_mut().enumerate() {
-                    if lengths >> len & 1 != 0 {
-                        *admitting |= 1 << k;
-                    }
-                }
-            }
-        }
+        header = above;
     }
-
-    /// The formats (as bits) that can start at `at`, where a run of `run` bytes of their
-    /// class begins. The second run is the one after the byte that ends the first when that is
-    /// a separator or a dot, else from that byte on.
-    #[inline]
-    pub(super) fn get(&self, b: &[u8], at: usize, run: usize) -> u32 {
-        let next = next_kind(b.get(at + run));
-        let admitting = self.first.get(run).map_or(0, |kinds| kinds[next]);
-        if admitting == 0 {
-            return 0;
-        }
-        let (class, len) = run_at(b, at + run + matches!(next, 1..=3) as usize);
-        admitting & self.second[run][class as usize][len]
+    let line_end = memchr::memchr(b'\n', &b[header..]).map_or(b.len(), |n| header + n);
+    if header == row || b[header..line_end].iter().any(u8::is_ascii_digit) {
+        return false;
     }
+    let Some(cell) = text[header..line_end].split(d as char).nth(column) else {
+        return false;
+    };
+    let end = cell.as_ptr() as usize - text.as_ptr() as usize + cell.len();
+    has_context(text, end, end, (cell.len(), 0), cues)
 }
 
-/// How many kinds of byte after a start's first run [`Admitting`] tells apart.
-const NEXT_KINDS: usize = 5;
-
-/// The byte after a start's first run, as the shapes read it: the end of the text, a space or
-/// a dash (the separators), a dot (a DNI in thousands), or any other byte.
-fn next_kind(next: Option<&u8>) -> usize {
-    match next {
-        None => 0,
-        Some(b' ') => 1,
-        Some(b'-') => 2,
-        Some(b'.') => 3,
-        Some(_) => 4,
+/// Whether the number at `at` starts its line (after blanks and quotes) under a label line: a
+/// short one holding a cue and no digit, that ends as a label does, with `:`, `#`, a cue or a
+/// word for number (a form's `Passport number:` over `123456789`). A line with a digit holds
+/// its own value; one ending otherwise is a sentence.
+fn label_above(text: &str, at: usize, cues: &[&str]) -> bool {
+    let b = text.as_bytes();
+    let Some(row) = row_start(b, at) else {
+        return false;
+    };
+    if row == 0
+        || !b[row..at]
+            .iter()
+            .all(|c| matches!(c, b' ' | b'\t' | b'\r' | b'"' | b'\''))
+    {
+        return false;
     }
-}
-
-/// The second runs [`Admitting`] tells apart are at most this long (longer ones count as this
-/// long; no group sum is).
-const SECOND_MAX: usize = MAX + 1;
-
-/// The run of digits or letters at `from`: its class (0 for none) and length (at most
-/// [`SECOND_MAX`]).
-fn run_at(b: &[u8], from: usize) -> (u8, usize) {
-    match b.get(from).map(|&c| class(c)) {
-        Some(kind @ (DIGIT | LETTER)) => {
-            let len = b[from..]
+    let Some(above) = row_start(b, row - 1) else {
+        return false;
+    };
+    let label = &b[above..row - 1];
+    let trimmed = label.trim_ascii_end();
+    let ends = |w: &str| {
+        trimmed.len() >= w.len()
+            && trimmed[trimmed.len() - w.len()..].eq_ignore_ascii_case(w.as_bytes())
+    };
+    // Sixty-four bytes: a label, not a sentence that happens to name one.
+    label.len() <= 64
+        && !label.iter().any(u8::is_ascii_digit)
+        && (trimmed.ends_with(b":")
+            || trimmed.ends_with(b"#")
+            || ["number", "no", "nr", "num"]
                 .iter()
-                .take(SECOND_MAX)
-                .take_while(|&&c| class(c) == kind)
-                .count();
-            (kind, len)
-        }
-        _ => (0, 0),
-    }
-}
-
-/// Bits `n` for a run `n` bytes long: what a start's first run can be, by [`next_kind`], and
-/// for each first run, what the second can be, by its class (0 none, [`DIGIT`], [`LETTER`]).
-type StartRuns = ([u32; NEXT_KINDS], [[u32; 3]; 32]);
-
-/// The runs a simple shape can start with ([`super::national_shape::match_runs`]). A run ends
-/// where a group of its class does: the last one (anything may follow), one before a separator
-/// of `seps`, or one before a group of the other class written without a separator
-/// (`12345678Z`). The second run then holds the next groups of its class, up to the last or
-/// another such end.
-fn grouped_runs(groups: &[Group], seps: &[u8]) -> StartRuns {
-    let (mut first, mut second) = ([0u32; NEXT_KINDS], [[u32::MAX; 3]; 32]);
-    let ends = |k: usize| {
-        groups
-            .get(k + 1)
-            .is_none_or(|n| groups[k].sep_after || n.digits != groups[k].digits)
-    };
-    let mut len = 0;
-    for (j, g) in groups.iter().enumerate() {
-        if g.digits != groups[0].digits {
-            break;
-        }
-        len += g.len as usize;
-        let bit = 1u32 << len.min(31);
-        let Some(next) = groups.get(j + 1) else {
-            first.iter_mut().for_each(|m| *m |= bit);
-            break;
-        };
-        if g.sep_after {
-            for sep in seps {
-                first[next_kind(Some(sep))] |= bit;
-            }
-        }
-        if next.digits != g.digits {
-            first[next_kind(Some(&b'a'))] |= bit;
-        }
-        let mut lengths = 0u32;
-        let mut then = 0;
-        for (k, h) in groups.iter().enumerate().skip(j + 1) {
-            if h.digits != next.digits {
-                break;
-            }
-            then += h.len as usize;
-            if ends(k) {
-                lengths |= 1 << then.min(31);
-            }
-        }
-        let class = if next.digits { DIGIT } else { LETTER };
-        second[len.min(31)] = [0; 3];
-        second[len.min(31)][class as usize] = lengths;
-    }
-    (first, second)
-}
-
-/// The runs a shape read byte by byte ([`super::national_shape::read`]) can start with.
-fn read_runs(shape: &[u8], seps: &[u8]) -> StartRuns {
-    let mut second = [[u32::MAX; 3]; 32];
-    if shape.get(1) == Some(&b'+') {
-        // A repeated class stands for the numbers known only by their label, 7 to 17 long.
-        return ([(7..=17).fold(0, |m, n| m | 1 << n); NEXT_KINDS], second);
-    }
-    let digit = shape[0] == b'9';
-    // Letters may stand where the shape takes a letter or a digit (an omocode codice
-    // fiscale).
-    let same = |c: u8| {
-        if digit {
-            c == b'9'
-        } else {
-            matches!(c, b'A' | b'@')
-        }
-    };
-    let first = shape.iter().take_while(|&&c| same(c) && c != b'@').count();
-    let (mut longest, mut stop) = (0, shape.len());
-    for (i, &c) in shape.iter().enumerate() {
-        match c {
-            c if same(c) => longest += 1,
-            b' ' if digit => {}
-            _ => {
-                stop = i;
-                break;
-            }
-        }
-    }
-    let mut out = [(first..=longest.min(31)).fold(0, |m, n| m | 1 << n); NEXT_KINDS];
-    // A first group shorter than the run written without separators must end at one.
-    if shape.get(first) == Some(&b' ') && first < longest {
-        for (kind, next) in [None, Some(&b' '), Some(&b'-'), Some(&b'.'), Some(&b'a')]
-            .into_iter()
-            .enumerate()
-        {
-            if !next.is_none_or(|c| seps.contains(c)) {
-                out[kind] &= !(1 << first);
-            }
-        }
-    }
-    // The longest run is followed by what the shape reads next (nothing: anything may follow).
-    let follows: &[usize] = match shape.get(stop) {
-        Some(b'.') => &[3],
-        Some(b'C') => &[2, 4],
-        Some(b'9' | b'A' | b'@') => &[4],
-        _ => &[0, 1, 2, 3, 4],
-    };
-    for (kind, lengths) in out.iter_mut().enumerate() {
-        if !follows.contains(&kind) {
-            *lengths &= !(1 << longest.min(31));
-        }
-    }
-    // After a dot that must be there, the digits up to the next one (`12.345.678-Z`).
-    if shape.get(stop) == Some(&b'.') && digit {
-        let digits = shape[stop + 1..].iter().take_while(|&&c| c == b'9').count();
-        if shape.get(stop + 1 + digits) == Some(&b'.') {
-            second[longest.min(31)] = [0, 1 << digits, 0];
-        }
-    }
-    (out, second)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::super::national_shape::{match_runs, read, Runs};
-    use super::*;
-
-    /// Whether `format` reads its shape at the start of `b` and no letter or digit follows it,
-    /// as the scan needs.
-    fn reads(format: &Format, b: &[u8]) -> bool {
-        let end = match groups(format.shape) {
-            Some(groups) => match_runs(&groups, &mut Runs::at(b, 0), format.seps).map(|m| m.0),
-            None => read(b, 0, format, &mut [0; MAX]).map(|m| m.0),
-        };
-        end.is_some_and(|end| b.get(end).is_none_or(|&c| class(c) == 0))
-    }
-
-    /// A pseudo-random pick below `n`.
-    fn pick(seed: &mut u64, n: usize) -> usize {
-        *seed = seed
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (*seed >> 33) as usize % n
-    }
-
-    /// The shape written out with random characters and separators, then garbled a little.
-    fn instance(format: &Format, seed: &mut u64) -> Vec<u8> {
-        const ANY: &[u8] = b"0123456789abcXYZ -.+:/,";
-        let from = |s: &[u8], seed: &mut u64| s[pick(seed, s.len())];
-        let mut out = Vec::new();
-        let shape = format.shape.as_bytes();
-        for (i, &c) in shape.iter().enumerate() {
-            let repeat = shape.get(i + 1) == Some(&b'+');
-            for _ in 0..if repeat { 1 + pick(seed, 18) } else { 1 } {
-                match c {
-                    b'9' => out.push(from(b"0123456789", seed)),
-                    b'A' => out.push(from(b"ABCDXYZabz", seed)),
-                    b'@' => out.push(from(b"07LMVAZ", seed)),
-                    b'C' => out.push(from(b"+-AFUYx", seed)),
-                    b'.' => out.push(from(b"...-", seed)),
-                    b' ' => match pick(seed, 4) {
-                        0 => {}
-                        1 => out.push(from(b" -.", seed)),
-                        _ => out.push(from(format.seps.get(..1).unwrap_or(b" "), seed)),
-                    },
-                    _ => {}
-                }
-            }
-        }
-        for _ in 0..pick(seed, 3) {
-            let i = pick(seed, out.len() + 1);
-            match pick(seed, 3) {
-                0 if i < out.len() => {
-                    out.remove(i);
-                }
-                _ => out.insert(i, from(ANY, seed)),
-            }
-        }
-        for _ in 0..pick(seed, 4) {
-            out.push(from(ANY, seed));
-        }
-        out
-    }
-
-    /// The table only saves work: every shape a format reads at a start, it admits.
-    #[test]
-    fn admitting_keeps_every_start_a_format_reads() {
-        let mut seed = 7;
-        // Digits alone ("9+") are read as the run itself, which their validity bounds.
-        for format in formats().iter().filter(|f| f.shape != "9+") {
-            let mut admitting = Admitting::default();
-            admitting.add(0, format);
-            let first = if format.shape.starts_with('9') {
-                DIGIT
-            } else {
-                LETTER
-            };
-            let mut read = 0;
-            for _ in 0..20_000 {
-                let b = instance(format, &mut seed);
-                if b.first().is_none_or(|&c| class(c) != first) || !reads(format, &b) {
-                    continue;
-                }
-                read += 1;
-                let run = b
-                    .iter()
-                    .take(31)
-                    .take_while(|&&c| class(c) == first)
-                    .count();
-                assert_eq!(
-                    admitting.get(&b, 0, run),
-                    1,
-                    "{} rules out {:?}",
-                    format.shape,
-                    String::from_utf8_lossy(&b)
-                );
-            }
-            assert!(read > 1000, "{}: {read} instances read", format.shape);
-        }
-    }
+                .chain(cues)
+                .any(|w| ends(w.trim_end())))
+        && has_context(text, row - 1, row - 1, (label.len(), 0), cues)
 }
