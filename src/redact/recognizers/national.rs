@@ -13,9 +13,10 @@
 //! ITIN) are rare enough to count alone.
 
 use super::super::entity::EntityType;
-use super::context::{cued, has_context, line_window, Pairs};
 pub(crate) use super::national_formats::formats;
-use super::national_shape::{chars_of, groups, match_runs, read, Group, Runs, MAX};
+use super::national_formats::{with_cue, CueStarts};
+use super::national_shape::Admitting;
+use super::national_shape::{chars_of, class, groups, match_runs, read, Group, Runs, DIGIT, MAX};
 use super::patterns::{embedded_in_token, glued_after};
 use super::Candidate;
 use regex_automata::Span;
@@ -39,21 +40,33 @@ pub(crate) struct Format {
     /// The score with one of `cues` nearby.
     pub cued: f32,
     pub cues: &'static [&'static str],
-    /// The cues' first two bytes, for the cheap look before the exact one ([`cued`]).
-    pub pairs: OnceLock<Pairs>,
+    /// The cues' first two bytes, for the cheap look before the exact one ([`with_cue`]).
+    pub starts: OnceLock<CueStarts>,
 }
 
-/// The enabled formats, by their first character's class, each with what the run of that
-/// class at an identifier's start can be ([`Start`]): one or two tests rule out most formats at
-/// a start (in a log, most digit groups are a short number before `:`, `.` or `/`).
+/// The enabled formats, by their first character's class, with the table of the starts each
+/// can begin ([`Admitting`]): most digit groups are a short number before `:`, `.` or `/`, or a
+/// number before a word, which the table rules out for every format at once.
 #[derive(Default)]
 pub(crate) struct Enabled {
-    digit_first: Vec<Entry>,
-    letter_first: Vec<Entry>,
+    digit_first: Table,
+    letter_first: Table,
+}
+
+#[derive(Default)]
+struct Table {
+    entries: Vec<Entry>,
+    admitting: Admitting,
+}
+
+impl Table {
+    fn push(&mut self, entry: Entry) {
+        self.admitting.add(self.entries.len(), entry.format);
+        self.entries.push(entry);
+    }
 }
 
 struct Entry {
-    start: Start,
     /// The shape's groups when it is a simple one (see [`groups`]).
     groups: Option<Vec<Group>>,
     format: &'static Format,
@@ -64,7 +77,6 @@ impl Enabled {
         let mut out = Enabled::default();
         for f in formats().iter().filter(|f| enabled(&f.kind)) {
             let entry = Entry {
-                start: Start::of(f.shape.as_bytes()),
                 groups: groups(f.shape),
                 format: f,
             };
@@ -78,70 +90,10 @@ impl Enabled {
     }
 }
 
-/// What the run of a shape's first class (digits, or letters) at its start can be.
-#[derive(Clone, Copy)]
-struct Start {
-    /// Bit `n` set: the run may be `n` bytes long (n < 32).
-    lengths: u32,
-    /// The first group's length when a separator follows it (0: none can).
-    grouped: usize,
-}
-
-impl Start {
-    fn of(shape: &[u8]) -> Start {
-        if shape.get(1) == Some(&b'+') {
-            // A repeated class stands for the numbers known only by their label, 7 to 17 long.
-            return Start {
-                lengths: (7..=17).fold(0, |m, n| m | 1 << n),
-                grouped: 0,
-            };
-        }
-        let digit = shape[0] == b'9';
-        // Letters may stand where the shape takes a letter or a digit (an omocode codice
-        // fiscale).
-        let same = |c: u8| {
-            if digit {
-                c == b'9'
-            } else {
-                matches!(c, b'A' | b'@')
-            }
-        };
-        let first = shape.iter().take_while(|&&c| same(c) && c != b'@').count();
-        let mut longest = 0;
-        for &c in shape {
-            match c {
-                c if same(c) => longest += 1,
-                b' ' if digit => {}
-                _ => break,
-            }
-        }
-        // A first group shorter than the run written without separators must end at one.
-        let grouped = if shape.get(first) == Some(&b' ') && first < longest {
-            first
-        } else {
-            0
-        };
-        Start {
-            lengths: (first..=longest.min(31)).fold(0, |m, n| m | 1 << n),
-            grouped,
-        }
-    }
-
-    /// Whether a run of `run` bytes followed by `next` can start this shape.
-    fn admits(self, run: usize, next: Option<&u8>, seps: &[u8]) -> bool {
-        self.lengths & 1 << run != 0
-            && (run != self.grouped || next.is_none_or(|c| seps.contains(c)))
-    }
-}
-
 /// Formats scoring this low alone are only numbers with a label (passports, licences, bank
 /// accounts): their label comes first ("passport no. 123456789"), and a label after the
 /// number belongs to the next one ("account 2017631 and my driver's license …").
 pub(crate) const LABEL_ONLY: f32 = 0.1;
-
-/// Context words count this far before (a Thai cue word and its particles take 80 bytes) and
-/// after, on the identifier's line: a form or a table gives each number its own label.
-const WINDOW: (usize, usize) = (96, 24);
 
 /// Whether the number goes on past `s..e` in the same grouping (`+44 943 476 5919` holds no NHS
 /// number; `12-943-476-5919` neither).
@@ -192,29 +144,59 @@ fn glued_label(b: &[u8], at: usize, cues: &[&str]) -> bool {
         }))
 }
 
-/// Every format that reads an identifier at `at`.
-fn try_at(text: &str, at: usize, enabled: &Enabled, out: &mut Vec<Candidate>) {
-    let b = text.as_bytes();
-    let (formats, class): (_, fn(&u8) -> bool) = if b[at].is_ascii_digit() {
-        (&enabled.digit_first, u8::is_ascii_digit)
+/// The enabled formats a start at `at` can begin: the table of its class, the length of its
+/// run of that class (`run` when the caller knows it) and the formats as bits of the table's
+/// entries. Most starts begin none: two looks in the table, no call to [`try_at`].
+#[inline(always)]
+fn admitted<'a>(
+    b: &[u8],
+    at: usize,
+    run: Option<usize>,
+    enabled: &'a Enabled,
+) -> (&'a Table, usize, u32) {
+    let first = class(b[at]);
+    let table = if first == DIGIT {
+        &enabled.digit_first
     } else {
-        (&enabled.letter_first, u8::is_ascii_alphabetic)
+        &enabled.letter_first
     };
-    let run = b[at..].iter().take(31).take_while(|c| class(c)).count();
-    let next = b.get(at + run);
+    let run = run.unwrap_or_else(|| {
+        b[at..]
+            .iter()
+            .take(31)
+            .take_while(|&&c| class(c) == first)
+            .count()
+    });
+    (table, run, table.admitting.get(b, at, run))
+}
+
+/// Every format of `admitting` (bits of `formats`' entries) that reads an identifier at `at`,
+/// where a run of `run` bytes of their first class begins.
+// Out of line: inlined into the loop over groups it costs more instructions, not fewer.
+#[inline(never)]
+fn try_at(
+    text: &str,
+    at: usize,
+    formats: &Table,
+    run: usize,
+    mut admitting: u32,
+    out: &mut Vec<Candidate>,
+) {
+    let b = text.as_bytes();
+    let first = class(b[at]);
     let mut chars = [0u8; MAX];
     let mut runs = None;
-    for entry in formats {
+    while admitting != 0 {
+        // In the formats' order, which is the candidates' order.
+        let entry = &formats.entries[admitting.trailing_zeros() as usize];
+        admitting &= admitting - 1;
         let f = entry.format;
-        if !entry.start.admits(run, next, f.seps) {
-            continue;
-        }
         let read = if f.shape == "9+" {
             // Digits alone: the run already read (`admits` bounds it below MAX).
             chars[..run].copy_from_slice(&b[at..at + run]);
             Some((at + run, run, None))
         } else if let Some(groups) = &entry.groups {
-            let runs = runs.get_or_insert_with(|| Runs::at(b, at));
+            let runs = runs.get_or_insert_with(|| Runs::after(b, at, first, run));
             match_runs(groups, runs, f.seps)
                 .map(|(len, sep)| (at + len, chars_of(b, at, at + len, &mut chars), sep))
         } else {
@@ -247,21 +229,7 @@ fn try_at(text: &str, at: usize, enabled: &Enabled, out: &mut Vec<Candidate>) {
             score = score.min(HEX);
         }
         if score < f.cued {
-            // A cue in front outweighs one after, and a nearer one a farther one: of two
-            // labels on a line ("acn": "…", "tfn": "…") each number takes its own.
-            let after = score > LABEL_ONLY;
-            let (before, ahead) =
-                line_window(text, at, end, (WINDOW.0, if after { WINDOW.1 } else { 0 }));
-            let pairs = f.pairs.get_or_init(|| Pairs::of(f.cues));
-            let near = cued(text, at.saturating_sub(before), end + ahead, f.cues, pairs);
-            if let Some(d) = near
-                .then(|| cue_distance(text, at, end, f.cues, after))
-                .flatten()
-            {
-                score = f.cued - 0.0001 * d as f32;
-            } else if header_names(text, at, f.cues) || label_above(text, at, f.cues) {
-                score = f.cued - 0.0001 * (WINDOW.0 + WINDOW.1) as f32;
-            }
+            score = with_cue(text, at, end, f, score);
         }
         out.push(Candidate {
             kind: f.kind.clone(),
@@ -272,205 +240,25 @@ fn try_at(text: &str, at: usize, enabled: &Enabled, out: &mut Vec<Candidate>) {
     }
 }
 
-/// How far from the identifier at `at..end` the nearest of `cues` starts a word on its line:
-/// the bytes before it, or (with `after`) the window before plus the bytes after. ASCII case is
-/// ignored.
-fn cue_distance(text: &str, at: usize, end: usize, cues: &[&str], after: bool) -> Option<usize> {
-    let (before, ahead) = line_window(text, at, end, (WINDOW.0, if after { WINDOW.1 } else { 0 }));
-    let mut lo = at.saturating_sub(before);
-    while !text.is_char_boundary(lo) {
-        lo += 1;
-    }
-    let mut hi = (end + ahead).min(text.len());
-    while !text.is_char_boundary(hi) {
-        hi -= 1;
-    }
-    let starts_word = |w: &[u8], i: usize| i == 0 || !w[i - 1].is_ascii_alphanumeric();
-    // Short cues must be whole words: "tin" is no cue in "tiny", nor "pan" in "panel", "dea"
-    // in "deal". Longer ones may begin a word ("aadhaar" in "aadhaarno").
-    let whole = |w: &[u8], i: usize, cue: &[u8]| {
-        starts_word(w, i)
-            && (cue.len() > 4
-                || !cue[cue.len() - 1].is_ascii_alphabetic()
-                || !w.get(i + cue.len()).is_some_and(u8::is_ascii_alphabetic))
-    };
-    let left = text[lo..at].to_ascii_lowercase();
-    let right = text[end..hi].to_ascii_lowercase();
-    let (l, r) = (left.as_bytes(), right.as_bytes());
-    cues.iter()
-        .filter_map(|cue| {
-            let cue = cue.as_bytes();
-            // The last occurrence in front that starts a word, else the first one after.
-            let mut stop = l.len();
-            while let Some(i) = memchr::memmem::rfind(&l[..stop], cue) {
-                if whole(l, i, cue) {
-                    return Some(l.len() - i);
-                }
-                stop = i + cue.len() - 1;
-            }
-            memchr::memmem::find_iter(r, cue)
-                .find(|&i| whole(r, i, cue))
-                .map(|i| WINDOW.0 + i)
-        })
-        .min()
-}
-
-/// Whether `at` lies in a Markdown table cell whose column header holds a cue
-/// (`| Name | DEA number |` over `| … | AB1234563 |`), or in a CSV or TSV field so named
-/// ([`csv_header_names`]).
-fn header_names(text: &str, at: usize, cues: &[&str]) -> bool {
-    let b = text.as_bytes();
-    let line_start = |i: usize| row_start(b, i);
-    let Some(row) = line_start(at).filter(|&r| r > 0) else {
-        return false;
-    };
-    if b[row] != b'|' {
-        return csv_header_names(text, at, row, cues);
-    }
-    let column = memchr::memchr_iter(b'|', &b[row..at]).count();
-    // Up the rows to the table's first line, its header; a table longer than this has its
-    // header out of sight anyway (and a walk per row would make a long table quadratic).
-    let mut header = row;
-    for _ in 0..64 {
-        if header == 0 {
-            break;
-        }
-        match line_start(header - 1) {
-            Some(above) if b[above] == b'|' => header = above,
-            _ => break,
-        }
-    }
-    if header == row {
-        return false;
-    }
-    let line_end = memchr::memchr(b'\n', &b[header..]).map_or(b.len(), |n| header + n);
-    let Some(cell) = text[header..line_end].split('|').nth(column) else {
-        return false;
-    };
-    // The cell as the text before an empty match at its end.
-    let end = cell.as_ptr() as usize - text.as_ptr() as usize + cell.len();
-    has_context(text, end, end, (cell.len(), 0), cues)
-}
-
-/// Table rows and headers are shorter than this; longer lines are read as no table at all, so
-/// a megabyte-long line full of numbers costs no walk to its ends per number.
-const ROW_MAX: usize = 1024;
-
-/// The start of the line holding `i`, if it begins at most [`ROW_MAX`] bytes before `i`.
-fn row_start(b: &[u8], i: usize) -> Option<usize> {
-    let lo = i.saturating_sub(ROW_MAX);
-    match memchr::memrchr(b'\n', &b[lo..i]) {
-        Some(n) => Some(lo + n + 1),
-        None => (lo == 0).then_some(0),
-    }
-}
-
-/// The delimiter of a CSV or TSV row (tab, then `;`, then `,`), if the row holds one.
-fn delimiter(row: &[u8]) -> Option<u8> {
-    [b'\t', b';', b',']
-        .into_iter()
-        .find(|d| memchr::memchr(*d, row).is_some())
-}
-
-/// Whether `at` lies in a CSV or TSV field whose column header, the first line of the block of
-/// lines with as many delimiters as its row, holds a cue (`Name,NHS Number` over
-/// `Alice,9434765919`). A header names columns and holds no digit: a first line with one is a
-/// row of values, or code (`const __NR_acct: u32 = 1073741987;` over more such lines). A quoted
-/// delimiter shifts the columns: then no header is found.
-fn csv_header_names(text: &str, at: usize, row: usize, cues: &[&str]) -> bool {
-    let b = text.as_bytes();
-    let hi = (row + ROW_MAX).min(b.len()).max(at);
-    let Some(row_end) = memchr::memchr(b'\n', &b[at..hi])
-        .map(|n| at + n)
-        .or((hi == b.len()).then_some(hi))
-    else {
-        return false;
-    };
-    let Some(d) = delimiter(&b[row..row_end]) else {
-        return false;
-    };
-    let fields = memchr::memchr_iter(d, &b[row..row_end]).count();
-    let column = memchr::memchr_iter(d, &b[row..at]).count();
-    // Up the rows of the same width, 64 of them or 8 KiB at most (a long file's header is out
-    // of sight anyway, and a walk per row would make it quadratic).
-    let mut header = row;
-    for _ in 0..64 {
-        if header == 0 || row - header > 8192 {
-            break;
-        }
-        let Some(above) = row_start(b, header - 1) else {
-            break;
-        };
-        if memchr::memchr_iter(d, &b[above..header - 1]).count() != fields {
-            break;
-        }
-        header = above;
-    }
-    let line_end = memchr::memchr(b'\n', &b[header..]).map_or(b.len(), |n| header + n);
-    if header == row || b[header..line_end].iter().any(u8::is_ascii_digit) {
-        return false;
-    }
-    let Some(cell) = text[header..line_end].split(d as char).nth(column) else {
-        return false;
-    };
-    let end = cell.as_ptr() as usize - text.as_ptr() as usize + cell.len();
-    has_context(text, end, end, (cell.len(), 0), cues)
-}
-
-/// Whether the number at `at` starts its line (after blanks and quotes) under a label line: a
-/// short one holding a cue and no digit, that ends as a label does, with `:`, `#`, a cue or a
-/// word for number (a form's `Passport number:` over `123456789`). A line with a digit holds
-/// its own value; one ending otherwise is a sentence.
-fn label_above(text: &str, at: usize, cues: &[&str]) -> bool {
-    let b = text.as_bytes();
-    let Some(row) = row_start(b, at) else {
-        return false;
-    };
-    if row == 0
-        || !b[row..at]
-            .iter()
-            .all(|c| matches!(c, b' ' | b'\t' | b'\r' | b'"' | b'\''))
-    {
-        return false;
-    }
-    let Some(above) = row_start(b, row - 1) else {
-        return false;
-    };
-    let label = &b[above..row - 1];
-    let trimmed = label.trim_ascii_end();
-    let ends = |w: &str| {
-        trimmed.len() >= w.len()
-            && trimmed[trimmed.len() - w.len()..].eq_ignore_ascii_case(w.as_bytes())
-    };
-    // Sixty-four bytes: a label, not a sentence that happens to name one.
-    label.len() <= 64
-        && !label.iter().any(u8::is_ascii_digit)
-        && (trimmed.ends_with(b":")
-            || trimmed.ends_with(b"#")
-            || ["number", "no", "nr", "num"]
-                .iter()
-                .chain(cues)
-                .any(|w| ends(w.trim_end())))
-        && has_context(text, row - 1, row - 1, (label.len(), 0), cues)
-}
-
 /// How many letters an identifier has before its first digit (a codice fiscale's six).
 const LEAD: usize = 6;
 
 /// The candidates of the enabled `formats` in `text`, whose digit groups are `groups`.
+// Out of line for the same reason as `try_at` (measured with callgrind).
+#[inline(never)]
 pub(super) fn scan(text: &str, groups: &[Span], formats: &Enabled, out: &mut Vec<Candidate>) {
-    if formats.digit_first.is_empty() && formats.letter_first.is_empty() {
+    if formats.digit_first.entries.is_empty() && formats.letter_first.entries.is_empty() {
         return;
     }
     let b = text.as_bytes();
     let mut tried = None;
     for g in groups {
         // The word holding the group, if it starts at most LEAD letters before it.
-        let mut word = g.start;
-        while word > 0 && g.start - word < LEAD && b[word - 1].is_ascii_alphanumeric() {
+        let (mut word, lowest) = (g.start, g.start.saturating_sub(LEAD + 1));
+        while word > lowest && class(b[word - 1]) != 0 {
             word -= 1;
         }
-        if word > 0 && b[word - 1].is_ascii_alphanumeric() {
+        if g.start - word > LEAD {
             continue;
         }
         // A one- or two-letter prefix before a separator ("AB 12 34 56 C", "X-1234567-L").
@@ -484,12 +272,168 @@ pub(super) fn scan(text: &str, groups: &[Span], formats: &Enabled, out: &mut Vec
                 prefix = Some(p);
             }
         }
-        for at in [prefix, Some(word)].into_iter().flatten() {
-            if tried.is_some_and(|t| at <= t) {
+        // At the group itself the run is the group (a look at most 31 bytes long, as in
+        // `admitted`).
+        let group = (word == g.start).then(|| (g.end - g.start).min(31));
+        for (at, run) in [(prefix, None), (Some(word), group)] {
+            let Some(at) = at.filter(|&at| tried.is_none_or(|t| at > t)) else {
                 continue;
-            }
+            };
             tried = Some(at);
-            try_at(text, at, formats, out);
+            let (table, run, admitting) = admitted(b, at, run, formats);
+            if admitting != 0 {
+                try_at(text, at, table, run, admitting, out);
+            }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::national_shape::LETTER;
+    use super::*;
+
+    /// Whether `format` reads its shape at the start of `b` and no letter or digit follows it,
+    /// as the scan needs.
+    fn reads(format: &Format, b: &[u8]) -> bool {
+        let end = match groups(format.shape) {
+            Some(groups) => match_runs(&groups, &mut Runs::at(b, 0), format.seps).map(|m| m.0),
+            None => read(b, 0, format, &mut [0; MAX]).map(|m| m.0),
+        };
+        end.is_some_and(|end| b.get(end).is_none_or(|&c| class(c) == 0))
+    }
+
+    /// A pseudo-random pick below `n`.
+    fn pick(seed: &mut u64, n: usize) -> usize {
+        *seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (*seed >> 33) as usize % n
+    }
+
+    /// The shape written out with random characters and separators, then garbled a little.
+    fn instance(format: &Format, seed: &mut u64) -> Vec<u8> {
+        const ANY: &[u8] = b"0123456789abcXYZ -.+:/,";
+        let from = |s: &[u8], seed: &mut u64| s[pick(seed, s.len())];
+        let mut out = Vec::new();
+        let shape = format.shape.as_bytes();
+        for (i, &c) in shape.iter().enumerate() {
+            let repeat = shape.get(i + 1) == Some(&b'+');
+            for _ in 0..if repeat { 1 + pick(seed, 18) } else { 1 } {
+                match c {
+                    b'9' => out.push(from(b"0123456789", seed)),
+                    b'A' => out.push(from(b"ABCDXYZabz", seed)),
+                    b'@' => out.push(from(b"07LMVAZ", seed)),
+                    b'C' => out.push(from(b"+-AFUYx", seed)),
+                    b'.' => out.push(from(b"...-", seed)),
+                    b' ' => match pick(seed, 4) {
+                        0 => {}
+                        1 => out.push(from(b" -.", seed)),
+                        _ => out.push(from(format.seps.get(..1).unwrap_or(b" "), seed)),
+                    },
+                    _ => {}
+                }
+            }
+        }
+        for _ in 0..pick(seed, 3) {
+            let i = pick(seed, out.len() + 1);
+            match pick(seed, 3) {
+                0 if i < out.len() => {
+                    out.remove(i);
+                }
+                _ => out.insert(i, from(ANY, seed)),
+            }
+        }
+        for _ in 0..pick(seed, 4) {
+            out.push(from(ANY, seed));
+        }
+        out
+    }
+
+    /// The table only saves work: every shape a format reads at a start, it admits.
+    #[test]
+    fn admitting_keeps_every_start_a_format_reads() {
+        let mut seed = 7;
+        // Digits alone ("9+") are read as the run itself, which their validity bounds.
+        for format in formats().iter().filter(|f| f.shape != "9+") {
+            let mut admitting = Admitting::default();
+            admitting.add(0, format);
+            let first = if format.shape.starts_with('9') {
+                DIGIT
+            } else {
+                LETTER
+            };
+            let mut read = 0;
+            for _ in 0..20_000 {
+                let b = instance(format, &mut seed);
+                if b.first().is_none_or(|&c| class(c) != first) || !reads(format, &b) {
+                    continue;
+                }
+                read += 1;
+                let run = b
+                    .iter()
+                    .take(31)
+                    .take_while(|&&c| class(c) == first)
+                    .count();
+                assert_eq!(
+                    admitting.get(&b, 0, run),
+                    1,
+                    "{} rules out {:?}",
+                    format.shape,
+                    String::from_utf8_lossy(&b)
+                );
+            }
+            assert!(read > 1000, "{}: {read} instances read", format.shape);
+        }
+    }
+
+    fn matched(shape: &str, seps: &[u8], text: &str) -> Option<(usize, Option<u8>)> {
+        match_runs(
+            &groups(shape).unwrap(),
+            &mut Runs::at(text.as_bytes(), 0),
+            seps,
+        )
+    }
+
+    #[test]
+    fn groups_match_with_and_without_separators() {
+        assert_eq!(
+            matched("999 999 9999", b" -", "943 476 5919"),
+            Some((12, Some(b' ')))
+        );
+        assert_eq!(
+            matched("999 999 9999", b" -", "9434765919 x"),
+            Some((10, None))
+        );
+        assert_eq!(
+            matched("999 999 9999", b" -", "943-476 5919"),
+            None,
+            "two kinds"
+        );
+        assert_eq!(
+            matched("999 999 9999", b" -", "943 476 59190"),
+            None,
+            "too long"
+        );
+        assert_eq!(
+            matched("999 999 9999", b" -", "943 4765 919"),
+            None,
+            "regrouped"
+        );
+        assert_eq!(
+            matched("AA 99 99 99 A", b" ", "AB 12 34 56 C"),
+            Some((13, Some(b' ')))
+        );
+        assert_eq!(matched("AA 99 99 99 A", b" ", "AB123456C"), Some((9, None)));
+        assert_eq!(
+            matched("A 9999999 A", b"-", "X-1234567-L"),
+            Some((11, Some(b'-')))
+        );
+        assert_eq!(
+            matched("99999999 A", b"-", "12345678 Z"),
+            None,
+            "space is no NIF separator"
+        );
+        assert_eq!(matched("99999999 A", b"-", "12345678Z"), Some((9, None)));
     }
 }
