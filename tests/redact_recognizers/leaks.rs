@@ -148,6 +148,116 @@ fn surname_first_names_after_labels_and_headers() {
     assert_no_people("Attendees: Berlin, Paris");
 }
 
+/// Names after labels of fields that hold a person or something else ("Guest:", "Owner:",
+/// "Kontakt:"), in English and other languages, in any case: a name needs a listed given name
+/// or a second word there, and in lower case, unless its label is a name field's, the rest of
+/// a person's record after it. The same labels before a thing, a placeholder, a status or a
+/// handle leave it alone.
+#[test]
+fn names_after_role_labels_in_forms() {
+    for (text, name) in [
+        (
+            "Patient: okonkwo adebayo, DOB 1985-03-02",
+            "okonkwo adebayo",
+        ),
+        (
+            "Kontakt: Jürgen Weiß, Hauptstraße 5, 10115 Berlin",
+            "Jürgen Weiß",
+        ),
+        ("Guest: Aroha Ngata", "Aroha Ngata"),
+        ("Passenger: WANJIRU KAMAU", "WANJIRU KAMAU"),
+        ("Owner: Thandiwe Dlamini", "Thandiwe Dlamini"),
+        ("Recipient: Kwame Mensah", "Kwame Mensah"),
+        ("Card holder: Mei-Ling Chow", "Mei-Ling Chow"),
+        ("Next of kin: Seán O'Connell", "Seán O'Connell"),
+        ("Emergency contact: ngozi okafor (sister)", "ngozi okafor"),
+        ("Passenger: wanjiru kamau; DOB 02/03/1985", "wanjiru kamau"),
+        (
+            "Applicant: ngozi eze\nDate of birth: 1990-01-01",
+            "ngozi eze",
+        ),
+        (
+            "Ansprechpartnerin: Annegret Schäfer-Lüdtke",
+            "Annegret Schäfer-Lüdtke",
+        ),
+        ("Empfänger: Jürgen Weiß", "Jürgen Weiß"),
+        ("Destinataire : Étienne Lefèvre", "Étienne Lefèvre"),
+        ("Paciente: Ximena Quispe Mamani", "Ximena Quispe Mamani"),
+        ("Cliente: lucía fernández", "lucía fernández"),
+        ("Contact: jürgen weiß", "jürgen weiß"),
+        ("Patient name: okonkwo adebayo", "okonkwo adebayo"),
+        (
+            "Employee name: siddharth venkataraman",
+            "siddharth venkataraman",
+        ),
+        (
+            "Imię i nazwisko: krzysztof wiśniewski",
+            "krzysztof wiśniewski",
+        ),
+        ("Apellidos: garcía márquez", "garcía márquez"),
+        ("Cognome: bianchi", "bianchi"),
+        ("Name: smith, john", "smith, john"),
+        ("Patient: nguyễn thị minh khai", "nguyễn thị minh khai"),
+    ] {
+        assert_people(text, &[name]);
+    }
+    for text in [
+        "Status: pending review",
+        "Contact: support team",
+        "Patient: stable, discharged",
+        "Patient: good recovery, age 45",
+        "Kunde: Neukunde",
+        "Kontakt: Vertrieb",
+        "Empfänger: Finanzamt Berlin",
+        "Absender: Deutsche Bahn",
+        "Owner: root",
+        "owner: octocat\nrepo: hello-world",
+        "owner: john",
+        "Owner: Security",
+        "Owner: Platform Team",
+        "Recipient: all users",
+        "Recipient: Accounts Payable",
+        "Client: Chrome",
+        "Client: Acme Inc",
+        "Client: mobile app (beta)",
+        "Guest: WiFi",
+        "Guest: free wifi\nDOB: n/a",
+        "Passenger: Adult",
+        "Employee: Full-time",
+        "Applicant: Pending",
+        "Next of kin: wife",
+        "Name: string",
+        "name: my-package",
+        "- name: build\n  owner: platform",
+        "Full name: text field",
+        "Surname: obligatorio",
+        "Cognome: obbligatorio",
+        "Project name: apollo",
+        "| Name | Email | Role |",
+        "Customer | Order | Status",
+    ] {
+        assert_no_people(text);
+    }
+}
+
+/// Given names written with accents that the lists write without ("José", "Jürgen"), and
+/// Vietnamese names, whose family name comes first and whose given name may be any word.
+#[test]
+fn accented_given_names_and_vietnamese_names() {
+    assert_people("Send it to Nguyễn Văn An", &["Nguyễn Văn An"]);
+    assert_people("Trần Thị Lan sent the form", &["Trần Thị Lan"]);
+    assert_people("Contact: José", &["José"]);
+    assert_people("Nombre: maría josé núñez", &["maría josé núñez"]);
+    for text in [
+        "Send it to Google Drive",
+        "Send it to Marketing Team",
+        "The Van Der Graaf generator",
+        "an été chaud, la Straße",
+    ] {
+        assert_no_people(text);
+    }
+}
+
 /// Dates of birth with month names in other languages and after labels in other languages.
 #[test]
 fn birth_dates_in_other_languages() {

@@ -135,6 +135,20 @@ fn more_given_names() -> impl Iterator<Item = &'static str> {
         .flat_map(str::split_whitespace)
 }
 
+/// Vietnamese names, written family name first: the commonest family names and the middle
+/// names "Văn" and "Thị", which name no thing in any language our users write in, so they
+/// open a name as a given name does ("Nguyễn Văn An", "Trần Thị Lan"). The family names
+/// without their accents are too often other words ("Le", "Do", "Ho"), except "Nguyen".
+const SURNAMES_FIRST: &str = "
+nguyễn nguyen trần phạm hoàng huỳnh võ vũ đặng bùi đỗ ngô dương văn thị
+";
+
+/// Whether `word` (as written) is a Vietnamese middle name, after which the given name comes
+/// whatever word it is ("Nguyễn Văn An": "An" is no article there).
+pub fn precedes_a_given_name(word: &str) -> bool {
+    matches!(word, "Văn" | "Thị")
+}
+
 /// Given names that, standing alone in a developer's chat, name a language, a tool, a model or
 /// a brand more often than a person ("Is Julia faster?", "built with Hugo", "Ada's type
 /// system", "fine-tune Roberta", "green on Travis"). With a surname or a cue they still count.
@@ -171,7 +185,8 @@ pub fn listed(lower: &str) -> Listed {
     static MAP: OnceLock<FxHashMap<&'static str, Listed>> = OnceLock::new();
     let map = MAP.get_or_init(|| {
         let mut map: FxHashMap<&'static str, Listed> = FxHashMap::default();
-        for w in GIVEN_NAMES.split_whitespace().chain(more_given_names()) {
+        let given = GIVEN_NAMES.split_whitespace().chain(more_given_names());
+        for w in given.chain(SURNAMES_FIRST.split_whitespace()) {
             map.entry(w).or_default().given_name = true;
         }
         for w in NOT_NAMES.split_whitespace() {
@@ -202,6 +217,50 @@ pub fn listed(lower: &str) -> Listed {
         map
     });
     map.get(lower).copied().unwrap_or_default()
+}
+
+/// Whether `lower` is a listed given name written with accents the list leaves off ("josé",
+/// "jürgen", "lucía"). Only read after a cue: without one, accented given names name streets
+/// and towns in Spanish and Portuguese addresses ("Terrenos Inés", "João do Descoberto") as
+/// often as people.
+pub fn is_accented_given_name(lower: &str) -> bool {
+    !lower.is_ascii() && without_accents(lower).is_some_and(|plain| is_given_name(&plain))
+}
+
+/// `lower` with the accents of Latin letters taken off ("josé" → "jose", "jürgen" →
+/// "jurgen", "søren" → "soren"): the given-name lists write names without them. `None` if a
+/// letter has no plain form here (another script).
+fn without_accents(lower: &str) -> Option<String> {
+    let mut plain = String::with_capacity(lower.len());
+    for c in lower.chars() {
+        let base = match c {
+            'à' | 'á' | 'â' | 'ã' | 'ä' | 'å' | 'ā' | 'ą' | 'ă' => "a",
+            'ç' | 'ć' | 'č' => "c",
+            'è' | 'é' | 'ê' | 'ë' | 'ē' | 'ę' | 'ě' => "e",
+            'ì' | 'í' | 'î' | 'ï' | 'ī' | 'ı' => "i",
+            'ñ' | 'ń' | 'ň' => "n",
+            'ò' | 'ó' | 'ô' | 'õ' | 'ö' | 'ø' | 'ō' | 'ő' => "o",
+            'ù' | 'ú' | 'û' | 'ü' | 'ū' | 'ů' | 'ű' => "u",
+            'ý' | 'ÿ' => "y",
+            'ś' | 'š' | 'ş' => "s",
+            'ź' | 'ż' | 'ž' => "z",
+            'ł' => "l",
+            'ř' => "r",
+            'ğ' => "g",
+            'đ' | 'ð' => "d",
+            'ß' => "ss",
+            'æ' => "ae",
+            'œ' => "oe",
+            'þ' => "th",
+            c if c.is_ascii() => {
+                plain.push(c);
+                continue;
+            }
+            _ => return None,
+        };
+        plain.push_str(base);
+    }
+    Some(plain)
 }
 
 pub fn is_given_name(lower: &str) -> bool {
@@ -256,6 +315,8 @@ mod tests {
         assert!(is_given_name("sarah"));
         assert!(!is_given_name("may"));
         assert!(is_not_name("the"));
+        assert!(["josé", "jürgen", "lucía"].map(is_accented_given_name) == [true; 3]);
+        assert!(!is_accented_given_name("été") && !is_accented_given_name("straße"));
         for w in GIVEN_NAMES.split_whitespace().chain(more_given_names()) {
             assert_eq!(w, w.to_lowercase());
             assert!(!is_not_name(w), "{w} is in both lists");

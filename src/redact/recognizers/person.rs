@@ -5,12 +5,15 @@
 //! Form labels, mail headers and sign-offs are read by [`cues`]; names in lower case or in
 //! capitals, which no capital starts, by [`cased`].
 
-use super::names::{is_given_name, is_particle, listed, names_a_thing};
+use super::names::{
+    is_accented_given_name, is_given_name, is_particle, listed, names_a_thing,
+    precedes_a_given_name,
+};
 use super::Candidate;
 use crate::redact::entity::EntityType;
 use cues::{
-    given_after_comma, is_header, is_title, label_holds_a_phrase, labels_a_name, mailbox_follows,
-    mailbox_near, signs_off,
+    given_after_comma, is_header, is_title, label_holds_a_phrase, labels_a_name, labels_a_role,
+    mailbox_follows, mailbox_near, signs_off,
 };
 use score::{score, Evidence};
 use words::{is_capitalized, starts_word, word_after_space, word_before, word_end};
@@ -241,6 +244,9 @@ pub(crate) fn scan_from(
         let after_name_label = prev
             .zip(prev_lower)
             .is_some_and(|(t, p)| labels_a_name(text, t, p, gap, given));
+        let after_role_label = prev
+            .zip(prev_lower)
+            .is_some_and(|(t, p)| labels_a_role(text, t, p, gap, given));
         let header = prev_lower.is_some_and(|p| is_header(p, gap));
         let cue = |strength| {
             prev_lower.is_some_and(|p| {
@@ -254,7 +260,8 @@ pub(crate) fn scan_from(
             .is_some_and(|(t, p)| signs_off(text, t, p, gap));
         // Without a cue, a known given name or an address after it nothing below can score:
         // most capitalized words end here, before the words after them are read.
-        if !(strong || medium || signature || given || header || mailbox_near(text, cur.start)) {
+        let cued = strong || medium || signature || header || after_role_label;
+        if !(cued || given || mailbox_near(text, cur.start)) {
             continue;
         }
 
@@ -266,11 +273,13 @@ pub(crate) fn scan_from(
                 break;
             };
             let next_word = word(next);
-            if is_capitalized(next_word) && {
-                let next_lower = lower_into(next_word, &mut next_buf);
-                let next_list = listed(next_lower);
-                !next_list.not_name && !next_list.honorific
-            } {
+            if is_capitalized(next_word)
+                && (precedes_a_given_name(word(last)) || {
+                    let next_lower = lower_into(next_word, &mut next_buf);
+                    let next_list = listed(next_lower);
+                    !next_list.not_name && !next_list.honorific
+                })
+            {
                 last = next;
                 more += 1;
             } else if is_particle(next_word) {
@@ -302,7 +311,7 @@ pub(crate) fn scan_from(
         }
         // "Müller, Hans" in a form or a header: the surname comes first.
         let mut surname_first = false;
-        if more == 0 && (after_name_label || header) {
+        if more == 0 && (after_name_label || after_role_label || header) {
             if let Some(given) = given_after_comma(text, last.end) {
                 last = given;
                 more += 1;
@@ -313,12 +322,18 @@ pub(crate) fn scan_from(
         let display =
             (given || more > 0 || strong || medium || header) && mailbox_follows(text, last.end);
         let phrase = after_name_label && label_holds_a_phrase(text, given, more > 0, last.end);
+        // "Guest: Aroha Ngata", but not "Guest: WiFi": one unlisted word is mostly a thing.
+        let role_named = after_role_label && (given || more > 0 || is_accented_given_name(lower));
         let score = score(
             text,
             cur,
             last.end,
             Evidence {
-                strong: (strong && !phrase) || signature || display || (header && surname_first),
+                strong: (strong && !phrase)
+                    || role_named
+                    || signature
+                    || display
+                    || (header && surname_first),
                 medium,
                 given,
                 multi: more > 0,
@@ -437,6 +452,7 @@ mod tests {
             "Best regards,\nÉlodie Ørsted\nthanks,  Ana María da Silva de la Cruz",
             "x-Anna 'Anna a'Anna a-'Anna a''Anna ’Anna a’Anna Ünal ünal 9Anna _Anna",
             "mein Name ist Jürgen Groß; mi nombre es José; me llamo Ana, soy Lucía",
+            "Guest: Aroha Ngata; Owner: Security; Kunde: Weiß, Anna; Send it to Nguyễn Văn An",
         ] {
             agrees(text);
         }
@@ -454,7 +470,8 @@ mod tests {
                 Just("van"), Just("der"), Just("de"), Just("la"), Just("Jr"), Just("Sr"),
                 Just("The"), Just("API"), Just("McDonald"), Just("Élodie"), Just("Øre"), Just("ünal"),
                 Just("regards"), Just("Thanks"), Just("ich"), Just("heiße"), Just("mi"), Just("nombre"),
-                Just("es"), Just("hi"), Just("talked"), Just("to"),
+                Just("es"), Just("hi"), Just("talked"), Just("to"), Just("Guest"), Just("owner"),
+                Just("Kontakt"), Just("Văn"), Just("An"), Just("Nguyễn"), Just("José"),
                 Just(" "), Just(" "), Just(" "), Just("  "), Just(","), Just(", "), Just(":"),
                 Just("."), Just(". "), Just("\n"), Just(",\n"), Just("-"), Just("'"), Just("’"),
                 Just("9"), Just("_"), Just("\u{301}"), Just("😀"), Just("\u{a0}"),

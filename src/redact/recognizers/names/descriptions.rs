@@ -67,6 +67,8 @@ line station airport harbour harbor bay island islands county university college
 hospital cathedral beach falls terminal stadium museum valley heights square coast region
 province district peninsula gulf mountains tech zoo arena centre center metro underground
 junction quay pier palace tower towers plaza mall borough township
+corp corporation inc ltd llc gmbh plc sarl payable receivable helpdesk
+finanzamt krankenkasse sparkasse stadtwerke versicherung
 ";
 
 /// Given names that are also well-known places and, standing alone, mean the place more often
@@ -91,6 +93,8 @@ concerning unable able afraid currently still already correct incorrect differen
 right misspelled shown visible invalid empty blank required unique mandatory optional private
 public important long short same unknown hidden stable critical pending active inactive
 btw lol haha tho thx pls fyi asap
+text field input obligatorio obligatoire obbligatorio pflichtfeld erforderlich requis requerido
+verplicht wymagane
 und oder aber nicht ich du er sie es wir ihr der die das dem den ein eine einen mit von zu
 bei aus auf für ist bin bist sind hier auch noch schon gerade leider bitte danke
 et ou mais ne pas je tu il elle nous vous les un une des avec pour sur dans est suis

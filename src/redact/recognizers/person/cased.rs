@@ -12,78 +12,15 @@ use super::super::code::glued_into_code;
 use super::super::context::pair_bit;
 use super::super::names::{is_particle, Listed};
 use super::super::Candidate;
-use super::score::listed_word;
+use super::cues::{given_among, record_follows};
+use super::score::{cued_given_name, listed_word};
 use super::words::word_end;
 use crate::redact::entity::EntityType;
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
+use cue_list::{Opens, CUES};
 use std::sync::OnceLock;
 
-/// What a cue lets follow it.
-#[derive(Clone, Copy, PartialEq, Debug)]
-enum Opens {
-    /// "my name is", "je m'appelle": the sentence says a name follows, so any word that is no
-    /// common word is one.
-    Sentence,
-    /// "Name:", "Nom :": a form field for a name, then a colon. Lower-case words must start
-    /// with a given name there (`- name: install rust`, `Name: web` are config keys).
-    Label,
-    /// "Patient:", "Customer:", "FAO:": a field that holds a name or something else ("PATIENT:
-    /// STABLE"): also in capitals, one word must be a given name.
-    Field,
-    /// "i'm", "i am", "dear", "ich bin": a description follows as often ("i'm fine"), so the
-    /// first word must be a listed given name.
-    Greeting,
-    /// "Regards": a sign-off, then the name on a line below.
-    SignOff,
-}
-
-/// The cues, matched ASCII case-insensitively where a word starts.
-const CUES: &[(&str, Opens)] = &[
-    ("my name is", Opens::Sentence),
-    ("my name's", Opens::Sentence),
-    ("mein name ist", Opens::Sentence),
-    ("ich heiße", Opens::Sentence),
-    ("ich heisse", Opens::Sentence),
-    ("je m'appelle", Opens::Sentence),
-    ("je m’appelle", Opens::Sentence),
-    ("me llamo", Opens::Sentence),
-    ("mi nombre es", Opens::Sentence),
-    ("mi chiamo", Opens::Sentence),
-    ("meu nome é", Opens::Sentence),
-    ("ik heet", Opens::Sentence),
-    ("jag heter", Opens::Sentence),
-    ("nazywam się", Opens::Sentence),
-    // "name" also ends "Full name", "First name", "Customer name".
-    ("name", Opens::Label),
-    ("patient", Opens::Field),
-    ("customer", Opens::Field),
-    ("contact person", Opens::Field),
-    ("attn", Opens::Field),
-    ("fao", Opens::Field),
-    ("prénom", Opens::Label),
-    ("nom", Opens::Label),
-    ("namn", Opens::Label),
-    ("vorname", Opens::Label),
-    ("nachname", Opens::Label),
-    ("nombre", Opens::Label),
-    ("nome", Opens::Label),
-    ("cognome", Opens::Label),
-    ("naam", Opens::Label),
-    ("i'm", Opens::Greeting),
-    ("i’m", Opens::Greeting),
-    ("i am", Opens::Greeting),
-    ("dear", Opens::Greeting),
-    ("ich bin", Opens::Greeting),
-    ("regards", Opens::SignOff),
-    ("sincerely", Opens::SignOff),
-    ("cheers", Opens::SignOff),
-    ("grüße", Opens::SignOff),
-    ("gruß", Opens::SignOff),
-    ("cordialement", Opens::SignOff),
-    ("saludos", Opens::SignOff),
-    ("groet", Opens::SignOff),
-    ("groeten", Opens::SignOff),
-];
+mod cue_list;
 
 fn cues() -> &'static AhoCorasick {
     static CUES_AC: OnceLock<AhoCorasick> = OnceLock::new();
@@ -153,7 +90,7 @@ fn two_words(text: &str, end: usize, case: Case) -> bool {
         .is_some_and(|(_, w)| same_case(w) && may_be_a_name(w, &listed_word(w)))
         || (text[end..].starts_with(", ")
             && word_after_space(text, end + 1)
-                .is_some_and(|(_, w)| same_case(w) && listed_word(w).given_name))
+                .is_some_and(|(_, w)| same_case(w) && cued_given_name(w, &listed_word(w))))
 }
 
 /// Where the name after a cue ending at `at` may start, given what the cue lets follow.
@@ -172,7 +109,7 @@ fn name_start(text: &str, at: usize, opens: Opens) -> Option<usize> {
             }
             i += 1;
         }
-        Opens::Label | Opens::Field => {
+        Opens::Label | Opens::Field | Opens::Role | Opens::NameField => {
             skip(&mut i, b" \t");
             if b.get(i) != Some(&b':') {
                 return None;
@@ -228,14 +165,19 @@ fn scan_starts(text: &str, starts: &[usize], out: &mut Vec<Candidate>) {
         b.len() - p >= c.len() && b[p..p + c.len()].eq_ignore_ascii_case(c)
     };
     let mut cursor = 0;
+    // Whether the byte at `i` is one of `bits` ([`pair_bit`]).
+    let one_of = |i: usize, bits: u32| b.get(i).is_some_and(|&c| bits & pair_bit(c) != 0);
     for &w in starts {
-        // Most word starts start no cue: their first two bytes rule them out.
-        let (first, follow) = &by_first[b[w].to_ascii_lowercase() as usize];
-        if w < cursor || b.get(w + 1).is_none_or(|&c| *follow & pair_bit(c) == 0) {
+        // Most word starts start no cue: their first three bytes rule them out.
+        let first = &by_first[b[w].to_ascii_lowercase() as usize];
+        if w < cursor
+            || !one_of(w + 1, first.seconds)
+            || !one_of(w + 2, first.thirds[pair_index(b[w + 1])])
+        {
             continue;
         }
         // The cues of this first letter, longest first: the search's choice at `w`.
-        let Some(cue) = first.iter().map(|&c| c as usize).find(|&c| at(w, c)) else {
+        let Some(cue) = first.cues.iter().map(|&c| c as usize).find(|&c| at(w, c)) else {
             continue;
         };
         if covers()
@@ -254,21 +196,42 @@ fn scan_starts(text: &str, starts: &[usize], out: &mut Vec<Candidate>) {
     }
 }
 
-/// For each lower-case first byte, the cues starting with it, longest first, and the bits
-/// ([`pair_bit`]) of their second bytes; `None` if a cue starts with a byte other than an
-/// ASCII letter (word starts are kept only at those) or is shorter than two bytes.
-fn by_first() -> Option<&'static [(Vec<u8>, u32)]> {
-    type ByFirst = Vec<(Vec<u8>, u32)>;
-    static BY_FIRST: OnceLock<Option<ByFirst>> = OnceLock::new();
+/// The cues starting with one lower-case byte.
+#[derive(Clone)]
+struct FirstByte {
+    /// Their indexes in [`CUES`], longest first.
+    cues: Vec<u8>,
+    /// The bits ([`pair_bit`]) of their second bytes.
+    seconds: u32,
+    /// The bits of their third bytes, by the index ([`pair_index`]) of the second.
+    thirds: [u32; 27],
+}
+
+/// The bit of [`pair_bit`] that `b` sets, as an index.
+fn pair_index(b: u8) -> usize {
+    pair_bit(b).trailing_zeros() as usize
+}
+
+/// For each lower-case first byte, the cues starting with it; `None` if a cue starts with a
+/// byte other than an ASCII letter (word starts are kept only at those) or is shorter than
+/// three bytes.
+fn by_first() -> Option<&'static [FirstByte]> {
+    static BY_FIRST: OnceLock<Option<Vec<FirstByte>>> = OnceLock::new();
     BY_FIRST
         .get_or_init(|| {
-            let mut by_first = vec![(Vec::new(), 0); 256];
+            let none = FirstByte {
+                cues: Vec::new(),
+                seconds: 0,
+                thirds: [0; 27],
+            };
+            let mut by_first = vec![none; 256];
             let mut order: Vec<usize> = (0..CUES.len()).collect();
             order.sort_by_key(|&c| std::cmp::Reverse(CUES[c].0.len()));
             for c in order {
-                // The search needs two bytes of each cue, the first a letter, and an index
+                // The search needs three bytes of each cue, the first a letter, and an index
                 // that fits a byte.
-                let (&[first, second, ..], Ok(index)) = (CUES[c].0.as_bytes(), u8::try_from(c))
+                let (&[first, second, third, ..], Ok(index)) =
+                    (CUES[c].0.as_bytes(), u8::try_from(c))
                 else {
                     return None;
                 };
@@ -276,8 +239,9 @@ fn by_first() -> Option<&'static [(Vec<u8>, u32)]> {
                     return None;
                 }
                 let entry = &mut by_first[first.to_ascii_lowercase() as usize];
-                entry.0.push(index);
-                entry.1 |= pair_bit(second);
+                entry.cues.push(index);
+                entry.seconds |= pair_bit(second);
+                entry.thirds[pair_index(second)] |= pair_bit(third);
             }
             Some(by_first)
         })
@@ -317,6 +281,9 @@ fn at_cue(text: &str, cue_start: usize, cue_end: usize, cue: usize, out: &mut Ve
         return;
     }
     let opens = CUES[cue].1;
+    if opens == Opens::Role && !b[cue_start].is_ascii_uppercase() {
+        return;
+    }
     let Some(mut start) = name_start(text, cue_end, opens) else {
         return;
     };
@@ -353,16 +320,23 @@ fn name_at(text: &str, start: usize, opens: Opens, titled: bool) -> Option<usize
     let first = &text[start..first_end];
     let case = case_of(first)?;
     let first_listed = listed_word(first);
+    let field = matches!(opens, Opens::Label | Opens::Field | Opens::Role);
     let needs_given = !titled
         && match opens {
-            Opens::Sentence => false,
+            Opens::Sentence | Opens::NameField => false,
             Opens::Greeting => true,
             Opens::Label => case == Case::Lower,
-            Opens::Field => case == Case::Lower || !two_words(text, first_end, case),
+            Opens::Field | Opens::Role => case == Case::Lower || !two_words(text, first_end, case),
             // "Regards,\nACME CORP LEGAL": companies sign in capitals too.
             Opens::SignOff => true,
         };
-    if (needs_given && !first_listed.given_name) || !may_be_a_name(first, &first_listed) {
+    if !may_be_a_name(first, &first_listed) {
+        return None;
+    }
+    // In a field, the given name may come second ("okonkwo adebayo", "smith, john"): the
+    // whole value is read before it is turned down.
+    let given_later = needs_given && !cued_given_name(first, &first_listed);
+    if given_later && !field {
         return None;
     }
     let mut end = first_end;
@@ -392,12 +366,26 @@ fn name_at(text: &str, start: usize, opens: Opens, titled: bool) -> Option<usize
         }
     }
     // "WILLIAMS, SARAH" in a form: the surname first, then a listed given name.
-    if words == 1 && matches!(opens, Opens::Label | Opens::Field) && text[end..].starts_with(", ") {
+    let mut surname_first = false;
+    if words == 1 && field && text[end..].starts_with(", ") {
         if let Some((given_end, given)) = word_after_space(text, end + 1) {
-            if case_of(given) == Some(case) && listed_word(given).given_name {
+            if case_of(given) == Some(case) && cued_given_name(given, &listed_word(given)) {
                 end = given_end;
+                surname_first = true;
             }
         }
+    }
+    // A field's value with no given name first is a name only as a surname before one, or as
+    // two words or more that a list of a person's details goes on from ("Patient: okonkwo
+    // adebayo, DOB 1985-03-02"): "Patient: stable condition" and "Client: mobile app" are
+    // not.
+    if given_later
+        && !surname_first
+        && !(opens != Opens::Label
+            && words >= 2
+            && (given_among(text, first_end, end) || record_follows(text, end)))
+    {
+        return None;
     }
     // `name: foo_bar`, `i'm john.doe@…`: part of an identifier or an address.
     let glued = matches!(

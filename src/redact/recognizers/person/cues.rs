@@ -4,7 +4,7 @@
 //! "Surname, Given" after a cue. One copy, so the two scans cannot drift apart.
 
 use super::super::names::is_honorific;
-use super::score::listed_word;
+use super::score::{cued_given_name, listed_word};
 use super::words::{is_capitalized, word_end};
 use super::Token;
 
@@ -65,6 +65,57 @@ const NAME_LABELS: &[&str] = &[
     "nazwisko",
 ];
 
+/// Form fields that hold a person or something else: "Guest: Aroha Ngata" but "Guest: WiFi",
+/// "Owner: Thandiwe Dlamini" but "Owner: Security", "Kunde: Jürgen Weiß" but "Kunde:
+/// Neukunde". A name after one needs a listed given name or a second word.
+const ROLE_LABELS: &[&str] = &[
+    "client",
+    "guest",
+    "passenger",
+    "employee",
+    "applicant",
+    "recipient",
+    "sender",
+    "owner",
+    "holder",
+    "cardholder",
+    "beneficiary",
+    "kin",
+    "tenant",
+    "guardian",
+    "spouse",
+    "requester",
+    "reporter",
+    "assignee",
+    "kontakt",
+    "kontaktperson",
+    "ansprechpartner",
+    "ansprechpartnerin",
+    "empfänger",
+    "absender",
+    "kunde",
+    "kundin",
+    "patientin",
+    "inhaber",
+    "inhaberin",
+    "destinataire",
+    "expéditeur",
+    "titulaire",
+    "paciente",
+    "destinatario",
+    "destinataria",
+    "cliente",
+    "titular",
+    "klant",
+    "kund",
+    "karteninhaber",
+    "policyholder",
+    "landlord",
+    "witness",
+    "borrower",
+    "attention",
+];
+
 /// Mail and meeting headers: they hold names, but also lists, teams and companies, so a name
 /// after one needs its address after it or the "Surname, Given" form.
 const HEADER_LABELS: &[&str] = &[
@@ -89,9 +140,24 @@ pub(super) fn labels_a_name(
     gap: &str,
     given: bool,
 ) -> bool {
-    if gap.trim() != ":" || !NAME_LABELS.contains(&prev_lower) {
-        return false;
-    }
+    gap.trim() == ":" && NAME_LABELS.contains(&prev_lower) && in_a_form(text, prev, given)
+}
+
+/// Whether `prev` (lower-cased `prev_lower`), then `gap`, labels a field holding a person or
+/// something else ([`ROLE_LABELS`]); the value must show it is a name.
+pub(super) fn labels_a_role(
+    text: &str,
+    prev: Token,
+    prev_lower: &str,
+    gap: &str,
+    given: bool,
+) -> bool {
+    gap.trim() == ":" && ROLE_LABELS.contains(&prev_lower) && in_a_form(text, prev, given)
+}
+
+/// Whether the label `prev` reads as a form's, not a config file's: capitalized, or on a line
+/// that starts with a capital, or before a listed given name.
+fn in_a_form(text: &str, prev: Token, given: bool) -> bool {
     let line_start = text[..prev.start].rfind('\n').map_or(0, |i| i + 1);
     given
         || text[prev.start..].starts_with(char::is_uppercase)
@@ -198,4 +264,98 @@ pub(super) fn given_after_comma(text: &str, end: usize) -> Option<Token> {
         start,
         end: word_end,
     })
+}
+
+/// The details of a person's record that follow a name in a form or a chart: "okonkwo
+/// adebayo, DOB 1985-03-02", "li na; Geburtsdatum: 02.03.1985", "ngozi okafor (sister)".
+const RECORD_FIELDS: &[&str] = &[
+    "dob",
+    "d.o.b",
+    "date of birth",
+    "born",
+    "age",
+    "aged",
+    "sex",
+    "gender",
+    "mrn",
+    "geb",
+    "geboren",
+    "geburtsdatum",
+    "né",
+    "née",
+    "date de naissance",
+    "nacido",
+    "nacida",
+    "fecha de nacimiento",
+    "nato",
+    "nata",
+    "data di nascita",
+    "data de nascimento",
+    "geboortedatum",
+    "urodzony",
+    "urodzona",
+    "data urodzenia",
+];
+
+/// Kin named in brackets after an emergency contact.
+const RELATIVES: &[&str] = &[
+    "mother",
+    "father",
+    "mom",
+    "mum",
+    "dad",
+    "wife",
+    "husband",
+    "spouse",
+    "partner",
+    "sister",
+    "brother",
+    "son",
+    "daughter",
+    "parent",
+    "guardian",
+    "aunt",
+    "uncle",
+    "friend",
+    "grandmother",
+    "grandfather",
+    "cousin",
+    "niece",
+    "nephew",
+];
+
+/// Whether the field value ending at `end` is followed by another detail of a person's record
+/// ([`RECORD_FIELDS`] after a comma, a semicolon, a tab, a bar or a line break) or by their
+/// relation in brackets ("(sister)"): then a value in lower case is that person's name.
+pub(super) fn record_follows(text: &str, end: usize) -> bool {
+    let rest = &text[end..];
+    let starts_with_word = |rest: &str, word: &str| {
+        rest.len() >= word.len()
+            && rest.is_char_boundary(word.len())
+            && rest[..word.len()].eq_ignore_ascii_case(word)
+            && !rest[word.len()..].starts_with(char::is_alphanumeric)
+    };
+    if let Some(inner) = rest.strip_prefix(" (") {
+        return RELATIVES.iter().any(|r| starts_with_word(inner, r));
+    }
+    let sep = rest
+        .bytes()
+        .take(8)
+        .take_while(|c| matches!(c, b',' | b';' | b'|' | b' ' | b'\t' | b'\r' | b'\n'))
+        .count();
+    let gap = &rest[..sep];
+    let parted = gap.contains([',', ';', '|', '\t', '\n']) || gap.contains("  ");
+    parted
+        && gap.matches('\n').count() <= 1
+        && RECORD_FIELDS
+            .iter()
+            .any(|f| starts_with_word(&rest[sep..], f))
+}
+
+/// Whether a listed given name is among the words from `from` to `end`: a value in a form
+/// may put the surname first ("okonkwo adebayo", "nguyen thi lan").
+pub(super) fn given_among(text: &str, from: usize, end: usize) -> bool {
+    text[from..end]
+        .split(' ')
+        .any(|w| !w.is_empty() && cued_given_name(w, &listed_word(w)))
 }

@@ -2,7 +2,9 @@
 //! then read in order. The tests keep it as the reference the lazy scan must equal.
 
 use super::*;
-use crate::redact::recognizers::names::{is_honorific, is_not_name, names_a_thing};
+use crate::redact::recognizers::names::{
+    is_accented_given_name, is_honorific, is_not_name, names_a_thing, precedes_a_given_name,
+};
 
 /// Words: runs of letters, with inner apostrophes and hyphens (O'Brien, Jean-Luc, I'm).
 fn tokenize(text: &str, out: &mut Vec<Token>) {
@@ -108,6 +110,9 @@ pub(super) fn scan_by_tokens(text: &str, out: &mut Vec<Candidate>) {
         let after_name_label = prev
             .zip(prev_lower)
             .is_some_and(|(t, p)| cues::labels_a_name(text, t, p, gap(i), given));
+        let after_role_label = prev
+            .zip(prev_lower)
+            .is_some_and(|(t, p)| cues::labels_a_role(text, t, p, gap(i), given));
         let header = prev_lower.is_some_and(|p| cues::is_header(p, gap(i)));
         let cue = |strength| {
             prev_lower.is_some_and(|p| cues_ending_in(p, strength).any(|c| cue_matches(i, c)))
@@ -122,10 +127,12 @@ pub(super) fn scan_by_tokens(text: &str, out: &mut Vec<Candidate>) {
         let mut j = i;
         while j + 1 < toks.len() && j - i < 4 && gap(j + 1) == " " {
             let next = word(j + 1);
-            if is_capitalized(next) && {
-                let next_lower = lower_into(next, &mut next_buf);
-                !is_not_name(next_lower) && !is_honorific(next_lower)
-            } {
+            if is_capitalized(next)
+                && (precedes_a_given_name(word(j)) || {
+                    let next_lower = lower_into(next, &mut next_buf);
+                    !is_not_name(next_lower) && !is_honorific(next_lower)
+                })
+            {
                 j += 1;
             } else if is_particle(next) {
                 // One or two particles ("da", "van der") must lead to a capitalized word.
@@ -149,7 +156,7 @@ pub(super) fn scan_by_tokens(text: &str, out: &mut Vec<Candidate>) {
             }
         }
         let mut surname_first = false;
-        if j == i && (after_name_label || header) {
+        if j == i && (after_name_label || after_role_label || header) {
             if let Some(g) = cues::given_after_comma(text, toks[j].end) {
                 assert_eq!(toks[j + 1].start, g.start);
                 j += 1;
@@ -160,12 +167,17 @@ pub(super) fn scan_by_tokens(text: &str, out: &mut Vec<Candidate>) {
             && cues::mailbox_follows(text, toks[j].end);
         let phrase =
             after_name_label && cues::label_holds_a_phrase(text, given, j > i, toks[j].end);
+        let role_named = after_role_label && (given || j > i || is_accented_given_name(lower));
         let score = score(
             text,
             toks[i],
             toks[j].end,
             Evidence {
-                strong: (strong && !phrase) || signature || display || (header && surname_first),
+                strong: (strong && !phrase)
+                    || role_named
+                    || signature
+                    || display
+                    || (header && surname_first),
                 medium,
                 given,
                 multi: j > i,

@@ -4,7 +4,7 @@
 //! words there.
 
 use super::super::code::glued_into_code;
-use super::super::names::{listed, Listed};
+use super::super::names::{is_accented_given_name, listed, Listed};
 use super::words::{word_after_space, word_before};
 use super::Token;
 
@@ -100,6 +100,12 @@ pub(super) fn listed_word(word: &str) -> Listed {
         }
         _ => listed(&word.to_lowercase()),
     }
+}
+
+/// Whether `word` (as written) is a listed given name, with or without its accents: for names
+/// that a cue already vouches for ([`super::cased`]).
+pub(super) fn cued_given_name(word: &str, listed: &Listed) -> bool {
+    listed.given_name || (!word.is_ascii() && is_accented_given_name(&word.to_lowercase()))
 }
 
 /// A given name after a place's first word ("São Paulo", "San Antonio", "St. Louis"), a
