@@ -235,6 +235,15 @@ fn names_after_role_labels_in_forms() {
         "Project name: apollo",
         "| Name | Email | Role |",
         "Customer | Order | Status",
+        // A record's status or a form's placeholder after a name label.
+        "Patient: Stable",
+        "Patient: Unknown",
+        "Patient: Outpatient",
+        "Customer: Premium",
+        "Name: Required",
+        "Name: Build",
+        "Contact: Primary",
+        "Nombre: Producto",
     ] {
         assert_no_people(text);
     }

@@ -121,6 +121,8 @@ error warning info debug note todo fixme readme python java javascript typescrip
 windows google amazon apple microsoft github docker kubernetes order invoice ticket version
 phone email e-mail address name subject re fwd date time city country update mobile tel fax
 assistant system tool message
+stable unknown outpatient inpatient premium required optional mandatory primary secondary
+pending inactive anonymous withheld build ci producto obligatorio obbligatorio
 string none some option ok err result vec box ident literal object array boolean symbol promise
 null void undefined int float double char byte bool str dict tuple lifetime token shape
 ";
