@@ -424,11 +424,20 @@ fn camel_case_keys_and_abbreviated_labels_are_cues() {
         ),
         ("US_DRIVER_LICENSE", "Driver's Lic. D6940969", "D6940969"),
         ("US_DRIVER_LICENSE", "CA DL D6584508", "D6584508"),
+        // A long cue runs into a word for number, and into no other word.
+        ("US_PASSPORT", "passportNumber: 533218739", "533218739"),
+        ("IN_AADHAAR", "aadhaarno 2345 6789 0124", "2345 6789 0124"),
     ];
     finds_all(cases);
-    for text in ["dlopen returned 12345678", "libfoo.dll 12345678 bytes"] {
+    for text in [
+        "dlopen returned 12345678",
+        "libfoo.dll 12345678 bytes",
+        "accountNotes: 12345678",
+    ] {
         assert!(
-            !kinds_in(text).contains(&"US_DRIVER_LICENSE".to_string()),
+            !kinds_in(text)
+                .iter()
+                .any(|k| k == "US_DRIVER_LICENSE" || k == "US_BANK_NUMBER"),
             "{text}"
         );
     }

@@ -261,13 +261,22 @@ fn cue_window(text: &str, at: usize, end: usize, after: bool) -> (usize, usize) 
 
 /// Whether `cue` (in lower case), found at `i` in the window `w`, counts there: it starts a word
 /// and, if short, ends one: "tin" is no cue in "tiny", nor "pan" in "panel", "dea" in "deal".
-/// Longer ones may begin a word ("aadhaar" in "aadhaarno").
+/// Longer ones may also go on into a word for number ("aadhaarno", "passportNumber"), but no
+/// other word: "accountno" is no cue in "accountNotes".
 fn whole(w: &[u8], i: usize, cue: &[u8]) -> bool {
+    let rest = &w[(i + cue.len()).min(w.len())..];
+    let letters = rest.iter().take_while(|c| c.is_ascii_alphabetic()).count();
     (i == 0 || !w[i - 1].is_ascii_alphanumeric())
-        && (cue.len() > 4
+        && (letters == 0
             || !cue[cue.len() - 1].is_ascii_alphabetic()
-            || !w.get(i + cue.len()).is_some_and(u8::is_ascii_alphabetic))
+            || (cue.len() > 4
+                && NUMBER_WORDS
+                    .iter()
+                    .any(|n| rest[..letters].eq_ignore_ascii_case(n.as_bytes()))))
 }
+
+/// Words for "number" that a long cue may run into ("aadhaarno", "passportNumber").
+const NUMBER_WORDS: [&str; 6] = ["no", "nr", "num", "number", "id", "s"];
 
 /// For each byte a cue starts with, in either ASCII case, a bit per byte that can follow it
 /// ([`follow_bit`]).
