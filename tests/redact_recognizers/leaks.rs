@@ -40,6 +40,13 @@ fn assert_no_value(kind: &str, text: &str) {
 #[test]
 fn names_in_lower_case_or_capitals_after_strong_cues() {
     assert_people("my name is john smith", &["john smith"]);
+    // "My name is" in Dutch, Danish, Norwegian, Finnish and Russian.
+    assert_people("Mijn naam is Daan de Vries", &["Daan de Vries"]);
+    assert_people("mijn naam is daan de vries", &["daan de vries"]);
+    assert_people("Jeg hedder Mads Jensen", &["Mads Jensen"]);
+    assert_people("jeg heter ola nordmann", &["ola nordmann"]);
+    assert_people("Minun nimeni on Mikko Virtanen", &["Mikko Virtanen"]);
+    assert_people("Меня зовут Иван Петров.", &["Иван Петров"]);
     assert_people("hi, i'm sarah miller", &["sarah miller"]);
     assert_people("dear john,", &["john"]);
     assert_people("ich bin lukas schneider", &["lukas schneider"]);

@@ -49,6 +49,11 @@ const STRONG_CUES: &[&[&str]] = &[
     &["ik", "heet"],
     &["nazywam", "się"],
     &["jag", "heter"],
+    &["jeg", "heter"],
+    &["jeg", "hedder"],
+    &["naam", "is"],
+    &["nimeni", "on"],
+    &["меня", "зовут"],
     &["ich", "heisse"],
 ];
 
@@ -105,6 +110,9 @@ fn ends_a_cue(word: &str) -> bool {
             | "heet"
             | "się"
             | "heter"
+            | "hedder"
+            | "on"
+            | "зовут"
             | "llamo"
             | "chiamo"
             | "chamo-me"

@@ -43,6 +43,11 @@ pub(super) const CUES: &[(&str, Opens)] = &[
     ("meu nome é", Opens::Sentence),
     ("ik heet", Opens::Sentence),
     ("jag heter", Opens::Sentence),
+    ("jeg heter", Opens::Sentence),
+    ("jeg hedder", Opens::Sentence),
+    ("mijn naam is", Opens::Sentence),
+    ("minun nimeni on", Opens::Sentence),
+    ("меня зовут", Opens::Sentence),
     ("nazywam się", Opens::Sentence),
     // "name" also ends "Full name", "First name", "Customer name".
     ("name", Opens::Label),
