@@ -113,6 +113,11 @@ fn positives() {
         // USPS plural suffixes and the Spanish "Vía".
         ("ADDRESS", "ship to 38851 Stroman Burgs, KS", "38851 Stroman Burgs"),
         ("ADDRESS", "la oficina: Vía Augusta 120, Barcelona", "Vía Augusta 120"),
+        // Nordic street endings.
+        ("ADDRESS", "jag bor på Storgatan 12, 111 22 Stockholm", "Storgatan 12"),
+        ("ADDRESS", "Sveavägen 44", "Sveavägen 44"),
+        ("ADDRESS", "bor på Nørrevej 4", "Nørrevej 4"),
+        ("ADDRESS", "asun Aleksanterinkatu 52", "Aleksanterinkatu 52"),
         // Post office boxes.
         ("ADDRESS", "send it to PO Box 4567, Austin TX 78701", "PO Box 4567"),
         ("ADDRESS", "P.O. Box 123, Springfield", "P.O. Box 123"),

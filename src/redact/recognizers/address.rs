@@ -52,7 +52,7 @@ pub(crate) const ROMANCE_LOWER_WORDS: [&str; 20] = [
 ];
 
 /// The Germanic street endings of [`GERMANIC_ENDINGS`], one by one.
-pub(crate) const GERMANIC_WORDS: [&str; 29] = [
+pub(crate) const GERMANIC_WORDS: [&str; 38] = [
     "straße",
     "strasse",
     "str.",
@@ -82,9 +82,21 @@ pub(crate) const GERMANIC_WORDS: [&str; 29] = [
     "veld",
     "baan",
     "hof",
+    // Swedish, Norwegian, Danish and Finnish ("Storgatan 12", "Sveavägen 44", "Nørrevej 4",
+    // "Aleksanterinkatu 52"); not "gate" or "gade", which end English words ("Tailgate 3",
+    // "Renegade 2019").
+    "gatan",
+    "gata",
+    "vägen",
+    "vegen",
+    "veien",
+    "vej",
+    "torget",
+    "gränd",
+    "katu",
 ];
 
-const GERMANIC_ENDINGS: &str = "(?i:straße|strasse|str\\.|weg|gasse|platz|allee|ring|damm|ufer|chaussee|steig|straat|laan|plein|gracht|dijk|kade|singel|steeg|pad|park|markt|berg|plantsoen|erf|veld|baan|hof)";
+const GERMANIC_ENDINGS: &str = "(?i:straße|strasse|str\\.|weg|gasse|platz|allee|ring|damm|ufer|chaussee|steig|straat|laan|plein|gracht|dijk|kade|singel|steeg|pad|park|markt|berg|plantsoen|erf|veld|baan|hof|gatan|gata|vägen|vegen|veien|vej|torget|gränd|katu)";
 
 const UNIT: &str = r"(?:,?[^\S\r\n](?:Apt\.?|Apto\.?|Apartment|Suite|Ste\.?|Unit|Flat|Floor|Zimmer|Etage|Whg\.?|Piano|Sobrado|Bajo|Piso|Puerta|bus|boîte|\d{1,2}º)[^\S\r\n]?[0-9A-Za-zº]{0,6}(?:[^\S\r\n][A-Z](?-u:\b))?(?:[^\S\r\n]\d{1,2}[^\S\r\n]?hoog(?:[^\S\r\n](?:achter|voor))?)?|[^\S\r\n]\d{1,2}[^\S\r\n]?hoog(?:[^\S\r\n](?:achter|voor))?)?";
 

@@ -83,16 +83,19 @@ fn space_at(text: &str, i: usize) -> Option<usize> {
     c.is_whitespace().then(|| c.len_utf8())
 }
 
-/// Whether `text[..end]` ends with `ending`, ignoring case (`ß` also matches `ẞ`, as `(?i)`
-/// does), and where that ending starts.
+/// Whether `text[..end]` ends with `ending`, ignoring case (`ß` also matches `ẞ`, `ä` also
+/// `Ä`, as `(?i)` does), and where that ending starts.
 fn ends_with_ci(text: &str, end: usize, ending: &str) -> Option<usize> {
     let mut at = end;
     for e in ending.chars().rev() {
         let c = text[..at].chars().next_back()?;
         let same = if e == 'ß' {
             c == 'ß' || c == 'ẞ'
-        } else {
+        } else if e.is_ascii() {
             c.is_ascii() && c.eq_ignore_ascii_case(&e)
+        } else {
+            // "vägen", "gränd": `(?i)` takes "VÄGEN" too.
+            c.to_lowercase().eq(e.to_lowercase())
         };
         if !same {
             return None;

@@ -23,6 +23,7 @@ pub(crate) fn gate_texts() -> Vec<String> {
             "https://u:p@h.io/x?token=abcdefgh1 http://x.io/?sig=123456&a=b <https://a:b@c.d>",
             "12 Rue de la Paix, 5 rue de Rivoli 12, Calle Mayor s/n, Piso 3 Am Markt 5 An der Alster 12b",
             "Allée des Roses 5, Calleja Mayor 3, Callers 5, Rue_5, Rue.\u{a0}de la Paix 7, Praça\u{2003}da Sé 2, RueDu Bac 4",
+            "SVEAVÄGEN 44 Sveavägen 44, Gamla gränd 3 Storgatan\u{a0}12 Nørrevej 4 KARL JOHANS GATA 1",
             "221B Baker Street\u{a0}Suite 4, 19522 E 5th St. Apt 9 Via\u{2003}Roma 3, Hauptstr. 82c Zimmer 6",
             "42 rue de Rivoli, 75001 Paris; 5, calle Mayor 3b,\u{a0}allée des Roses 12 praça\u{2003}da Sé; 7\nrue X",
             // Assignments: quoted keywords, `:=`/`=>`, Unicode spaces, longest keyword.
