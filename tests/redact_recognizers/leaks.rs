@@ -47,6 +47,11 @@ fn names_in_lower_case_or_capitals_after_strong_cues() {
     assert_people("jeg heter ola nordmann", &["ola nordmann"]);
     assert_people("Minun nimeni on Mikko Virtanen", &["Mikko Virtanen"]);
     assert_people("Меня зовут Иван Петров.", &["Иван Петров"]);
+    // Chinese, Japanese and Korean, written without spaces.
+    assert_people("你好，我叫王伟，今年三十岁", &["王伟"]);
+    assert_people("私の名前は田中太郎です", &["田中太郎"]);
+    assert_people("はじめまして、佐藤花子と申します。", &["佐藤花子"]);
+    assert_people("제 이름은 김민수입니다", &["김민수"]);
     assert_people("hi, i'm sarah miller", &["sarah miller"]);
     assert_people("dear john,", &["john"]);
     assert_people("ich bin lukas schneider", &["lukas schneider"]);

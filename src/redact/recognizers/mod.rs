@@ -408,6 +408,7 @@ impl Recognizers {
         if self.person {
             let starts = pre.starts.as_ref().map(|s| s.all());
             person::scan_from(text, &pre.upper, &pre.leads, starts, &mut out);
+            person::cjk::scan(text, &pre.leads, &mut out);
         }
         if self.address {
             address::scan(text, &pre, &mut out);

@@ -19,6 +19,7 @@ use score::{score, Evidence};
 use words::{is_capitalized, starts_word, word_after_space, word_before, word_end};
 
 mod cased;
+pub(crate) mod cjk;
 mod cues;
 mod score;
 mod words;
