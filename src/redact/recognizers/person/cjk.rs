@@ -42,51 +42,27 @@ fn hangul(c: char) -> bool {
     matches!(c as u32, 0xAC00..=0xD7AF)
 }
 
-/// The names after or before the cue phrases of `text`. `leads` (where non-ASCII characters
-/// start) says whether any can be there at all.
+/// The names after or before the cue phrases of `text`. Every phrase starts with a character
+/// whose UTF-8 lead byte is 0xE3–0xEC (kana, ideographs, Hangul), so only those of `leads`
+/// (where non-ASCII characters start) are looked at: an accent in a Latin name costs nothing.
 pub(crate) fn scan(text: &str, leads: &[usize], out: &mut Vec<Candidate>) {
-    if leads.is_empty() {
-        return;
-    }
-    // "私の名前は" holds "名前は": one name, found by both.
+    // "私の名前は" holds "名前は"-like phrases: one name, found once.
     let first = out.len();
-    for &(cue, max) in BEFORE {
-        for at in memchr::memmem::find_iter(text.as_bytes(), cue.as_bytes()) {
-            let start = at + cue.len();
-            let rest = text[start..].trim_start_matches(' ');
-            let start = text.len() - rest.len();
-            // "我叫他过来" is "I told him to come": 叫 also means "to tell" before a pronoun.
-            if rest.starts_with(['他', '她', '你', '它', '我']) {
-                continue;
-            }
-            let korean = rest.starts_with(hangul);
-            let fits = if korean { hangul } else { name_char };
-            let mut end = start;
-            for c in rest.chars().take_while(|&c| fits(c)).take(max + 3) {
-                end += c.len_utf8();
-            }
-            if korean {
-                if let Some(e) = KOREAN_ENDINGS.iter().find_map(|e| text[start..end].find(e)) {
-                    end = start + e;
+    let b = text.as_bytes();
+    for &at in leads {
+        if !(0xE3..=0xEC).contains(&b[at]) {
+            continue;
+        }
+        let here = &b[at..];
+        for &(cue, max) in BEFORE {
+            if here.starts_with(cue.as_bytes()) {
+                if let Some((start, end)) = name_after(text, at + cue.len(), max) {
+                    push(text, start, end, first, out);
                 }
             }
-            // Past the longest name, the run is the name and the sentence after it.
-            let chars = text[start..end].chars().count();
-            if chars > max {
-                end = start
-                    + text[start..end]
-                        .chars()
-                        .take(max)
-                        .map(char::len_utf8)
-                        .sum::<usize>();
-            }
-            push(text, start, end, first, out);
         }
-    }
-    for cue in AFTER {
-        for at in memchr::memmem::find_iter(text.as_bytes(), cue.as_bytes()) {
-            let before = &text[..at];
-            let name_len: usize = before
+        if AFTER.iter().any(|cue| here.starts_with(cue.as_bytes())) {
+            let name_len: usize = text[..at]
                 .chars()
                 .rev()
                 .take_while(|&c| name_char(c))
@@ -96,6 +72,30 @@ pub(crate) fn scan(text: &str, leads: &[usize], out: &mut Vec<Candidate>) {
             push(text, at - name_len, at, first, out);
         }
     }
+}
+
+/// The name that starts at `start` (after white space), at most `max` characters.
+fn name_after(text: &str, start: usize, max: usize) -> Option<(usize, usize)> {
+    let rest = text[start..].trim_start_matches(' ');
+    let start = text.len() - rest.len();
+    // "我叫他过来" is "I told him to come": 叫 also means "to tell" before a pronoun.
+    if rest.starts_with(['他', '她', '你', '它', '我']) {
+        return None;
+    }
+    let korean = rest.starts_with(hangul);
+    let fits = if korean { hangul } else { name_char };
+    let mut end = start;
+    for c in rest.chars().take_while(|&c| fits(c)).take(max + 3) {
+        end += c.len_utf8();
+    }
+    if korean {
+        if let Some(e) = KOREAN_ENDINGS.iter().find_map(|e| text[start..end].find(e)) {
+            end = start + e;
+        }
+    }
+    // Past the longest name, the run is the name and the sentence after it.
+    let name: usize = text[start..end].chars().take(max).map(char::len_utf8).sum();
+    Some((start, start + name))
 }
 
 /// A name of at least two characters (one is a word: "我叫他"), unless found already (in

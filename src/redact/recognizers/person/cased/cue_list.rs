@@ -28,7 +28,9 @@ pub(super) enum Opens {
     SignOff,
 }
 
-/// The cues, matched ASCII case-insensitively where a word starts.
+/// The cues, matched ASCII case-insensitively where a word starts. Each starts with an ASCII
+/// letter ("меня зовут" is a cue for capitalized names only): a cue starting otherwise would
+/// send every text through a search over all of it.
 pub(super) const CUES: &[(&str, Opens)] = &[
     ("my name is", Opens::Sentence),
     ("my name's", Opens::Sentence),
@@ -47,7 +49,6 @@ pub(super) const CUES: &[(&str, Opens)] = &[
     ("jeg hedder", Opens::Sentence),
     ("mijn naam is", Opens::Sentence),
     ("minun nimeni on", Opens::Sentence),
-    ("меня зовут", Opens::Sentence),
     ("nazywam się", Opens::Sentence),
     // "name" also ends "Full name", "First name", "Customer name".
     ("name", Opens::Label),
