@@ -181,29 +181,23 @@ pub(super) fn states_secret(text: &str, at: usize) -> bool {
 /// [`states_secret`], after "my", "the", "our" or "your" (and "wifi" or "wi-fi" between them
 /// and "password"). Most "password:" and "pin" in a text have no such word before them.
 pub(super) fn owns_secret(text: &str, at: usize) -> bool {
-    let before = |end: usize, words: &[&str]| {
-        let end = skip_space_back(text, end);
-        let b = text.as_bytes();
-        end < at
-            && words
-                .iter()
-                .any(|w| end >= w.len() && b[end - w.len()..end].eq_ignore_ascii_case(w.as_bytes()))
+    let b = text.as_bytes();
+    // The one of `words` that ends white space before `end`, and where it starts.
+    let word_before = |end: usize, words: &[&str]| {
+        let e = skip_space_back(text, end);
+        (e < end)
+            .then(|| {
+                words.iter().find_map(|w| {
+                    let s = e.checked_sub(w.len())?;
+                    b[s..e].eq_ignore_ascii_case(w.as_bytes()).then_some(s)
+                })
+            })
+            .flatten()
     };
     let owners = ["my", "the", "our", "your"];
-    let owned = || {
-        if before(at, &owners) {
-            return true;
-        }
-        let end = skip_space_back(text, at);
-        ["wifi", "wi-fi"].iter().any(|w| {
-            end < at
-                && end >= w.len()
-                && text.as_bytes()[end - w.len()..end].eq_ignore_ascii_case(w.as_bytes())
-                && skip_space_back(text, end - w.len()) < end - w.len()
-                && before(end - w.len(), &owners)
-        })
-    };
-    states_secret(text, at) && owned()
+    let owned = word_before(at, &owners).is_some()
+        || word_before(at, &["wifi", "wi-fi"]).is_some_and(|s| word_before(s, &owners).is_some());
+    owned && states_secret(text, at)
 }
 
 /// A value that reads as a secret: four characters or more, not a variable or a placeholder,
