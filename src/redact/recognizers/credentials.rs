@@ -42,7 +42,7 @@ pub(super) fn specs() -> Vec<Spec> {
 }
 
 /// Whether `text[at..]` starts with `word` (lower-case ASCII), ignoring ASCII case.
-fn starts_ci(text: &str, at: usize, word: &str) -> bool {
+pub(super) fn starts_ci(text: &str, at: usize, word: &str) -> bool {
     let b = text.as_bytes();
     b.len() - at >= word.len() && b[at..at + word.len()].eq_ignore_ascii_case(word.as_bytes())
 }

@@ -95,10 +95,3 @@ pub(super) fn spelled_at(text: &str, at: usize) -> bool {
         && b[at..at + 2].eq_ignore_ascii_case(b"at")
         && pair(b[at - 1]) == Some(b[at + 2])
 }
-
-/// An address spelled out ("john [at] example [dot] com", "jane.doe(at)mail(dot)co(dot)uk",
-/// "info {AT} firma.de"): a bracketed `at` between a mailbox and a domain is written for no
-/// other reason, so the match is the address.
-pub(super) fn spelled_email(_text: &str, s: usize, e: usize) -> Option<Hit> {
-    hit(s, e, 0.9)
-}

@@ -9,7 +9,7 @@
 use super::super::entity::EntityType;
 use super::super::validate as v;
 use super::code::{is_assigned_secret, is_code_value};
-use super::email::{email, spelled_at, spelled_email, unicode_email};
+use super::email::{email, spelled_at, unicode_email};
 use super::gate::{ByteSet, Gate};
 use super::phone::{phone, PHONE_CONTEXT};
 use super::{credentials, runs, values, Hit, Spec};
@@ -433,8 +433,9 @@ pub(super) fn built_in() -> Vec<Spec> {
         // non-ASCII byte are searched, so ASCII text pays nothing for the Unicode classes.
         Spec::new(Email, r"[\p{L}\p{N}][\p{L}\p{N}._%+-]{0,63}@(?:[\p{L}\p{N}](?:[\p{L}\p{N}-]{0,61}[\p{L}\p{N}])?\.)+\p{L}{2,24}", unicode_email)
             .gate(Gate::runs(&["A-Z", "a-z", "0-9", "._%+-@", "non-ascii"], &["@"], 1, 3).accepting(runs::non_ascii)),
-        // Spelled out against scrapers: "john [at] example [dot] com".
-        Spec::new(Email, r"\b[A-Za-z0-9][A-Za-z0-9._%+-]{0,63}[^\S\n]?(?i:\[at\]|\(at\)|\{at\}|<at>)[^\S\n]?(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?[^\S\n]?(?i:\[dot\]|\(dot\)|\{dot\}|<dot>|\.)[^\S\n]?)+[A-Za-z]{2,24}\b", spelled_email)
+        // Spelled out against scrapers: "john [at] example [dot] com". A bracketed `at`
+        // between a mailbox and a domain is written for no other reason.
+        Spec::new(Email, r"\b[A-Za-z0-9][A-Za-z0-9._%+-]{0,63}[^\S\n]?(?i:\[at\]|\(at\)|\{at\}|<at>)[^\S\n]?(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?[^\S\n]?(?i:\[dot\]|\(dot\)|\{dot\}|<dot>|\.)[^\S\n]?)+[A-Za-z]{2,24}\b", |_, s, e| hit(s, e, 0.9))
             .gate(Gate::Near { words: &["at"], back: 1, ahead: 10, test: Some(spelled_at) }),
         Spec::new(Phone, r"(?:\+|\b00)[0-9][0-9]{0,3}(?:[ .\-/]?(?:\([0-9]{1,4}\)|[0-9]{1,6})){1,7}(?:\s*(?:x|ext\.?|extension|#)\s*[0-9]{1,6}\b)?", phone)
             .gate(Gate::runs(&["0-9", "+ .-/()"], &["0-9"], 7, 7).containing(&["+", "00"]).with_tail(&["0-9", "xetnsio.#"]))

@@ -3,6 +3,7 @@
 //! [`super::address`] cannot see.
 
 use super::super::entity::EntityType::Address;
+use super::credentials::starts_ci;
 use super::gate::Gate;
 use super::patterns::hit;
 use super::prescan::skip_space;
@@ -28,9 +29,7 @@ pub(super) fn spec() -> Spec {
 /// "postfach", "apartado". Most words starting with "p" or "post" are none of these.
 fn names_box(text: &str, at: usize) -> bool {
     let b = text.as_bytes();
-    let is = |i: usize, w: &str| {
-        b.len() >= i + w.len() && b[i..i + w.len()].eq_ignore_ascii_case(w.as_bytes())
-    };
+    let is = |i: usize, w: &str| starts_ci(text, i, w);
     if is(at, "postfach") || is(at, "apartado") {
         return true;
     }
