@@ -57,6 +57,9 @@ test-types:
 	node_modules/.bin/tsc -p tests/types/tsconfig.json
 	# again as a browser project without @types/node (lib ES2022 + DOM only)
 	node_modules/.bin/tsc -p tests/types/tsconfig.browser.json
+	# every public method documents an @example, and the examples compile
+	node tests/types/examples.mjs
+	node_modules/.bin/tsc -p tests/types/tsconfig.examples.json
 
 ## The demo page's Playwright tests alone (test-browser runs them too, with the other browser tests).
 test-demo: node-deps browser build

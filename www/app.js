@@ -306,7 +306,7 @@ async function refresh({ save = true } = {}) {
   showTurn(state.view);
   if (save) {
     // The chat stores itself (IndexedDB); the page keeps the chat's redaction vault.
-    const err = store.saveSession(state.session, { vault: await call("exportVault") });
+    const err = store.saveSession(state.session, { vault: await call("vaultDocument") });
     if (err) notice(err, "error");
   }
 }

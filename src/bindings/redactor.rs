@@ -213,7 +213,7 @@ fn json_of(value: &JsValue, what: &str) -> Result<Option<String>, JsValue> {
 /// // text: "I'm [PERSON_1], [EMAIL_1], [PHONE_1]"
 /// const reply = await llm(text);           // "Thanks [PERSON_1], I'll email [EMAIL_1]."
 /// redactor.restore(reply);                 // "Thanks Ann, I'll email ann@example.com."
-/// localStorage.vault = redactor.exportVault();
+/// localStorage.vault = JSON.stringify(redactor.vault());
 /// ```
 #[wasm_bindgen(js_name = Redactor)]
 pub struct JsRedactor {
@@ -224,6 +224,11 @@ pub struct JsRedactor {
 impl JsRedactor {
     /// Compiles the recognizers. Throws `INVALID_OPTION` for an unknown option or type and
     /// `INVALID_PATTERN` for a custom regex that does not compile.
+    ///
+    /// @example
+    /// ```js
+    /// const redactor = new Redactor({ types: ["EMAIL", "PHONE"], allowList: ["support@acme.com"] });
+    /// ```
     #[wasm_bindgen(constructor)]
     pub fn new(
         #[wasm_bindgen(unchecked_param_type = "RedactorOptions | undefined")] options: Option<
@@ -261,6 +266,12 @@ impl JsRedactor {
     /// Puts the real values back into a model reply. Tolerates `[email_1]`, `EMAIL_1` and
     /// missing brackets; text the user wrote that only looked like a placeholder comes back
     /// as written.
+    ///
+    /// @example
+    /// ```js
+    /// redactor.redact("Mail ann@example.com").text;    // "Mail [EMAIL_1]"
+    /// redactor.restore("I'll write to [email_1] now"); // "I'll write to ann@example.com now"
+    /// ```
     pub fn restore(
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
@@ -282,20 +293,40 @@ impl JsRedactor {
         JsStreamRestorer::wrap(self.inner.stream_restorer())
     }
 
-    /// The vault as a plain object (`{ version: 1, entries: [...] }`).
+    /// The vault as a plain object (`{ version: 1, entries: [...] }`): what `importVault`
+    /// takes back. Keep it on the device.
+    ///
+    /// @example
+    /// ```js
+    /// localStorage.vault = JSON.stringify(redactor.vault());
+    /// // after a reload:
+    /// redactor.importVault(JSON.parse(localStorage.vault));
+    /// ```
     #[wasm_bindgen(unchecked_return_type = "VaultDocument")]
     pub fn vault(&self) -> Result<JsValue, JsValue> {
         to_js(self.inner.vault())
     }
 
-    /// The vault as a JSON string, for the app's own storage.
+    /// The vault as a JSON string.
+    ///
+    /// @deprecated Use `JSON.stringify(redactor.vault())`: `vault()` is the one way to read
+    /// the vault (an object, as `importVault` takes it); `exportVault` will be removed in the
+    /// next release.
     #[wasm_bindgen(js_name = exportVault)]
     pub fn export_vault(&self) -> String {
         self.inner.vault().to_json()
     }
 
-    /// Replaces the vault with one exported earlier (a JSON string or the object). Throws
-    /// `INVALID_DOCUMENT` if it is not a vault.
+    /// Replaces the vault with one saved earlier (the object from `vault()`, or its JSON).
+    /// Throws `INVALID_DOCUMENT` if it is not a vault.
+    ///
+    /// @example
+    /// ```js
+    /// const saved = redactor.vault();
+    /// const later = new Redactor();
+    /// later.importVault(saved);
+    /// later.restore("Hi [EMAIL_1]"); // the value from `saved`
+    /// ```
     #[wasm_bindgen(js_name = importVault)]
     pub fn import_vault(
         &mut self,
@@ -320,6 +351,13 @@ pub struct JsStreamRestorer {
 #[wasm_bindgen(js_class = StreamRestorer)]
 impl JsStreamRestorer {
     /// Adds a chunk; returns the restored text that is final so far (possibly empty).
+    ///
+    /// @example
+    /// ```js
+    /// const r = redactor.streamRestorer();
+    /// r.push("Hi [EMA"); // "Hi " (the placeholder is not complete yet)
+    /// r.push("IL_1]!");  // "ann@example.com!"
+    /// ```
     pub fn push(
         &mut self,
         #[wasm_bindgen(unchecked_param_type = "string")] chunk: JsValue,
@@ -346,6 +384,14 @@ impl JsStreamRestorer {
     }
 
     /// Returns whatever was held back. The restorer can then be reused for another reply.
+    ///
+    /// @example
+    /// ```js
+    /// const r = redactor.streamRestorer();
+    /// let shown = "";
+    /// for await (const chunk of stream) shown += r.push(chunk);
+    /// shown += r.finish();
+    /// ```
     pub fn finish(&mut self) -> String {
         let mut out = match self.high.take() {
             Some(high) => self.inner.push(&String::from(high)),

@@ -22,9 +22,12 @@ export function redactorUsage(chunks: string[]): string {
   const stream = r.streamRestorer();
   let shown = chunks.map((c) => stream.push(c)).join("") + stream.finish();
   const doc: VaultDocument = r.vault();
-  const saved: string = r.exportVault();
+  const saved: string = JSON.stringify(r.vault());
   every.importVault(saved);
   every.importVault(doc);
+  // Deprecated for a release: the vault as JSON text.
+  const old: string = r.exportVault();
+  every.importVault(old);
   shown += every.redact(restored).text + String(span) + String(type);
   // @ts-expect-error: not a mode
   new Redactor({ mode: "hash" });
