@@ -88,6 +88,8 @@ function capabilities() {
   const has = (name) => typeof p[name] === "function";
   return {
     redactor: !!Redactor,
+    // The built-in entity types with their descriptions, for the privacy settings.
+    entityTypes: Redactor?.types ?? [],
     tools: has("tools") && has("callTool"),
     facts: has("facts"),
     episodes: has("episodes"),

@@ -136,7 +136,7 @@ impl Opts {
 /// A short description of a JS value for error messages.
 pub fn describe(v: &JsValue) -> String {
     if let Some(s) = v.as_string() {
-        let s = crate::history::truncate(&s, 30);
+        let s = crate::error::truncate(&s, 30);
         return format!("the string {s:?}");
     }
     if let Some(n) = v.as_f64() {

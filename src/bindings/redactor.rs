@@ -11,19 +11,28 @@ use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(typescript_custom_section)]
 const REDACTOR_TYPES: &'static str = r#"
-/** A built-in entity type, or the name of a custom pattern. */
-export type EntityType =
-  | "EMAIL" | "PHONE" | "CREDIT_CARD" | "IBAN" | "US_SSN" | "IP_ADDRESS" | "MAC_ADDRESS"
-  | "URL" | "CRYPTO" | "API_KEY" | "JWT" | "PRIVATE_KEY" | "PASSWORD" | "DATE_OF_BIRTH"
-  | "PERSON" | "ADDRESS"
-  | "US_ITIN" | "US_PASSPORT" | "US_DRIVER_LICENSE" | "US_BANK_NUMBER" | "MEDICAL_LICENSE"
-  | "UK_NHS" | "UK_NINO" | "ES_NIF" | "ES_NIE" | "IT_FISCAL_CODE" | "PL_PESEL" | "SG_NRIC_FIN"
-  | "AU_TFN" | "AU_ABN" | "AU_ACN" | "AU_MEDICARE" | "IN_PAN" | "IN_AADHAAR"
-  | "FI_PERSONAL_IDENTITY_CODE" | "KR_RRN" | "TH_TNIN" | (string & {});
+/**
+ * A custom pattern's name (`patterns: [{ name: "TICKET", ... }]`): upper-case letters, digits
+ * and `_`. To have `tsc` check every name in `types`, name your patterns in the options' type
+ * argument: `const options: RedactorOptions<"TICKET"> = { ... }`.
+ */
+export type CustomEntityType = Uppercase<string>;
+
+/** A built-in entity type or a custom pattern's name. */
+export type EntityType = BuiltInEntityType | CustomEntityType;
+
+/** One entry of `Redactor.types`. */
+export interface EntityTypeInfo {
+  type: BuiltInEntityType;
+  /** What it finds, in a sentence. */
+  description: string;
+  /** A national identifier, tax, licence or account number. */
+  national: boolean;
+}
 
 /** A user-declared recognizer. `name` is upper case (`TICKET`) and becomes `[TICKET_1]`. */
-export interface CustomPattern {
-  name: string;
+export interface CustomPattern<Name extends string = CustomEntityType> {
+  name: Name;
   /** Rust `regex` syntax (no look-around or back-references; matching is linear-time). */
   regex: string;
   /** A built-in check the match must pass. */
@@ -32,12 +41,12 @@ export interface CustomPattern {
   score?: number;
 }
 
-export interface RedactorOptions {
+export interface RedactorOptions<Custom extends string = CustomEntityType> {
   /** Entity types to detect; default: every built-in type and every custom pattern. */
-  types?: EntityType[];
+  types?: (BuiltInEntityType | Custom)[];
   /** Values never redacted (compared case-insensitively). */
   allowList?: string[];
-  patterns?: CustomPattern[];
+  patterns?: CustomPattern<Custom>[];
   /** `placeholder` (default): `[EMAIL_1]`, reversible. `mask`: `[EMAIL]`, not reversible. */
   mode?: "placeholder" | "mask";
   /** Findings scoring below this are dropped (default 0.5). */
@@ -70,6 +79,10 @@ export interface VaultDocument {
   entries: VaultEntry[];
 }
 "#;
+
+/// The closed union of built-in names, generated from the entity table.
+#[wasm_bindgen(typescript_custom_section)]
+const BUILT_IN_ENTITY_TYPES: &'static str = redact::entity::TYPESCRIPT;
 
 #[wasm_bindgen(module = "/src/bindings/redaction.js")]
 extern "C" {
@@ -242,6 +255,19 @@ impl JsRedactor {
         Ok(JsRedactor {
             inner: redact::Redactor::new(config)?,
         })
+    }
+
+    /// The built-in entity types, in the order they are documented, each with what it finds
+    /// and whether it is a national identifier (a new array on each read).
+    ///
+    /// @example
+    /// ```js
+    /// Redactor.types[0] // { type: "EMAIL", description: "E-mail address, ...", national: false }
+    /// new Redactor({ types: Redactor.types.filter((t) => !t.national).map((t) => t.type) });
+    /// ```
+    #[wasm_bindgen(getter, unchecked_return_type = "EntityTypeInfo[]")]
+    pub fn types() -> Result<JsValue, JsValue> {
+        to_js(redact::entity::ENTITY_TABLE)
     }
 
     /// Replaces every detected value with its placeholder (or mask). New values join the vault;

@@ -7,9 +7,9 @@ use super::errors::{invalid_option, js_error};
 #[cfg(feature = "chat-template")]
 use super::options::Opts;
 use super::options::{describe, string_arg};
-#[cfg(feature = "chat-template")]
-use crate::context::message::ChatMessage;
 use crate::error::ErrorCode;
+#[cfg(feature = "chat-template")]
+use crate::message::ChatMessage;
 #[cfg(feature = "chat-template")]
 use crate::tokens::chat_template::{ChatTemplate, RenderOptions};
 use crate::tokens::{ApproximateCounter, HfTokenizer, SharedCounter};

@@ -2,7 +2,9 @@
 // use it (issue contract: `new Redactor(options?)`, `redact`, `restore`, a streaming restorer,
 // the vault kept by the app).
 import { Redactor } from "../../pkg/llm_memory.js";
-import type { EntityType, Finding, RedactionResult, RedactorOptions, VaultDocument } from "../../pkg/llm_memory.js";
+import type {
+  BuiltInEntityType, EntityType, EntityTypeInfo, Finding, RedactionResult, RedactorOptions, VaultDocument,
+} from "../../pkg/llm_memory.js";
 
 export function redactorUsage(chunks: string[]): string {
   const every = new Redactor(); // options are optional: every built-in type
@@ -37,5 +39,18 @@ export function redactorUsage(chunks: string[]): string {
   r.redact(42);
   // @ts-expect-error: a vault document has a version
   r.importVault({ entries: [] });
+  // The built-in types, listed at run time and as a closed union.
+  const info: EntityTypeInfo[] = Redactor.types;
+  const builtIn: BuiltInEntityType[] = info.filter((t) => !t.national).map((t) => t.type);
+  new Redactor({ types: builtIn });
+  // @ts-expect-error: a misspelled built-in type
+  const typo: BuiltInEntityType = "EMAL";
+  // Custom names given as the type argument: every name in `types` is checked.
+  const named: RedactorOptions<"TICKET"> = { types: ["EMAIL", "TICKET"], patterns: [{ name: "TICKET", regex: "x" }] };
+  // @ts-expect-error: not a built-in type nor a declared pattern
+  const misspelled: RedactorOptions<"TICKET"> = { types: ["EMAL"] };
+  // @ts-expect-error: custom names are upper case
+  new Redactor({ patterns: [{ name: "ticket", regex: "x" }] });
+  shown += String(typo) + String(named) + String(misspelled);
   return shown;
 }

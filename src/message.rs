@@ -1,8 +1,68 @@
-//! The OpenAI chat-completions message shape: what `context()` returns and what is sent.
+//! The OpenAI chat-completions message shape: who speaks (`Role`), tool calls, and the message
+//! `context()` returns and sends. It sits below `history`, `context` and `tokens`, which all
+//! speak of messages.
 
-use crate::history::{Entry, Role, ToolCall};
+use crate::error::{Error, ErrorCode};
 use serde::ser::SerializeStruct;
-use serde::{Serialize, Serializer};
+use serde::{Deserialize, Serialize, Serializer};
+
+/// Who said it, in OpenAI chat terms.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Role {
+    System,
+    User,
+    Assistant,
+    Tool,
+}
+
+impl Role {
+    pub fn parse(s: &str) -> crate::error::Result<Role> {
+        match s {
+            "system" => Ok(Role::System),
+            "user" => Ok(Role::User),
+            "assistant" => Ok(Role::Assistant),
+            "tool" => Ok(Role::Tool),
+            other => Err(Error::new(
+                ErrorCode::InvalidRole,
+                format!(
+                    "unknown role {:?}: use \"system\", \"user\", \"assistant\" or \"tool\"",
+                    crate::error::truncate(other, 40)
+                ),
+            )),
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Role::System => "system",
+            Role::User => "user",
+            Role::Assistant => "assistant",
+            Role::Tool => "tool",
+        }
+    }
+}
+
+/// The function part of an OpenAI tool call.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FunctionCall {
+    pub name: String,
+    /// JSON text, as the model produced it (may be invalid JSON; it is passed through as is).
+    pub arguments: String,
+}
+
+/// An assistant's request to call a tool, in the OpenAI chat format.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ToolCall {
+    pub id: String,
+    #[serde(rename = "type", default = "function_type")]
+    pub kind: String,
+    pub function: FunctionCall,
+}
+
+fn function_type() -> String {
+    "function".to_string()
+}
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct ChatMessage {
@@ -58,16 +118,6 @@ impl ChatMessage {
             name: None,
             tool_calls: Vec::new(),
             tool_call_id: None,
-        }
-    }
-
-    pub fn from_entry(e: &Entry) -> Self {
-        ChatMessage {
-            role: e.role,
-            content: e.content.clone(),
-            name: e.name.clone(),
-            tool_calls: e.tool_calls.clone(),
-            tool_call_id: e.tool_call_id.clone(),
         }
     }
 }

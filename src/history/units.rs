@@ -2,7 +2,7 @@
 //! an assistant tool call together with the tool results that answer it. Chat APIs reject a
 //! tool result without its call and a call without its results, so a unit is never split.
 
-use crate::history::{Entry, Role};
+use super::{Entry, Role};
 use std::ops::Range;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
