@@ -18,8 +18,6 @@ use syn::visit::Visit;
 const ALLOWED: &[(&str, &str)] = &[
     // `known` moves under `vault` (the vault/ folder of the redact layout).
     ("redact::known", "redact::vault"),
-    // The extract/embed retry rules move from the bindings into the core.
-    ("bindings::memory", "bindings::memory_recall"),
     // `js` reads a thrown value's text with `callbacks::error_text`, which describes other
     // values with `options::describe`; that helper moves with the bindings' error reading.
     ("bindings::js", "bindings::callbacks"),

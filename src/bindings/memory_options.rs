@@ -140,7 +140,7 @@ pub fn parse_with(
     })
 }
 
-/// `redact: true | false | RedactorOptions`.
+/// `redact: true | false | RedactorInit`.
 fn parse_redact(o: &Opts) -> Result<Option<Option<crate::redact::Redactor>>, JsValue> {
     let Some(v) = o.get("redact") else {
         return Ok(None);

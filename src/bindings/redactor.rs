@@ -13,8 +13,9 @@ use wasm_bindgen::prelude::*;
 const REDACTOR_TYPES: &'static str = r#"
 /**
  * A custom pattern's name (`patterns: [{ name: "TICKET", ... }]`): upper-case letters, digits
- * and `_`. To have `tsc` check every name in `types`, name your patterns in the options' type
- * argument: `const options: RedactorOptions<"TICKET"> = { ... }`.
+ * and `_`. Options with no custom pattern take built-in names only, so `tsc` rejects a typo such
+ * as `"EMAL"`; with patterns, `types` may name them too (give the names as the type argument,
+ * `RedactorOptions<"TICKET">`, to have every name checked).
  */
 export type CustomEntityType = Uppercase<string>;
 
@@ -41,7 +42,7 @@ export interface CustomPattern<Name extends string = CustomEntityType> {
   score?: number;
 }
 
-export interface RedactorOptions<Custom extends string = CustomEntityType> {
+export interface RedactorOptions<Custom extends string = never> {
   /** Entity types to detect; default: every built-in type and every custom pattern. */
   types?: (BuiltInEntityType | Custom)[];
   /** Values never redacted (compared case-insensitively). */
@@ -52,6 +53,12 @@ export interface RedactorOptions<Custom extends string = CustomEntityType> {
   /** Findings scoring below this are dropped (default 0.5). */
   minScore?: number;
 }
+
+/** Options with custom patterns: `types` may also name the patterns. */
+export type RedactorOptionsWithPatterns = RedactorOptions<CustomEntityType> & { patterns: CustomPattern[] };
+
+/** What `new Redactor(...)` and `new Memory({ redact })` take. */
+export type RedactorInit = RedactorOptions | RedactorOptionsWithPatterns;
 
 export interface Finding {
   type: EntityType;
@@ -244,7 +251,7 @@ impl JsRedactor {
     /// ```
     #[wasm_bindgen(constructor)]
     pub fn new(
-        #[wasm_bindgen(unchecked_param_type = "RedactorOptions | undefined")] options: Option<
+        #[wasm_bindgen(unchecked_param_type = "RedactorInit | undefined")] options: Option<
             js_sys::Object,
         >,
     ) -> Result<JsRedactor, JsValue> {

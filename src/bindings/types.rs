@@ -81,7 +81,7 @@ export interface MemoryOptions {
   /** Redact personal data and secrets from everything sent (turns, tool arguments, system
    *  prompt, pinned facts, memories, the summarizer's prompt): true, or Redactor options.
    *  Restore replies with mem.restore() / mem.streamRestorer(). */
-  redact?: boolean | RedactorOptions;
+  redact?: boolean | RedactorInit;
   /** Called after each exchange (by context(), or by extractFacts()) with the turns it has not
    *  seen; resolves to fact operations, e.g. an LLM call that reads the turns. */
   extract?: (turns: Entry[]) => Promise<ExtractOp[]> | ExtractOp[];

@@ -3,12 +3,12 @@
 // the vault kept by the app).
 import { Redactor } from "../../pkg/llm_memory.js";
 import type {
-  BuiltInEntityType, EntityType, EntityTypeInfo, Finding, RedactionResult, RedactorOptions, VaultDocument,
+  BuiltInEntityType, EntityType, EntityTypeInfo, Finding, RedactionResult, RedactorInit, RedactorOptions, VaultDocument,
 } from "../../pkg/llm_memory.js";
 
 export function redactorUsage(chunks: string[]): string {
   const every = new Redactor(); // options are optional: every built-in type
-  const options: RedactorOptions = {
+  const options: RedactorInit = {
     types: ["EMAIL", "PHONE", "TICKET"],
     allowList: ["help@acme.com"],
     patterns: [{ name: "TICKET", regex: "TCK-\\d{6}", score: 0.9 }, { name: "CARD", regex: "\\d{16}", validate: "luhn" }],
@@ -45,6 +45,10 @@ export function redactorUsage(chunks: string[]): string {
   new Redactor({ types: builtIn });
   // @ts-expect-error: a misspelled built-in type
   const typo: BuiltInEntityType = "EMAL";
+  // @ts-expect-error: with no custom pattern, only built-in names
+  new Redactor({ types: ["EMAIL", "EMAL"] });
+  // With custom patterns, `types` may name them.
+  new Redactor({ types: ["EMAIL", "TICKET"], patterns: [{ name: "TICKET", regex: "x" }] });
   // Custom names given as the type argument: every name in `types` is checked.
   const named: RedactorOptions<"TICKET"> = { types: ["EMAIL", "TICKET"], patterns: [{ name: "TICKET", regex: "x" }] };
   // @ts-expect-error: not a built-in type nor a declared pattern
