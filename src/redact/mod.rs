@@ -13,6 +13,7 @@ pub mod config;
 mod egress;
 pub mod entity;
 pub mod recognizers;
+mod scan;
 pub mod validate;
 pub mod vault;
 

@@ -11,10 +11,10 @@
 
 use super::address_cues::{self, Cues};
 use super::address_lookalikes::{is_german_prose, lower_street_end, names_street_without_number};
-use super::gate::{find_in, push_window};
-use super::prescan::{floor_boundary, Prescan, Spaces};
 use super::{has_context, Candidate};
 use crate::redact::entity::EntityType;
+use crate::redact::scan::gate::{find_in, push_window};
+use crate::redact::scan::prescan::{floor_boundary, Prescan, Spaces};
 use regex::Regex;
 use regex_automata::meta::Regex as MetaRegex;
 use regex_automata::Span;

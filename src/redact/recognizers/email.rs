@@ -2,8 +2,8 @@
 //! (`иван@mail.ru`, `王伟@例子.中国`) that must not take the words of a script written without
 //! spaces around it, and one spelled out against scrapers ("john [at] example [dot] com").
 
-use super::patterns::hit;
 use super::Hit;
+use crate::redact::scan::text::hit;
 
 /// An address with no `..` or trailing dot in its mailbox and no `..` in its domain.
 pub(super) fn email(text: &str, s: usize, e: usize) -> Option<Hit> {

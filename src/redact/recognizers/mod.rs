@@ -13,63 +13,33 @@
 pub mod address;
 mod address_cues;
 mod address_lookalikes;
-mod classes;
 mod code;
-mod context;
 mod credentials;
 mod email;
-mod gate;
-#[cfg(test)]
-mod gate_texts;
-mod literals;
 pub mod names;
 mod national;
 mod national_formats;
 mod national_shape;
-mod near;
 mod patterns;
 pub mod person;
 mod phone;
 mod po_box;
-mod prescan;
-mod runs;
-mod skip;
-mod starts;
 mod values;
 
 use super::config::{invalid_pattern, RedactorConfig, Validator, DEFAULT_MIN_SCORE};
 use super::entity::EntityType;
 use crate::error::Result;
-pub(crate) use classes::classify;
-pub(crate) use context::has_context;
-use context::{cued, line_window, Pairs};
-use gate::{find_in, Gate};
-use prescan::{Needs, Prescan};
+pub use crate::redact::scan::byte_classes_agree;
+pub(crate) use crate::redact::scan::classes::classify;
+pub(crate) use crate::redact::scan::context::has_context;
+use crate::redact::scan::context::{cued, line_window, Pairs};
+use crate::redact::scan::gate::{find_in, Gate};
+use crate::redact::scan::literals::Literals;
+use crate::redact::scan::prescan::{Needs, Prescan};
+pub use crate::redact::scan::text::Hit;
 use regex::RegexBuilder;
 use regex_automata::meta::Regex;
 use regex_automata::{Anchored, Input, Span};
-
-/// Whether the vector byte classifier of this build agrees with the byte-by-byte one for every
-/// byte value in every lane: the wasm tests run it where simd128 is compiled in.
-#[doc(hidden)]
-pub fn byte_classes_agree() -> bool {
-    (0..16).all(|lane| {
-        (0..=255u8).all(|b| {
-            let mut block = [b'a'; 16];
-            block[lane] = b;
-            block[(lane + 7) % 16] = 0xff - b;
-            classes::classify(&block) == classes::classify_bytes(&block)
-        })
-    })
-}
-
-/// A validated match: byte offsets into the scanned text and a confidence in 0..=1.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Hit {
-    pub start: usize,
-    pub end: usize,
-    pub score: f32,
-}
 
 /// A candidate finding before overlaps are resolved.
 #[derive(Debug, Clone, PartialEq)]
@@ -233,15 +203,15 @@ fn built_in() -> &'static [Compiled] {
 }
 
 /// Every literal a built-in gate over long runs needs, so the prescan finds them all in one
-/// pass over each long run (see [`literals`]).
-fn key_literals() -> &'static literals::Literals {
-    static SET: std::sync::OnceLock<literals::Literals> = std::sync::OnceLock::new();
+/// pass over each long run (see [`crate::redact::scan::literals`]).
+pub(crate) fn key_literals() -> &'static Literals {
+    static SET: std::sync::OnceLock<Literals> = std::sync::OnceLock::new();
     SET.get_or_init(|| {
         let runs = built_in().iter().filter_map(|c| match &c.spec.gate {
             Gate::Runs(runs) => Some(runs),
             _ => None,
         });
-        literals::Literals::of(runs.flat_map(|r| r.long_literals()))
+        Literals::of(runs.flat_map(|r| r.long_literals()))
     })
 }
 
@@ -333,7 +303,8 @@ impl Recognizers {
         let mut out = Vec::new();
         let mut windows: Vec<Span> = Vec::new();
         // The reference scan reads a whole prescan: what each redactor's part must equal.
-        let pre = Prescan::with(text, if gated { self.needs } else { Needs::ALL });
+        let needs = if gated { self.needs } else { Needs::ALL };
+        let pre = Prescan::with(text, needs, key_literals());
         let mut found = Vec::new();
         for (spec, regex) in self.compiled() {
             let mut push = |s: usize, e: usize| {
@@ -449,7 +420,7 @@ mod tests {
             .contains(&("DATE_OF_BIRTH".to_string(), "03/04/1987".to_string())));
     }
 
-    pub(super) use super::gate_texts::gate_texts;
+    pub(crate) use crate::redact::scan::gate_texts::gate_texts;
 
     #[test]
     fn gates_find_what_the_whole_text_finds() {

@@ -17,8 +17,8 @@ pub(crate) use super::national_formats::formats;
 use super::national_formats::{with_cue, CueStarts};
 use super::national_shape::Admitting;
 use super::national_shape::{chars_of, class, groups, match_runs, read, Group, Runs, DIGIT, MAX};
-use super::patterns::{embedded_in_token, glued_after};
 use super::Candidate;
+use crate::redact::scan::text::{embedded_in_token, glued_after};
 use regex_automata::Span;
 use std::sync::OnceLock;
 

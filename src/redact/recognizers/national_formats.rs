@@ -4,9 +4,9 @@
 
 use super::super::entity::EntityType::{self, *};
 use super::super::validate::national as v;
-use super::context::{has_context, line_window};
 use super::national::{Format, LABEL_ONLY};
 use super::national_shape::class;
+use crate::redact::scan::context::{has_context, line_window};
 use std::sync::OnceLock;
 
 const NHS: &[&str] = &[

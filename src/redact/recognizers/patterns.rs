@@ -10,49 +10,11 @@ use super::super::entity::EntityType;
 use super::super::validate as v;
 use super::code::{is_assigned_secret, is_code_value};
 use super::email::{email, spelled_at, unicode_email};
-use super::gate::{ByteSet, Gate};
 use super::phone::{phone, PHONE_CONTEXT};
-use super::{credentials, runs, values, Hit, Spec};
-
-/// A candidate's surroundings, for checks that must see what is next to the match.
-pub(super) fn before(text: &str, start: usize) -> &[u8] {
-    &text.as_bytes()[start.saturating_sub(24)..start]
-}
-
-/// True when the match is glued to a longer token (`ORD-2024-88123`, a UUID group, `v1.2.3`):
-/// then the digits belong to an identifier, not to a phone number or an address.
-pub(super) fn embedded_in_token(text: &str, start: usize, end: usize) -> bool {
-    let b = text.as_bytes();
-    let left = |i: usize| (i > 0).then(|| b[i - 1]);
-    match left(start) {
-        Some(c) if c.is_ascii_alphanumeric() => return true,
-        Some(c) if glue(c) && left(start - 1).is_some_and(|d| d.is_ascii_alphanumeric()) => {
-            return true
-        }
-        _ => {}
-    }
-    glued_after(b, end)
-}
-
-/// Bytes that join a value to a longer token. `=` and `:` are left out: `ip=10.0.0.1` and
-/// `tel:+1…` hold whole values.
-fn glue(c: u8) -> bool {
-    matches!(c, b'-' | b'.' | b'_' | b'/' | b'#')
-}
-
-/// Whether a match ending at `end` goes on into a token (the right half of
-/// [`embedded_in_token`]).
-pub(super) fn glued_after(b: &[u8], end: usize) -> bool {
-    match b.get(end) {
-        Some(c) if c.is_ascii_alphanumeric() => true,
-        Some(&c) if glue(c) => b.get(end + 1).is_some_and(u8::is_ascii_alphanumeric),
-        _ => false,
-    }
-}
-
-pub(super) fn hit(start: usize, end: usize, score: f32) -> Option<Hit> {
-    Some(Hit { start, end, score })
-}
+use super::{credentials, values, Hit, Spec};
+use crate::redact::scan::gate::{ByteSet, Gate};
+use crate::redact::scan::runs;
+use crate::redact::scan::text::{before, embedded_in_token, hit};
 
 fn credit_card(text: &str, s: usize, e: usize) -> Option<Hit> {
     if !v::credit_card(&text[s..e]) || embedded_in_token(text, s, e) {

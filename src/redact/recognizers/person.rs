@@ -441,7 +441,7 @@ mod tests {
     fn agrees(text: &str) {
         let mut lazy = Vec::new();
         scan(text, &mut lazy);
-        let pre = super::super::prescan::Prescan::new(text);
+        let pre = crate::redact::scan::prescan::Prescan::new(text);
         let mut pre_lazy = Vec::new();
         let starts = pre.starts.as_ref().map(|s| s.all());
         scan_from(text, &pre.upper, &pre.leads, starts, &mut pre_lazy);

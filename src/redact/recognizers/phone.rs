@@ -1,8 +1,8 @@
 //! The phone-number check: what separates a phone number from the other digit groups of a
 //! text (dates, clock times, versions, IPs, amounts, postal codes, decimals).
 
-use super::patterns::{before, embedded_in_token, hit};
 use super::Hit;
+use crate::redact::scan::text::{before, embedded_in_token, hit};
 
 /// Phone numbers: 7–15 digits (E.164), not a date, a version, an IP or an amount, and not part
 /// of a longer identifier. An explicit `+` country code is strong evidence; national formats

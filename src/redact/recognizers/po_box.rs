@@ -3,11 +3,11 @@
 //! [`super::address`] cannot see.
 
 use super::super::entity::EntityType::Address;
-use super::credentials::starts_ci;
-use super::gate::Gate;
-use super::patterns::hit;
-use super::prescan::skip_space;
 use super::Spec;
+use crate::redact::scan::gate::Gate;
+use crate::redact::scan::prescan::skip_space;
+use crate::redact::scan::text::hit;
+use crate::redact::scan::text::starts_ci;
 
 /// The spec, appended to the built-in ones.
 pub(super) fn spec() -> Spec {

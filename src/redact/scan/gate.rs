@@ -12,7 +12,6 @@
 //! (no SIMD prefilters for most patterns, a lazy DFA that re-walks every byte per pattern), and
 //! running ~30 patterns over every byte cost more than everything else together.
 
-use super::key_literals;
 use super::near::near_windows;
 use super::prescan::{extension_at, find_ci, floor_boundary, in_numbers, Needs, Prescan, LONG};
 use regex_automata::meta::Regex;
@@ -287,7 +286,8 @@ impl Runs {
         let b = text.as_bytes();
         if self.long {
             let bits = self.literal_bits.get_or_init(|| {
-                let keys = key_literals();
+                // Every prescan holds the same process-wide key set (see [`Prescan::keys`]).
+                let keys = pre.keys?;
                 Some((keys.mask(self.contains)?, keys.mask(self.starts)?))
             });
             for (chunk, &present) in pre.long.iter().zip(&pre.long_literals) {
