@@ -11,20 +11,22 @@
 //! 1 MB without a space or 100 kB of digits cannot blow up.
 
 pub mod address;
-mod address_cues;
-mod address_lookalikes;
-mod code;
-mod credentials;
+mod api_key;
+mod birth_date;
+mod card;
+mod crypto;
 mod email;
-pub mod names;
-mod national;
-mod national_formats;
-mod national_shape;
-mod patterns;
+mod iban;
+mod ip;
+mod jwt;
+mod mac;
+pub(crate) mod national;
+mod password;
 pub mod person;
 mod phone;
-mod po_box;
-mod values;
+mod private_key;
+mod ssn;
+mod url;
 
 use super::config::{invalid_pattern, RedactorConfig, Validator, DEFAULT_MIN_SCORE};
 use super::entity::EntityType;
@@ -188,17 +190,32 @@ pub struct Recognizers {
 fn built_in() -> &'static [Compiled] {
     static BUILT_IN: std::sync::OnceLock<Vec<Compiled>> = std::sync::OnceLock::new();
     BUILT_IN.get_or_init(|| {
-        patterns::built_in()
-            .into_iter()
-            .chain(credentials::specs())
-            .chain([po_box::spec()])
-            .map(|spec| Compiled {
-                // The patterns are constants; a failure here is a bug caught by the unit tests.
-                regex: Regex::new(&spec.pattern)
-                    .unwrap_or_else(|e| panic!("{} pattern: {e}", spec.kind)),
-                spec,
-            })
-            .collect()
+        [
+            email::specs(),
+            phone::specs(),
+            card::specs(),
+            iban::specs(),
+            ssn::specs(),
+            ip::specs(),
+            mac::specs(),
+            url::specs(),
+            crypto::specs(),
+            api_key::specs(),
+            jwt::specs(),
+            private_key::specs(),
+            password::specs(),
+            birth_date::specs(),
+            address::po_box::specs(),
+        ]
+        .into_iter()
+        .flatten()
+        .map(|spec| Compiled {
+            // The patterns are constants; a failure here is a bug caught by the unit tests.
+            regex: Regex::new(&spec.pattern)
+                .unwrap_or_else(|e| panic!("{} pattern: {e}", spec.kind)),
+            spec,
+        })
+        .collect()
     })
 }
 

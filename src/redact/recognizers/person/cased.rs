@@ -8,9 +8,9 @@
 //! The cues are found in one literal search over the text (aho-corasick, which the tokenizer
 //! already links): the capitals the main scan walks are not there to find them.
 
-use super::super::names::{is_particle, Listed};
 use super::super::Candidate;
 use super::cues::{given_among, record_follows};
+use super::names::{is_particle, Listed};
 use super::score::{cued_given_name, listed_word};
 use super::words::word_end;
 use crate::redact::entity::EntityType;

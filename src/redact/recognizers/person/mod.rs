@@ -5,15 +5,17 @@
 //! Form labels, mail headers and sign-offs are read by [`cues`]; names in lower case or in
 //! capitals, which no capital starts, by [`cased`].
 
-use super::names::{
-    is_accented_given_name, is_given_name, is_particle, listed, names_a_thing,
-    precedes_a_given_name,
-};
+pub mod names;
+
 use super::Candidate;
 use crate::redact::entity::EntityType;
 use cues::{
     given_after_comma, is_header, is_title, label_holds_a_phrase, labels_a_name, labels_a_role,
     mailbox_follows, mailbox_near, signs_off,
+};
+use names::{
+    is_accented_given_name, is_given_name, is_particle, listed, names_a_thing,
+    precedes_a_given_name,
 };
 use score::{score, Evidence};
 use words::{is_capitalized, starts_word, word_after_space, word_before, word_end};
@@ -453,7 +455,7 @@ mod tests {
 
     #[test]
     fn lazy_scan_equals_tokenized_scan() {
-        for text in super::super::tests::gate_texts() {
+        for text in crate::redact::scan::gate_texts::gate_texts() {
             agrees(&text);
         }
         for text in [

@@ -5,8 +5,8 @@
 //! searched; the value must look like a secret (a digit, a symbol or an inner capital), which
 //! keeps "password protection", "pass the salt" and "Passwort vergessen" out.
 
-use super::super::entity::EntityType::Password;
-use super::{Hit, Spec};
+use crate::redact::entity::EntityType::Password;
+use crate::redact::recognizers::{Hit, Spec};
 use crate::redact::scan::gate::Gate;
 use crate::redact::scan::prescan::{skip_space, skip_space_back};
 use crate::redact::scan::text::starts_ci;

@@ -2,7 +2,7 @@
 //! a type name after `token:` in a struct, an array index, a generic, a path. Developers paste
 //! code all the time, and code is full of `name: Ident` and `auth: match[2]`.
 
-use super::patterns::ASSIGNED;
+use super::ASSIGNED;
 
 /// Whether the value `text[s..e]` of a `password=` / `token:` assignment is an expression of
 /// code rather than a secret: a reference (`&str`), a path (`token::Paren`), an index or a

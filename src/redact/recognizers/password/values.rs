@@ -153,8 +153,9 @@ fn value_at(text: &str, g: usize) -> Option<(usize, usize, usize)> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{built_in, tests::gate_texts};
     use super::assigned;
+    use crate::redact::recognizers::built_in;
+    use crate::redact::scan::gate_texts::gate_texts;
     use proptest::prelude::*;
     use regex_automata::{Anchored, Input};
 

@@ -1,0 +1,65 @@
+//! Cryptocurrency wallet addresses: Bitcoin base58check and bech32 (checksums verified), and
+//! Ethereum `0x` addresses near a wallet word.
+
+use super::{Hit, Spec};
+use crate::redact::entity::EntityType;
+use crate::redact::scan::gate::Gate;
+use crate::redact::scan::runs;
+use crate::redact::scan::text::hit;
+use crate::redact::validate as v;
+
+fn bitcoin_base58(text: &str, s: usize, e: usize) -> Option<Hit> {
+    v::crypto::base58check(&text[s..e]).then_some(Hit {
+        start: s,
+        end: e,
+        score: 1.0,
+    })
+}
+
+fn bitcoin_bech32(text: &str, s: usize, e: usize) -> Option<Hit> {
+    v::crypto::bech32(&text[s..e]).then_some(Hit {
+        start: s,
+        end: e,
+        score: 1.0,
+    })
+}
+
+/// The specs, in the order their candidates are listed.
+pub(super) fn specs() -> Vec<Spec> {
+    use EntityType::*;
+    vec![
+        Spec::new(
+            Crypto,
+            r"\b[13][1-9A-HJ-NP-Za-km-z]{25,34}\b",
+            bitcoin_base58,
+        )
+        .gate(
+            Gate::runs(&["A-Z", "a-z", "0-9"], &["0-9"], 1, 26)
+                .whole(35)
+                .starting(&["1", "3"])
+                .seeded_where(runs::base58_seed),
+        ),
+        Spec::new(
+            Crypto,
+            r"\b(?:bc|tb)1[02-9ac-hj-np-z]{11,71}\b",
+            bitcoin_bech32,
+        )
+        .gate(
+            Gate::runs(&["A-Z", "a-z", "0-9"], &["0-9"], 1, 14)
+                .whole(74)
+                .starting(&["bc1", "tb1"])
+                .seeded_where(runs::bech32_seed),
+        ),
+        Spec::new(Crypto, r"\b0x[0-9a-fA-F]{40}\b", |_, s, e| hit(s, e, 0.4))
+            .gate(
+                Gate::runs(&["A-Z", "a-z", "0-9"], &["0-9"], 1, 42)
+                    .whole(42)
+                    .starting(&["0x"])
+                    .seeded_where(runs::hex_wallet_seed),
+            )
+            .context(&[
+                "wallet", "eth", "ether", "ethereum", "send", "address", "usdt", "metamask",
+                "crypto",
+            ]),
+    ]
+}

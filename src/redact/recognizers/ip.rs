@@ -1,0 +1,71 @@
+//! IP addresses: dotted IPv4 (but not versions or section numbers) and IPv6.
+
+use super::{Hit, Spec};
+use crate::redact::entity::EntityType;
+use crate::redact::scan::gate::Gate;
+use crate::redact::scan::runs;
+use crate::redact::scan::text::{before, embedded_in_token, hit};
+
+fn ipv4(text: &str, s: usize, e: usize) -> Option<Hit> {
+    text[s..e].parse::<std::net::Ipv4Addr>().ok()?;
+    if embedded_in_token(text, s, e) {
+        return None;
+    }
+    let prev = String::from_utf8_lossy(before(text, s)).to_ascii_lowercase();
+    let prev = prev.trim_end();
+    // A version requirement: "== 1.2.3.0", "~=1.4.5.0", ">= 2.0.0.1".
+    if ["==", "~=", ">=", "<=", "!="]
+        .iter()
+        .any(|op| prev.ends_with(op))
+    {
+        return None;
+    }
+    // "version 1.2.3.4", "ver 1.2.3.4", "v 1.2.3.4", `version="1.0.0.0"`: a version; but
+    // "Server 10.0.0.1" is an IP.
+    let prev = prev.trim_end_matches(|c: char| c.is_whitespace() || "\"'=:[(".contains(c));
+    let last_word = prev
+        .rsplit(|c: char| !c.is_ascii_alphanumeric())
+        .next()
+        .unwrap_or("");
+    // Section numbers read like addresses too: "ECMA262 sections [11.6.2.1]".
+    if matches!(
+        last_word,
+        "version" | "ver" | "v" | "section" | "sections" | "sec" | "clause" | "chapter"
+    ) {
+        return None;
+    }
+    hit(s, e, 0.9)
+}
+
+fn ipv6(text: &str, s: usize, mut e: usize) -> Option<Hit> {
+    while e > s && text.as_bytes()[e - 1] == b':' && !text[s..e].ends_with("::") {
+        e -= 1;
+    }
+    let m = &text[s..e];
+    m.parse::<std::net::Ipv6Addr>().ok()?;
+    let colons = m.bytes().filter(|&b| b == b':').count();
+    let hexdigits = m.bytes().filter(u8::is_ascii_hexdigit).count();
+    // `a::b` and `std::io` style paths are not addresses.
+    if colons < 2 || hexdigits < 4 || !m.bytes().any(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    if text
+        .as_bytes()
+        .get(e)
+        .is_some_and(|c| c.is_ascii_alphanumeric() || *c == b':')
+    {
+        return None;
+    }
+    hit(s, e, 0.9)
+}
+
+/// The specs, in the order their candidates are listed.
+pub(super) fn specs() -> Vec<Spec> {
+    use EntityType::*;
+    vec![
+        Spec::new(IpAddress, r"\b(?:[0-9]{1,3}\.){3}[0-9]{1,3}\b", ipv4)
+            .gate(Gate::runs(&["0-9", "."], &["0-9"], 4, 7).accepting(runs::ipv4).seeded_where(runs::ipv4_seed)),
+        Spec::new(IpAddress, r"(?:\b[0-9A-Fa-f]{1,4}|::)(?::{1,2}[0-9A-Fa-f]{1,4}){1,7}(?:::)?(?:(?:\.[0-9]{1,3}){3})?", ipv6)
+            .gate(Gate::runs(&["0-9", "a-f", "A-F", ":."], &[":"], 2, 5).accepting(runs::ipv6)),
+    ]
+}
