@@ -13,10 +13,10 @@ mod cues;
 mod lookalikes;
 pub(super) mod po_box;
 
-use super::{has_context, Candidate};
+use super::{has_context, Candidate, Recognizer};
 use crate::redact::entity::EntityType;
 use crate::redact::scan::gate::{find_in, push_window};
-use crate::redact::scan::prescan::{floor_boundary, Prescan, Spaces};
+use crate::redact::scan::prescan::{floor_boundary, Needs, Prescan, Spaces};
 use cues::Cues;
 use lookalikes::{is_german_prose, lower_street_end, names_street_without_number};
 use regex::Regex;
@@ -284,6 +284,33 @@ const CONTEXT: &[&str] = &[
     "habito",
     "abito",
 ];
+
+/// The street-address recognizer (PO boxes are a regex spec: [`po_box`]).
+struct Address;
+
+/// The registry's maker (see [`super::registry`]).
+pub(crate) fn recognizer(enabled: &dyn Fn(&EntityType) -> bool) -> Option<Box<dyn Recognizer>> {
+    enabled(&EntityType::Address).then(|| Box::new(Address) as Box<dyn Recognizer>)
+}
+
+impl Recognizer for Address {
+    fn kinds(&self) -> Vec<EntityType> {
+        vec![EntityType::Address]
+    }
+
+    /// Capitals and non-ASCII characters (street words), and white space (windows).
+    fn needs(&self) -> Needs {
+        Needs {
+            words: true,
+            spaces: true,
+            ..Needs::NONE
+        }
+    }
+
+    fn scan(&self, text: &str, pre: &Prescan, out: &mut Vec<Candidate>) {
+        scan(text, pre, out);
+    }
+}
 
 pub(crate) fn scan(text: &str, pre: &Prescan, out: &mut Vec<Candidate>) {
     let windows = windows(text, pre);

@@ -17,7 +17,8 @@ pub mod checksums;
 mod formats;
 mod shape;
 
-use super::Candidate;
+use super::{Candidate, Recognizer};
+use crate::redact::scan::prescan::{Needs, Prescan};
 use crate::redact::scan::text::{embedded_in_token, glued_after};
 pub(crate) use formats::formats;
 use formats::{with_cue, CueStarts};
@@ -91,6 +92,38 @@ impl Enabled {
             }
         }
         out
+    }
+}
+
+/// The national identifier recognizer: the formats a redactor enables.
+struct National(Enabled);
+
+/// The registry's maker (see [`super::registry`]).
+pub(crate) fn recognizer(enabled: &dyn Fn(&EntityType) -> bool) -> Option<Box<dyn Recognizer>> {
+    let formats = Enabled::new(enabled);
+    let none = formats.digit_first.entries.is_empty() && formats.letter_first.entries.is_empty();
+    (!none).then(|| Box::new(National(formats)) as Box<dyn Recognizer>)
+}
+
+impl Recognizer for National {
+    fn kinds(&self) -> Vec<EntityType> {
+        let entries = self.0.digit_first.entries.iter();
+        let mut kinds: Vec<EntityType> = Vec::new();
+        for e in entries.chain(&self.0.letter_first.entries) {
+            if !kinds.contains(&e.format.kind) {
+                kinds.push(e.format.kind.clone());
+            }
+        }
+        kinds
+    }
+
+    /// Only the digit groups, which every prescan finds.
+    fn needs(&self) -> Needs {
+        Needs::NONE
+    }
+
+    fn scan(&self, text: &str, pre: &Prescan, out: &mut Vec<Candidate>) {
+        scan(text, &pre.groups, &self.0, out);
     }
 }
 
@@ -250,7 +283,7 @@ const LEAD: usize = 6;
 /// The candidates of the enabled `formats` in `text`, whose digit groups are `groups`.
 // Out of line for the same reason as `try_at` (measured with callgrind).
 #[inline(never)]
-pub(super) fn scan(text: &str, groups: &[Span], formats: &Enabled, out: &mut Vec<Candidate>) {
+fn scan(text: &str, groups: &[Span], formats: &Enabled, out: &mut Vec<Candidate>) {
     if formats.digit_first.entries.is_empty() && formats.letter_first.entries.is_empty() {
         return;
     }

@@ -7,8 +7,9 @@
 
 pub mod names;
 
-use super::Candidate;
+use super::{Candidate, Recognizer};
 use crate::redact::entity::EntityType;
+use crate::redact::scan::prescan::{Needs, Prescan};
 use cues::{
     given_after_comma, is_header, is_title, label_holds_a_phrase, labels_a_name, labels_a_role,
     mailbox_follows, mailbox_near, signs_off,
@@ -175,6 +176,36 @@ fn lower_into<'b>(word: &str, buf: &'b mut String) -> &'b str {
         buf.push_str(&word.to_lowercase());
     }
     buf
+}
+
+/// The person-name recognizer: capitalized names near cues and known given names, and names
+/// in Chinese, Japanese and Korean after their phrases ([`cjk`]).
+struct Person;
+
+/// The registry's maker (see [`super::registry`]).
+pub(crate) fn recognizer(enabled: &dyn Fn(&EntityType) -> bool) -> Option<Box<dyn Recognizer>> {
+    enabled(&EntityType::Person).then(|| Box::new(Person) as Box<dyn Recognizer>)
+}
+
+impl Recognizer for Person {
+    fn kinds(&self) -> Vec<EntityType> {
+        vec![EntityType::Person]
+    }
+
+    /// Capitals and non-ASCII characters (where names start), and the word starts (cues).
+    fn needs(&self) -> Needs {
+        Needs {
+            words: true,
+            starts: true,
+            ..Needs::NONE
+        }
+    }
+
+    fn scan(&self, text: &str, pre: &Prescan, out: &mut Vec<Candidate>) {
+        let starts = pre.starts.as_ref().map(|s| s.all());
+        scan_from(text, &pre.upper, &pre.leads, starts, out);
+        cjk::scan(text, &pre.leads, out);
+    }
 }
 
 /// Scans `text` for person names and appends candidates.
