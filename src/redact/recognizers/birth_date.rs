@@ -3,7 +3,7 @@
 
 use super::{Hit, Spec};
 use crate::redact::entity::EntityType;
-use crate::redact::scan::gate::Gate;
+use crate::redact::scan::gate::{ByteSet, Gate, RunShape};
 use crate::redact::scan::runs;
 use crate::redact::scan::text::embedded_in_token;
 use crate::redact::validate as v;
@@ -101,7 +101,13 @@ pub(super) fn specs() -> Vec<Spec> {
         .weak(0.2)
         // "12th of September, 1987": a day and a month name take at most 24 bytes.
         .gate(Gate::Dates {
-            numeric: Gate::runs(&["0-9", "/.-"], &["0-9"], 4, 6).accepting(runs::date),
+            numeric: Gate::runs(RunShape {
+                alphabet: ByteSet::of(&["0-9", "/.-"]),
+                seeds: &["0-9"],
+                min_seeds: 4,
+                min_len: 6,
+            })
+            .accepting(runs::date),
             before: 24,
         })]
 }

@@ -3,7 +3,7 @@
 
 use super::{Hit, Spec};
 use crate::redact::entity::EntityType;
-use crate::redact::scan::gate::Gate;
+use crate::redact::scan::gate::{ByteSet, Gate, RunShape};
 use crate::redact::scan::text::{embedded_in_token, hit};
 use crate::redact::validate as v;
 
@@ -22,10 +22,12 @@ pub(super) fn specs() -> Vec<Spec> {
     use EntityType::*;
     vec![
         Spec::new(CreditCard, r"\b(?:\d[ -]?){12,18}\d\b", credit_card).gate(Gate::runs(
-            &["0-9", " -"],
-            &["0-9"],
-            13,
-            13,
+            RunShape {
+                alphabet: ByteSet::of(&["0-9", " -"]),
+                seeds: &["0-9"],
+                min_seeds: 13,
+                min_len: 13,
+            },
         )),
     ]
 }

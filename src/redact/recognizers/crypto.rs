@@ -3,7 +3,7 @@
 
 use super::{Hit, Spec};
 use crate::redact::entity::EntityType;
-use crate::redact::scan::gate::Gate;
+use crate::redact::scan::gate::{ByteSet, Gate, RunShape};
 use crate::redact::scan::runs;
 use crate::redact::scan::text::hit;
 use crate::redact::validate as v;
@@ -34,10 +34,15 @@ pub(super) fn specs() -> Vec<Spec> {
             bitcoin_base58,
         )
         .gate(
-            Gate::runs(&["A-Z", "a-z", "0-9"], &["0-9"], 1, 26)
-                .whole(35)
-                .starting(&["1", "3"])
-                .seeded_where(runs::base58_seed),
+            Gate::runs(RunShape {
+                alphabet: ByteSet::of(&["A-Z", "a-z", "0-9"]),
+                seeds: &["0-9"],
+                min_seeds: 1,
+                min_len: 26,
+            })
+            .max_len(35)
+            .starting(&["1", "3"])
+            .seeded_where(runs::base58_seed),
         ),
         Spec::new(
             Crypto,
@@ -45,17 +50,27 @@ pub(super) fn specs() -> Vec<Spec> {
             bitcoin_bech32,
         )
         .gate(
-            Gate::runs(&["A-Z", "a-z", "0-9"], &["0-9"], 1, 14)
-                .whole(74)
-                .starting(&["bc1", "tb1"])
-                .seeded_where(runs::bech32_seed),
+            Gate::runs(RunShape {
+                alphabet: ByteSet::of(&["A-Z", "a-z", "0-9"]),
+                seeds: &["0-9"],
+                min_seeds: 1,
+                min_len: 14,
+            })
+            .max_len(74)
+            .starting(&["bc1", "tb1"])
+            .seeded_where(runs::bech32_seed),
         ),
         Spec::new(Crypto, r"\b0x[0-9a-fA-F]{40}\b", |_, s, e| hit(s, e, 0.4))
             .gate(
-                Gate::runs(&["A-Z", "a-z", "0-9"], &["0-9"], 1, 42)
-                    .whole(42)
-                    .starting(&["0x"])
-                    .seeded_where(runs::hex_wallet_seed),
+                Gate::runs(RunShape {
+                    alphabet: ByteSet::of(&["A-Z", "a-z", "0-9"]),
+                    seeds: &["0-9"],
+                    min_seeds: 1,
+                    min_len: 42,
+                })
+                .max_len(42)
+                .starting(&["0x"])
+                .seeded_where(runs::hex_wallet_seed),
             )
             .context(&[
                 "wallet", "eth", "ether", "ethereum", "send", "address", "usdt", "metamask",

@@ -4,7 +4,7 @@
 
 use super::{Hit, Spec};
 use crate::redact::entity::EntityType;
-use crate::redact::scan::gate::Gate;
+use crate::redact::scan::gate::{ByteSet, Gate, RunShape};
 use crate::redact::scan::runs;
 use crate::redact::scan::text::hit;
 
@@ -104,11 +104,11 @@ pub(super) fn specs() -> Vec<Spec> {
     use EntityType::*;
     vec![
         Spec::new(Email, r"\b[A-Za-z0-9][A-Za-z0-9._%+-]{0,63}@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,24}\b", email)
-            .gate(Gate::runs(&["A-Z", "a-z", "0-9", "._%+-@"], &["@"], 1, 3)),
+            .gate(Gate::runs(RunShape { alphabet: ByteSet::of(&["A-Z", "a-z", "0-9", "._%+-@"]), seeds: &["@"], min_seeds: 1, min_len: 3 })),
         // Internationalized addresses (`иван@пример.рф`, `user@bücher.de`): only runs holding a
         // non-ASCII byte are searched, so ASCII text pays nothing for the Unicode classes.
         Spec::new(Email, r"[\p{L}\p{N}][\p{L}\p{N}._%+-]{0,63}@(?:[\p{L}\p{N}](?:[\p{L}\p{N}-]{0,61}[\p{L}\p{N}])?\.)+\p{L}{2,24}", unicode_email)
-            .gate(Gate::runs(&["A-Z", "a-z", "0-9", "._%+-@", "non-ascii"], &["@"], 1, 3).accepting(runs::non_ascii)),
+            .gate(Gate::runs(RunShape { alphabet: ByteSet::of(&["A-Z", "a-z", "0-9", "._%+-@", "non-ascii"]), seeds: &["@"], min_seeds: 1, min_len: 3 }).accepting(runs::non_ascii)),
         // Spelled out against scrapers: "john [at] example [dot] com". A bracketed `at`
         // between a mailbox and a domain is written for no other reason.
         Spec::new(Email, r"\b[A-Za-z0-9][A-Za-z0-9._%+-]{0,63}[^\S\n]?(?i:\[at\]|\(at\)|\{at\}|<at>)[^\S\n]?(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?[^\S\n]?(?i:\[dot\]|\(dot\)|\{dot\}|<dot>|\.)[^\S\n]?)+[A-Za-z]{2,24}\b", |_, s, e| hit(s, e, 0.9))

@@ -3,7 +3,7 @@
 
 use super::{Hit, Spec};
 use crate::redact::entity::EntityType;
-use crate::redact::scan::gate::Gate;
+use crate::redact::scan::gate::{ByteSet, Gate, RunShape};
 use crate::redact::scan::runs;
 use crate::redact::validate as v;
 
@@ -45,9 +45,14 @@ pub(super) fn specs() -> Vec<Spec> {
         Spec::new(Iban, r"\b[A-Z]{2}[0-9]{2}(?: ?[A-Z0-9]{1,4}){3,9}\b", iban)
             // The shortest IBAN (Norway) has 15 characters; the check wants the full length.
             .gate(
-                Gate::runs(&["A-Z", "0-9", " "], &["0-9"], 2, 15)
-                    .accepting(runs::iban)
-                    .seeded_where(runs::iban_seed),
+                Gate::runs(RunShape {
+                    alphabet: ByteSet::of(&["A-Z", "0-9", " "]),
+                    seeds: &["0-9"],
+                    min_seeds: 2,
+                    min_len: 15,
+                })
+                .accepting(runs::iban)
+                .seeded_where(runs::iban_seed),
             ),
     ]
 }

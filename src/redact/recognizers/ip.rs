@@ -2,7 +2,7 @@
 
 use super::{Hit, Spec};
 use crate::redact::entity::EntityType;
-use crate::redact::scan::gate::Gate;
+use crate::redact::scan::gate::{ByteSet, Gate, RunShape};
 use crate::redact::scan::runs;
 use crate::redact::scan::text::{before, embedded_in_token, hit};
 
@@ -64,8 +64,8 @@ pub(super) fn specs() -> Vec<Spec> {
     use EntityType::*;
     vec![
         Spec::new(IpAddress, r"\b(?:[0-9]{1,3}\.){3}[0-9]{1,3}\b", ipv4)
-            .gate(Gate::runs(&["0-9", "."], &["0-9"], 4, 7).accepting(runs::ipv4).seeded_where(runs::ipv4_seed)),
+            .gate(Gate::runs(RunShape { alphabet: ByteSet::of(&["0-9", "."]), seeds: &["0-9"], min_seeds: 4, min_len: 7 }).accepting(runs::ipv4).seeded_where(runs::ipv4_seed)),
         Spec::new(IpAddress, r"(?:\b[0-9A-Fa-f]{1,4}|::)(?::{1,2}[0-9A-Fa-f]{1,4}){1,7}(?:::)?(?:(?:\.[0-9]{1,3}){3})?", ipv6)
-            .gate(Gate::runs(&["0-9", "a-f", "A-F", ":."], &[":"], 2, 5).accepting(runs::ipv6)),
+            .gate(Gate::runs(RunShape { alphabet: ByteSet::of(&["0-9", "a-f", "A-F", ":."]), seeds: &[":"], min_seeds: 2, min_len: 5 }).accepting(runs::ipv6)),
     ]
 }

@@ -2,7 +2,7 @@
 
 use super::{Hit, Spec};
 use crate::redact::entity::EntityType;
-use crate::redact::scan::gate::{ByteSet, Gate};
+use crate::redact::scan::gate::{ByteSet, Gate, RunShape};
 use crate::redact::validate as v;
 
 fn jwt(text: &str, s: usize, e: usize) -> Option<Hit> {
@@ -22,7 +22,12 @@ pub(super) fn specs() -> Vec<Spec> {
         jwt,
     )
     .gate(
-        Gate::runs_in(ByteSet::of(&["A-Z", "a-z", "0-9", "_.-"]), &["."], 2, 30)
-            .containing(&["eyJ"]),
+        Gate::runs(RunShape {
+            alphabet: ByteSet::of(&["A-Z", "a-z", "0-9", "_.-"]),
+            seeds: &["."],
+            min_seeds: 2,
+            min_len: 30,
+        })
+        .containing(&["eyJ"]),
     )]
 }

@@ -3,7 +3,7 @@
 
 use super::{Hit, Spec};
 use crate::redact::entity::EntityType;
-use crate::redact::scan::gate::Gate;
+use crate::redact::scan::gate::{ByteSet, Gate, RunShape};
 use crate::redact::scan::runs;
 use crate::redact::scan::text::{embedded_in_token, hit};
 
@@ -31,6 +31,6 @@ pub(super) fn specs() -> Vec<Spec> {
     use EntityType::*;
     vec![
         Spec::new(MacAddress, r"\b(?:[0-9A-Fa-f]{2}[:-]){5}[0-9A-Fa-f]{2}\b|\b[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4}\b", mac)
-            .gate(Gate::runs(&["0-9", "a-f", "A-F", ":.-"], &[":.-"], 2, 14).accepting(runs::mac).seeded_where(runs::mac_seed)),
+            .gate(Gate::runs(RunShape { alphabet: ByteSet::of(&["0-9", "a-f", "A-F", ":.-"]), seeds: &[":.-"], min_seeds: 2, min_len: 14 }).accepting(runs::mac).seeded_where(runs::mac_seed)),
     ]
 }

@@ -3,7 +3,7 @@
 
 use super::{Hit, Spec};
 use crate::redact::entity::EntityType;
-use crate::redact::scan::gate::Gate;
+use crate::redact::scan::gate::{ByteSet, Gate, RunShape};
 use crate::redact::scan::runs;
 use crate::redact::scan::text::{embedded_in_token, hit};
 use crate::redact::validate as v;
@@ -25,7 +25,15 @@ pub(super) fn specs() -> Vec<Spec> {
         r"\b(?:\d{3}-\d{2}-\d{4}|\d{3} \d{2} \d{4}|\d{9})\b",
         us_ssn,
     )
-    .gate(Gate::runs(&["0-9", " -"], &["0-9"], 9, 9).accepting(runs::ssn))
+    .gate(
+        Gate::runs(RunShape {
+            alphabet: ByteSet::of(&["0-9", " -"]),
+            seeds: &["0-9"],
+            min_seeds: 9,
+            min_len: 9,
+        })
+        .accepting(runs::ssn),
+    )
     .context(&[
         "ssn",
         "social security",
