@@ -5,7 +5,6 @@
 use super::{Hit, Spec};
 use crate::redact::entity::EntityType;
 use crate::redact::scan::gate::{ByteSet, Gate, RunShape};
-use crate::redact::scan::runs;
 use crate::redact::scan::text::hit;
 
 /// An address with no `..` or trailing dot in its mailbox and no `..` in its domain.
@@ -99,6 +98,14 @@ pub(super) fn spelled_at(text: &str, at: usize) -> bool {
         && pair(b[at - 1]) == Some(b[at + 2])
 }
 
+// What a gate run (or seed) must look like to hold a match, looking only at its bytes
+// (see `Runs::accepting` and `Runs::seeded_where` in `scan/gate.rs`).
+
+/// Holds a non-ASCII byte (a letter of an internationalized e-mail address, say).
+fn non_ascii(run: &[u8]) -> bool {
+    !run.is_ascii()
+}
+
 /// The specs, in the order their candidates are listed.
 pub(super) fn specs() -> Vec<Spec> {
     use EntityType::*;
@@ -108,7 +115,7 @@ pub(super) fn specs() -> Vec<Spec> {
         // Internationalized addresses (`иван@пример.рф`, `user@bücher.de`): only runs holding a
         // non-ASCII byte are searched, so ASCII text pays nothing for the Unicode classes.
         Spec::new(Email, r"[\p{L}\p{N}][\p{L}\p{N}._%+-]{0,63}@(?:[\p{L}\p{N}](?:[\p{L}\p{N}-]{0,61}[\p{L}\p{N}])?\.)+\p{L}{2,24}", unicode_email)
-            .gate(Gate::runs(RunShape { alphabet: ByteSet::of(&["A-Z", "a-z", "0-9", "._%+-@", "non-ascii"]), seeds: &["@"], min_seeds: 1, min_len: 3 }).accepting(runs::non_ascii)),
+            .gate(Gate::runs(RunShape { alphabet: ByteSet::of(&["A-Z", "a-z", "0-9", "._%+-@", "non-ascii"]), seeds: &["@"], min_seeds: 1, min_len: 3 }).accepting(non_ascii)),
         // Spelled out against scrapers: "john [at] example [dot] com". A bracketed `at`
         // between a mailbox and a domain is written for no other reason.
         Spec::new(Email, r"\b[A-Za-z0-9][A-Za-z0-9._%+-]{0,63}[^\S\n]?(?i:\[at\]|\(at\)|\{at\}|<at>)[^\S\n]?(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?[^\S\n]?(?i:\[dot\]|\(dot\)|\{dot\}|<dot>|\.)[^\S\n]?)+[A-Za-z]{2,24}\b", |_, s, e| hit(s, e, 0.9))

@@ -4,7 +4,6 @@
 use super::{Hit, Spec};
 use crate::redact::entity::EntityType;
 use crate::redact::scan::gate::{ByteSet, Gate, RunShape};
-use crate::redact::scan::runs;
 use crate::redact::scan::text::{embedded_in_token, hit};
 
 fn mac(text: &str, s: usize, e: usize) -> Option<Hit> {
@@ -26,11 +25,42 @@ fn mac(text: &str, s: usize, e: usize) -> Option<Hit> {
     hit(s, e, 0.85)
 }
 
+// What a gate run (or seed) must look like to hold a match, looking only at its bytes
+// (see `Runs::accepting` and `Runs::seeded_where` in `scan/gate.rs`).
+
+fn hex(b: &[u8], i: usize) -> bool {
+    b.get(i).is_some_and(u8::is_ascii_hexdigit)
+}
+
+/// Five `:` or five `-` (`aa:bb:cc:dd:ee:ff`), or two `.` (`aabb.ccdd.eeff`).
+fn mac_run(run: &[u8]) -> bool {
+    let count = |c| memchr::memchr_iter(c, run).count();
+    count(b':') >= 5 || count(b'-') >= 5 || count(b'.') >= 2
+}
+
+/// A MAC address's separators (`:`, `-`, or the dots of `xxxx.xxxx.xxxx`) have two hex digits
+/// on each side.
+fn mac_seed(b: &[u8], p: usize) -> bool {
+    p >= 2 && hex(b, p - 2) && hex(b, p - 1) && hex(b, p + 1) && hex(b, p + 2)
+}
+
 /// The specs, in the order their candidates are listed.
 pub(super) fn specs() -> Vec<Spec> {
     use EntityType::*;
     vec![
         Spec::new(MacAddress, r"\b(?:[0-9A-Fa-f]{2}[:-]){5}[0-9A-Fa-f]{2}\b|\b[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4}\b", mac)
-            .gate(Gate::runs(RunShape { alphabet: ByteSet::of(&["0-9", "a-f", "A-F", ":.-"]), seeds: &[":.-"], min_seeds: 2, min_len: 14 }).accepting(runs::mac).seeded_where(runs::mac_seed)),
+            .gate(Gate::runs(RunShape { alphabet: ByteSet::of(&["0-9", "a-f", "A-F", ":.-"]), seeds: &[":.-"], min_seeds: 2, min_len: 14 }).accepting(mac_run).seeded_where(mac_seed)),
     ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn run_tests_hold_for_matches() {
+        assert!(
+            mac_run(b"aa:bb:cc:dd:ee:ff") && mac_run(b"aabb.ccdd.eeff") && !mac_run(b"2024-01-15")
+        );
+    }
 }

@@ -5,8 +5,8 @@
 //! - [`prescan`]: one pass over the text (sixteen bytes at a time, [`classes`]) for the digit
 //!   groups, capitals, white space, long runs and word starts ([`starts`]) the gates share;
 //!   [`literals`] marks which key prefixes each long run holds.
-//! - [`gate`]: where a regex can match ([`near`] for keyword gates; [`runs`] holds the format
-//!   tests gates apply to a run), so the regex searches only those windows.
+//! - [`gate`]: where a regex can match ([`near`] for keyword gates), so the regex searches only
+//!   those windows. A format's own test of a run (three dots for IPv4) lives with its recognizer.
 //! - [`context`]: context words near a match; [`skip`] and [`text`]: small text helpers.
 
 pub(crate) mod classes;
@@ -17,7 +17,6 @@ pub(crate) mod gate_texts;
 pub(crate) mod literals;
 pub(crate) mod near;
 pub(crate) mod prescan;
-pub(crate) mod runs;
 pub(crate) mod skip;
 pub(crate) mod starts;
 pub(crate) mod text;
