@@ -7,7 +7,7 @@
 //! would match, and some more, which only widens the windows. Running the four cue regexes
 //! over every text cost more than all other address work together in wasm.
 
-use super::address::{EN_SUFFIXES, GERMANIC_WORDS, ROMANCE_LOWER_WORDS, ROMANCE_WORDS};
+use super::{EN_SUFFIXES, GERMANIC_WORDS, ROMANCE_LOWER_WORDS, ROMANCE_WORDS};
 use regex_automata::Span;
 use std::sync::OnceLock;
 

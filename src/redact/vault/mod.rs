@@ -5,10 +5,16 @@
 //! Numbering is per type and stable per exact value: the same e-mail address gets `[EMAIL_1]`
 //! every time within a session, so the model can still tell people apart. Values are compared
 //! exactly (not case-folded) because `restore` must give back the very bytes that were sent.
+//!
+//! Beside it: [`known`] finds the values the vault holds when they come back in later text, and
+//! [`placeholder`] is the placeholder grammar (escaping look-alikes, restoring values).
 
-use super::entity::EntityType;
-pub use super::known::KnownValues;
+mod known;
+pub mod placeholder;
+
 use crate::error::{Error, ErrorCode, Result};
+use crate::redact::entity::EntityType;
+pub use known::KnownValues;
 use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
 

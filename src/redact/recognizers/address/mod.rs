@@ -9,12 +9,16 @@
 //! regexes are compiled once per process; they use Unicode letter classes (street names carry
 //! accents) but no Unicode `\b`, which would slow the engine down.
 
-use super::address_cues::{self, Cues};
-use super::address_lookalikes::{is_german_prose, lower_street_end, names_street_without_number};
-use super::gate::{find_in, push_window};
-use super::prescan::{floor_boundary, Prescan, Spaces};
-use super::{has_context, Candidate};
+mod cues;
+mod lookalikes;
+pub(super) mod po_box;
+
+use super::{has_context, Candidate, Recognizer};
 use crate::redact::entity::EntityType;
+use crate::redact::scan::gate::{find_in, push_window};
+use crate::redact::scan::prescan::{floor_boundary, Needs, Prescan, Spaces};
+use cues::Cues;
+use lookalikes::{is_german_prose, lower_street_end, names_street_without_number};
 use regex::Regex;
 use regex_automata::meta::Regex as MetaRegex;
 use regex_automata::Span;
@@ -27,7 +31,7 @@ pub(crate) const ROMANCE_WORDS: &str = "Rue|Avenue|Av|Boulevard|Bd|Impasse|Chemi
 /// Romance street words as written in lower case after a house number ("12 rue de Rivoli",
 /// "5 calle Mayor"): only those that are no English word after a number, and "avenue" and
 /// "boulevard" when a street name follows ("15, avenue Victor Hugo", see
-/// [`super::address_lookalikes::lower_street_end`]).
+/// [`lookalikes::lower_street_end`]).
 pub(crate) const ROMANCE_LOWER_WORDS: [&str; 20] = [
     "rue",
     "avenue",
@@ -214,7 +218,7 @@ fn windows(text: &str, pre: &Prescan) -> [Vec<Span>; 4] {
             romance_lower: spans(romance_lower),
         }
     } else {
-        address_cues::find(text, &pre.upper, &pre.groups)
+        cues::find(text, &pre.upper, &pre.groups)
     };
     let b = text.as_bytes();
     // Looked up, not scanned: windows of cues inside one long word would overlap.
@@ -280,6 +284,33 @@ const CONTEXT: &[&str] = &[
     "habito",
     "abito",
 ];
+
+/// The street-address recognizer (PO boxes are a regex spec: [`po_box`]).
+struct Address;
+
+/// The registry's maker (see [`super::registry`]).
+pub(crate) fn recognizer(enabled: &dyn Fn(&EntityType) -> bool) -> Option<Box<dyn Recognizer>> {
+    enabled(&EntityType::Address).then(|| Box::new(Address) as Box<dyn Recognizer>)
+}
+
+impl Recognizer for Address {
+    fn kinds(&self) -> Vec<EntityType> {
+        vec![EntityType::Address]
+    }
+
+    /// Capitals and non-ASCII characters (street words), and white space (windows).
+    fn needs(&self) -> Needs {
+        Needs {
+            words: true,
+            spaces: true,
+            ..Needs::NONE
+        }
+    }
+
+    fn scan(&self, text: &str, pre: &Prescan, out: &mut Vec<Candidate>) {
+        scan(text, pre, out);
+    }
+}
 
 pub(crate) fn scan(text: &str, pre: &Prescan, out: &mut Vec<Candidate>) {
     let windows = windows(text, pre);
@@ -419,7 +450,7 @@ mod tests {
 
     #[test]
     fn windows_hold_every_match() {
-        for text in super::super::tests::gate_texts() {
+        for text in crate::redact::scan::gate_texts::gate_texts() {
             for (re, windows) in regexes().iter().zip(&windows(&text, &Prescan::new(&text))) {
                 let gated: Vec<_> = find_in(re, &text, windows).collect();
                 let whole: Vec<_> = re

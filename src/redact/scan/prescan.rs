@@ -3,6 +3,7 @@
 //! hold a key, a token or a wallet address. Plus the small text helpers the gates share.
 
 use super::classes::classify;
+use super::literals::Literals;
 pub(crate) use super::skip::{skip_space, skip_space_back, skip_word, skip_word_back};
 use super::starts::{push_starts, WordStarts};
 use regex_automata::Span;
@@ -54,7 +55,9 @@ pub(crate) struct Prescan {
     /// Maximal runs of bytes other than space, tab and newline that are at least [`LONG`]
     /// bytes long. Other white space stays inside runs, which only makes them longer.
     pub long: Vec<Span>,
-    /// Which key literals each long run holds (bits of [`super::key_literals`]), so a gate can
+    /// The key literals of the gates ([`Literals`]), as given to [`Prescan::with`].
+    pub keys: Option<&'static Literals>,
+    /// Which key literals each long run holds (bits of [`Prescan::keys`]), so a gate can
     /// tell that a run lacks its key's prefix without searching it.
     pub long_literals: Vec<u64>,
     /// Maximal runs of digits and number punctuation ([`in_numbers`]) holding a digit, with
@@ -117,11 +120,11 @@ impl Prescan {
     /// Everything about `text`.
     #[cfg(test)]
     pub(crate) fn new(text: &str) -> Prescan {
-        Prescan::with(text, Needs::ALL)
+        Prescan::with(text, Needs::ALL, crate::redact::recognizers::key_literals())
     }
 
-    /// What `needs` asks for about `text`.
-    pub(crate) fn with(text: &str, needs: Needs) -> Prescan {
+    /// What `needs` asks for about `text`; `keys` are the literals looked for in long runs.
+    pub(crate) fn with(text: &str, needs: Needs, keys: &'static Literals) -> Prescan {
         let b = text.as_bytes();
         // Room for a digit-heavy text up front: growing these one push at a time cost more than
         // the pass that fills them.
@@ -131,6 +134,7 @@ impl Prescan {
             upper: Vec::with_capacity(room(needs.words, b.len() / 8)),
             spaces: Vec::with_capacity(room(needs.spaces, b.len() / 4)),
             long: Vec::with_capacity(room(needs.long, b.len() / LONG + 1)),
+            keys: Some(keys),
             ..Prescan::default()
         };
         // Sixteen bytes at a time (see [`classify`]): most blocks hold no capital and no
@@ -189,7 +193,6 @@ impl Prescan {
         if needs.long && b.len() >= run_start + LONG {
             pre.long.push(Span::from(run_start..b.len()));
         }
-        let keys = super::key_literals();
         pre.long_literals = pre
             .long
             .iter()

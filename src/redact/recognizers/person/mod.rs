@@ -5,15 +5,18 @@
 //! Form labels, mail headers and sign-offs are read by [`cues`]; names in lower case or in
 //! capitals, which no capital starts, by [`cased`].
 
-use super::names::{
-    is_accented_given_name, is_given_name, is_particle, listed, names_a_thing,
-    precedes_a_given_name,
-};
-use super::Candidate;
+pub mod names;
+
+use super::{Candidate, Recognizer};
 use crate::redact::entity::EntityType;
+use crate::redact::scan::prescan::{Needs, Prescan};
 use cues::{
     given_after_comma, is_header, is_title, label_holds_a_phrase, labels_a_name, labels_a_role,
     mailbox_follows, mailbox_near, signs_off,
+};
+use names::{
+    is_accented_given_name, is_given_name, is_particle, listed, names_a_thing,
+    precedes_a_given_name,
 };
 use score::{score, Evidence};
 use words::{is_capitalized, starts_word, word_after_space, word_before, word_end};
@@ -173,6 +176,36 @@ fn lower_into<'b>(word: &str, buf: &'b mut String) -> &'b str {
         buf.push_str(&word.to_lowercase());
     }
     buf
+}
+
+/// The person-name recognizer: capitalized names near cues and known given names, and names
+/// in Chinese, Japanese and Korean after their phrases ([`cjk`]).
+struct Person;
+
+/// The registry's maker (see [`super::registry`]).
+pub(crate) fn recognizer(enabled: &dyn Fn(&EntityType) -> bool) -> Option<Box<dyn Recognizer>> {
+    enabled(&EntityType::Person).then(|| Box::new(Person) as Box<dyn Recognizer>)
+}
+
+impl Recognizer for Person {
+    fn kinds(&self) -> Vec<EntityType> {
+        vec![EntityType::Person]
+    }
+
+    /// Capitals and non-ASCII characters (where names start), and the word starts (cues).
+    fn needs(&self) -> Needs {
+        Needs {
+            words: true,
+            starts: true,
+            ..Needs::NONE
+        }
+    }
+
+    fn scan(&self, text: &str, pre: &Prescan, out: &mut Vec<Candidate>) {
+        let starts = pre.starts.as_ref().map(|s| s.all());
+        scan_from(text, &pre.upper, &pre.leads, starts, out);
+        cjk::scan(text, &pre.leads, out);
+    }
 }
 
 /// Scans `text` for person names and appends candidates.
@@ -441,7 +474,7 @@ mod tests {
     fn agrees(text: &str) {
         let mut lazy = Vec::new();
         scan(text, &mut lazy);
-        let pre = super::super::prescan::Prescan::new(text);
+        let pre = crate::redact::scan::prescan::Prescan::new(text);
         let mut pre_lazy = Vec::new();
         let starts = pre.starts.as_ref().map(|s| s.all());
         scan_from(text, &pre.upper, &pre.leads, starts, &mut pre_lazy);
@@ -453,7 +486,7 @@ mod tests {
 
     #[test]
     fn lazy_scan_equals_tokenized_scan() {
-        for text in super::super::tests::gate_texts() {
+        for text in crate::redact::scan::gate_texts::gate_texts() {
             agrees(&text);
         }
         for text in [

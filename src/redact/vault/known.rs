@@ -13,8 +13,8 @@
 //! first two bytes and looks up their first four or eight bytes only where that hits, so a
 //! growing vault costs little per turn.
 
-use super::recognizers::classify;
-use super::vault::VaultEntry;
+use super::VaultEntry;
+use crate::redact::recognizers::classify;
 use rustc_hash::FxHashMap;
 
 /// Values shorter than this are not searched for: too many ordinary words and numbers.

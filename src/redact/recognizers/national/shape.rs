@@ -1,4 +1,4 @@
-//! Reading an identifier's shape at a start (see [`super::national`]). Which shapes a start can
+//! Reading an identifier's shape at a start (see [`super`]). Which shapes a start can
 //! begin is looked up first, from its first two runs ([`Admitting`]). Most shapes are groups
 //! of digits or letters with optional separators between them ("999 999 9999", "AA 99 99 99
 //! A"): those are matched against the runs read once per start ([`Runs`]), a few length
@@ -6,7 +6,7 @@
 //! codice fiscale's omocode digits, the Finnish century sign, a DEA number's initial) are read
 //! byte by byte.
 
-use super::national::Format;
+use super::Format;
 
 /// The longest identifier, in characters without separators.
 pub(super) const MAX: usize = 20;

@@ -12,7 +12,6 @@
 //! (no SIMD prefilters for most patterns, a lazy DFA that re-walks every byte per pattern), and
 //! running ~30 patterns over every byte cost more than everything else together.
 
-use super::key_literals;
 use super::near::near_windows;
 use super::prescan::{extension_at, find_ci, floor_boundary, in_numbers, Needs, Prescan, LONG};
 use regex_automata::meta::Regex;
@@ -91,6 +90,21 @@ pub(crate) enum Gate {
     },
 }
 
+/// What every match of a run gate is made of (see [`Runs`]), by name:
+/// `RunShape { alphabet: ByteSet::of(&["0-9", " -"]), seeds: &["0-9"], min_seeds: 13, min_len: 13 }`
+/// reads "digits, spaces and dashes, holding 13 digits at least, 13 bytes long at least".
+pub(crate) struct RunShape {
+    /// The bytes a match is made of.
+    pub alphabet: ByteSet,
+    /// The bytes every match holds some of: `["0-9"]` (found from the prescan's digit groups)
+    /// or up to three bytes (found with memchr).
+    pub seeds: &'static [&'static str],
+    /// How many seed bytes a match holds at least.
+    pub min_seeds: usize,
+    /// How long a match is at least (bytes).
+    pub min_len: usize,
+}
+
 /// Every match consists of `alphabet` bytes only and holds at least `min_seeds` bytes of
 /// `seeds` (a subset of the alphabet) and `min_len` bytes; a maximal run of the alphabet that
 /// cannot satisfy this holds no match. The builders below narrow that further.
@@ -101,7 +115,7 @@ pub(crate) struct Runs {
     seed_bytes: Vec<u8>,
     min_seeds: usize,
     min_len: usize,
-    /// Runs longer than this hold no match (when a match must be a whole run).
+    /// Runs longer than this hold no match (when a match must be a whole run: [`Runs::max_len`]).
     max_len: usize,
     /// One of these must occur in the run (none: no condition).
     contains: &'static [&'static str],
@@ -132,22 +146,14 @@ impl From<Runs> for Gate {
 }
 
 impl Gate {
-    pub(crate) fn runs(
-        alphabet: &[&str],
-        seeds: &[&str],
-        min_seeds: usize,
-        min_len: usize,
-    ) -> Runs {
-        Gate::runs_in(ByteSet::of(alphabet), seeds, min_seeds, min_len)
-    }
-
-    /// Seeds are `["0-9"]` or up to three bytes.
-    pub(crate) fn runs_in(
-        alphabet: ByteSet,
-        seeds: &[&str],
-        min_seeds: usize,
-        min_len: usize,
-    ) -> Runs {
+    /// A gate over the runs of `shape`; the builders of [`Runs`] narrow it further.
+    pub(crate) fn runs(shape: RunShape) -> Runs {
+        let RunShape {
+            alphabet,
+            seeds,
+            min_seeds,
+            min_len,
+        } = shape;
         let seed_bytes = if seeds == ["0-9"] {
             Vec::new()
         } else {
@@ -237,7 +243,7 @@ impl Gate {
 impl Runs {
     /// The regex is `\b…\b` over exactly the run's alphabet (plus `_` as a word byte outside
     /// it), so a match is a whole run: runs outside `min..=max` bytes hold none.
-    pub(crate) fn whole(mut self, max: usize) -> Runs {
+    pub(crate) fn max_len(mut self, max: usize) -> Runs {
         self.max_len = max;
         self
     }
@@ -287,7 +293,8 @@ impl Runs {
         let b = text.as_bytes();
         if self.long {
             let bits = self.literal_bits.get_or_init(|| {
-                let keys = key_literals();
+                // Every prescan holds the same process-wide key set (see [`Prescan::keys`]).
+                let keys = pre.keys?;
                 Some((keys.mask(self.contains)?, keys.mask(self.starts)?))
             });
             for (chunk, &present) in pre.long.iter().zip(&pre.long_literals) {

@@ -8,7 +8,7 @@
 //! mistake here can cost time but never change a result. A test compares both on the corpus
 //! and on generated text.
 
-use super::prescan::{skip_space, skip_space_back};
+use crate::redact::scan::prescan::{skip_space, skip_space_back};
 
 /// `\b(?i-u:bearer)\s+([A-Za-z0-9._~+/=-]{16,})`: the token after the white space.
 pub(crate) fn bearer(text: &str, s: usize, e: usize) -> Option<(usize, usize)> {
@@ -153,8 +153,9 @@ fn value_at(text: &str, g: usize) -> Option<(usize, usize, usize)> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{built_in, tests::gate_texts};
     use super::assigned;
+    use crate::redact::recognizers::regexes::built_in;
+    use crate::redact::scan::gate_texts::gate_texts;
     use proptest::prelude::*;
     use regex_automata::{Anchored, Input};
 

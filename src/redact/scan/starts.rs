@@ -105,7 +105,7 @@ pub(crate) fn push_starts(
 
 #[cfg(test)]
 mod tests {
-    use super::super::prescan::{Needs, Prescan};
+    use super::super::prescan::Prescan;
 
     /// Every word start of every letter, byte by byte, at any alignment.
     #[test]
@@ -114,7 +114,7 @@ mod tests {
         for pad in 0..17 {
             let t = format!("{}{text}", "q".repeat(pad));
             let b = t.as_bytes();
-            let pre = Prescan::with(&t, Needs::ALL);
+            let pre = Prescan::new(&t);
             let starts = pre.starts.as_ref().unwrap();
             for first in (b'a'..=b'z').chain([b'-']) {
                 let want: Vec<usize> = (0..b.len())

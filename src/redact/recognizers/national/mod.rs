@@ -5,21 +5,26 @@
 //!
 //! Every one of them holds a digit, so one walk over the text's digit groups finds them all:
 //! at each word start next to a digit group, each enabled [`Format`] reads its shape, then its
-//! checksum ([`crate::redact::validate::national`]). No regex and no pass per type: 21 types
+//! checksum ([`checksums`]). No regex and no pass per type: 21 types
 //! cost about one look per digit group. Numbers that are only digits pass a checksum one time in
 //! 10 or 11, so on their own they score below the default minimum and need a cue word nearby
 //! ("NHS number", "PESEL", "TFN") or a table column named so; the shapes with letters (NINO,
 //! NIE, codice fiscale, NRIC, PAN, DEA) and national groupings (a Korean or Thai id, a dashed
 //! ITIN) are rare enough to count alone.
 
-use super::super::entity::EntityType;
-pub(crate) use super::national_formats::formats;
-use super::national_formats::{with_cue, CueStarts};
-use super::national_shape::Admitting;
-use super::national_shape::{chars_of, class, groups, match_runs, read, Group, Runs, DIGIT, MAX};
-use super::patterns::{embedded_in_token, glued_after};
-use super::Candidate;
+use crate::redact::entity::EntityType;
+pub mod checksums;
+mod formats;
+mod shape;
+
+use super::{Candidate, Recognizer};
+use crate::redact::scan::prescan::{Needs, Prescan};
+use crate::redact::scan::text::{embedded_in_token, glued_after};
+pub(crate) use formats::formats;
+use formats::{with_cue, CueStarts};
 use regex_automata::Span;
+use shape::Admitting;
+use shape::{chars_of, class, groups, match_runs, read, Group, Runs, DIGIT, MAX};
 use std::sync::OnceLock;
 
 /// One way an identifier is written.
@@ -87,6 +92,38 @@ impl Enabled {
             }
         }
         out
+    }
+}
+
+/// The national identifier recognizer: the formats a redactor enables.
+struct National(Enabled);
+
+/// The registry's maker (see [`super::registry`]).
+pub(crate) fn recognizer(enabled: &dyn Fn(&EntityType) -> bool) -> Option<Box<dyn Recognizer>> {
+    let formats = Enabled::new(enabled);
+    let none = formats.digit_first.entries.is_empty() && formats.letter_first.entries.is_empty();
+    (!none).then(|| Box::new(National(formats)) as Box<dyn Recognizer>)
+}
+
+impl Recognizer for National {
+    fn kinds(&self) -> Vec<EntityType> {
+        let entries = self.0.digit_first.entries.iter();
+        let mut kinds: Vec<EntityType> = Vec::new();
+        for e in entries.chain(&self.0.letter_first.entries) {
+            if !kinds.contains(&e.format.kind) {
+                kinds.push(e.format.kind.clone());
+            }
+        }
+        kinds
+    }
+
+    /// Only the digit groups, which every prescan finds.
+    fn needs(&self) -> Needs {
+        Needs::NONE
+    }
+
+    fn scan(&self, text: &str, pre: &Prescan, out: &mut Vec<Candidate>) {
+        scan(text, &pre.groups, &self.0, out);
     }
 }
 
@@ -246,7 +283,7 @@ const LEAD: usize = 6;
 /// The candidates of the enabled `formats` in `text`, whose digit groups are `groups`.
 // Out of line for the same reason as `try_at` (measured with callgrind).
 #[inline(never)]
-pub(super) fn scan(text: &str, groups: &[Span], formats: &Enabled, out: &mut Vec<Candidate>) {
+fn scan(text: &str, groups: &[Span], formats: &Enabled, out: &mut Vec<Candidate>) {
     if formats.digit_first.entries.is_empty() && formats.letter_first.entries.is_empty() {
         return;
     }
@@ -290,7 +327,7 @@ pub(super) fn scan(text: &str, groups: &[Span], formats: &Enabled, out: &mut Vec
 
 #[cfg(test)]
 mod tests {
-    use super::super::national_shape::LETTER;
+    use super::shape::LETTER;
     use super::*;
 
     /// Whether `format` reads its shape at the start of `b` and no letter or digit follows it,

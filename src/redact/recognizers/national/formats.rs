@@ -1,12 +1,12 @@
 //! The national identifier formats, their cue words, and where a cue counts (see
-//! [`super::national`]): before the number on its line, in its table column's header, or on
+//! [`super`]): before the number on its line, in its table column's header, or on
 //! the label line above it.
 
-use super::super::entity::EntityType::{self, *};
-use super::super::validate::national as v;
-use super::context::{has_context, line_window};
-use super::national::{Format, LABEL_ONLY};
-use super::national_shape::class;
+use super::checksums as v;
+use super::shape::class;
+use super::{Format, LABEL_ONLY};
+use crate::redact::entity::EntityType::{self, *};
+use crate::redact::scan::context::{has_context, line_window};
 use std::sync::OnceLock;
 
 const NHS: &[&str] = &[

@@ -5,10 +5,11 @@
 //! searched; the value must look like a secret (a digit, a symbol or an inner capital), which
 //! keeps "password protection", "pass the salt" and "Passwort vergessen" out.
 
-use super::super::entity::EntityType::Password;
-use super::gate::Gate;
-use super::prescan::{skip_space, skip_space_back};
-use super::{Hit, Spec};
+use crate::redact::entity::EntityType::Password;
+use crate::redact::recognizers::{Hit, Spec};
+use crate::redact::scan::gate::Gate;
+use crate::redact::scan::prescan::{skip_space, skip_space_back};
+use crate::redact::scan::text::starts_ci;
 
 /// The specs, appended to the built-in ones.
 pub(super) fn specs() -> Vec<Spec> {
@@ -39,12 +40,6 @@ pub(super) fn specs() -> Vec<Spec> {
             .group(1)
             .gate(Gate::Near { words: &["basic"], back: 0, ahead: 1, test: None }),
     ]
-}
-
-/// Whether `text[at..]` starts with `word` (lower-case ASCII), ignoring ASCII case.
-pub(super) fn starts_ci(text: &str, at: usize, word: &str) -> bool {
-    let b = text.as_bytes();
-    b.len() - at >= word.len() && b[at..at + word.len()].eq_ignore_ascii_case(word.as_bytes())
 }
 
 /// Whether `(?i-u:password|passcode|passphrase|pin)\s+(?i-u:for|to|of|on)\s` starts at `at`,

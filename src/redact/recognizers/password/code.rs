@@ -2,7 +2,7 @@
 //! a type name after `token:` in a struct, an array index, a generic, a path. Developers paste
 //! code all the time, and code is full of `name: Ident` and `auth: match[2]`.
 
-use super::patterns::ASSIGNED;
+use super::ASSIGNED;
 
 /// Whether the value `text[s..e]` of a `password=` / `token:` assignment is an expression of
 /// code rather than a secret: a reference (`&str`), a path (`token::Paren`), an index or a
@@ -173,24 +173,4 @@ fn name_end(text: &str, s: usize) -> usize {
         .trim_end_matches([':', '=', '>'])
         .trim_end_matches([' ', '\t', '"', '\''])
         .len()
-}
-
-/// Whether a word is glued into code: a type or a field (`` `Uri` ``, `From<Uri>`, `Uri::new`,
-/// `cfg.Andy`, `Uri.parse`, `Uri_builder`, `Option<String>`, `Token![=]`), not a person
-/// named in prose.
-pub(crate) fn glued_into_code(text: &str, start: usize, end: usize) -> bool {
-    let b = text.as_bytes();
-    let before = start.checked_sub(1).map(|i| b[i]);
-    let after = b.get(end).copied();
-    let next = b.get(end + 1).copied();
-    // Not `_` around a word (Markdown emphasis: `_Markus Scherer_`), nor `<` after (markup:
-    // `<b>Larry</b>`): both hold names.
-    matches!(before, Some(b'`' | b'<' | b'.' | b':' | b'$' | b'\\'))
-        || matches!(after, Some(b'`' | b'>' | b'(' | b'['))
-        || (after == Some(b'_') && next.is_some_and(|c| c.is_ascii_alphanumeric()))
-        // A generic (`Option<String>`, not `<b>` markup) or a macro (`Token![=]`).
-        || (after == Some(b'<') && next.is_some_and(|c| c.is_ascii_uppercase() || c == b'&'))
-        || (after == Some(b'!') && next == Some(b'['))
-        || (after == Some(b':') && next == Some(b':'))
-        || (after == Some(b'.') && next.is_some_and(|c| c.is_ascii_alphabetic()))
 }

@@ -5,7 +5,7 @@
 /// Whether one of the context `words` may occur in `text[lo..hi]`: ASCII case-insensitively,
 /// a non-ASCII letter standing for itself in any case. A superset of what [`has_context`] finds
 /// in any window inside the range.
-pub(super) fn cued(text: &str, lo: usize, hi: usize, words: &[&str], pairs: &Pairs) -> bool {
+pub(crate) fn cued(text: &str, lo: usize, hi: usize, words: &[&str], pairs: &Pairs) -> bool {
     let span = &text.as_bytes()[lo..hi.min(text.len())];
     // One pass over the window; only the first two bytes of a context word are looked at
     // before the word itself ("a", "b", "d", "n" start half the words of a text; "ag", "bi",
@@ -35,7 +35,7 @@ pub(super) fn cued(text: &str, lo: usize, hi: usize, words: &[&str], pairs: &Pai
 pub(crate) struct Pairs(Box<[u32; 256]>);
 
 impl Pairs {
-    pub(super) fn of(words: &[&str]) -> Pairs {
+    pub(crate) fn of(words: &[&str]) -> Pairs {
         let mut first = Box::new([0u32; 256]);
         for w in words {
             let w = w.as_bytes();
@@ -48,7 +48,7 @@ impl Pairs {
 }
 
 /// A bit per ASCII letter (either case); every other byte shares the last bit.
-pub(super) fn pair_bit(b: u8) -> u32 {
+pub(crate) fn pair_bit(b: u8) -> u32 {
     match b.to_ascii_lowercase() {
         c @ b'a'..=b'z' => 1 << (c - b'a'),
         _ => 1 << 26,
@@ -56,7 +56,7 @@ pub(super) fn pair_bit(b: u8) -> u32 {
 }
 
 /// A context window narrowed to the line of `text[start..end]`.
-pub(super) fn line_window(
+pub(crate) fn line_window(
     text: &str,
     start: usize,
     end: usize,

@@ -2,15 +2,16 @@
 //! "Apartado de Correos 45"): an address with no street, which the street patterns of
 //! [`super::address`] cannot see.
 
-use super::super::entity::EntityType::Address;
-use super::credentials::starts_ci;
-use super::gate::Gate;
-use super::patterns::hit;
-use super::prescan::skip_space;
-use super::Spec;
+use crate::redact::entity::EntityType::Address;
+use crate::redact::recognizers::Spec;
+use crate::redact::scan::gate::Gate;
+use crate::redact::scan::prescan::skip_space;
+use crate::redact::scan::text::hit;
+use crate::redact::scan::text::starts_ci;
 
-/// The spec, appended to the built-in ones.
-pub(super) fn spec() -> Spec {
+/// The spec, listed with the regex recognizers.
+pub(crate) fn specs() -> Vec<Spec> {
+    vec![
     Spec::new(
         Address,
         r"\b(?:(?i:p\.?[^\S\n]?o\.?)[^\S\n]*(?i:box)|(?i:post[^\S\n]+office[^\S\n]+box)|(?i:postfach)|(?i:apartado)(?:[^\S\n]+(?i:de[^\S\n]+correos))?)[^\S\n]*(?:#|(?i:no\.?))?[^\S\n]*[0-9]{1,6}(?:[ ][0-9]{2}){0,2}\b",
@@ -21,7 +22,7 @@ pub(super) fn spec() -> Spec {
         back: 0,
         ahead: 6,
         test: Some(names_box),
-    })
+    })]
 }
 
 /// Whether a box's label starts at `at`, as every match of the pattern does: "p", an optional

@@ -18,7 +18,7 @@
 //! redactor puts a joiner after its placeholder there ([`Grammar::mark_after`]), and restore
 //! drops the brackets and one joiner after a closing bracket.
 
-use super::vault::Vault;
+use super::Vault;
 
 const WJ: char = '\u{2060}';
 const WJ_LEN: usize = 3;

@@ -1,6 +1,6 @@
 //! Checksums and structural rules of national identifiers, tax numbers and licences. Each takes
 //! the identifier's characters without separators, ASCII letters in upper case, exactly as long
-//! as its format (the scanner in `recognizers::national` reads the shape first), and says
+//! as its format (the scanner beside it, [`super`], reads the shape first), and says
 //! whether the number could have been issued. A random number of the right length passes most
 //! of these one time in 10 (mod 10), 11 or 23 (mod 11, mod 23), or 89 (ABN).
 

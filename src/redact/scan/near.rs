@@ -7,7 +7,7 @@ use regex_automata::Span;
 
 /// Pushes the windows around the occurrences of `words` that pass `test`, `back` and `ahead`
 /// words wide, merged, in order.
-pub(super) fn near_windows(
+pub(crate) fn near_windows(
     text: &str,
     pre: &Prescan,
     words: &[&str],
