@@ -16,12 +16,12 @@ HOLDOUT_SHARE = 30  # percent
 # An identifier stated after its label ("my SSN is", "BSN:", "passport no."): such spans are
 # marked `after_label`, the class the goal "IDs stated after their label: none leak" is about.
 ID_CUE = re.compile(
-    r"(ssn|social security|social insurance|\bsin\b|national insurance|\bnino\b|tax (id|number|code)|"
+    r"(ssn|social|social insurance|\bsin\b|national insurance|\bnino\b|tax (id|number|code)|"
     r"\btin\b|\bbsn\b|burgerservicenummer|passport|id (number|no|card)|\bid\b|identity|licen[cs]e|"
     r"personnummer|henkilötunnus|hetu|\bdni\b|\bnie\b|\bnif\b|codice fiscale|pesel|aadhaar|\bpan\b|"
     r"steuer-?id|steueridentifikationsnummer|\bcpr\b|fødselsnummer|\bnhs\b|medicare|\babn\b|\btfn\b|"
     r"\bnric\b|\brrn\b|\bcurp\b|\brfc\b|\bcpf\b|numéro de sécurité sociale|\bnir\b|\bitin\b|"
-    r"routing|account (number|no))",
+    r"\bird\b|\brut\b|routing|account (number|no))",
     re.IGNORECASE,
 )
 
