@@ -82,6 +82,7 @@ size: build
 EVAL_VENV := bench/tmp/venv
 EVAL_BIN := $${CARGO_TARGET_DIR:-target}/release/examples/redact_eval
 eval: $(EVAL_VENV)/.installed
+	$(EVAL_VENV)/bin/python -m unittest discover -s bench/eval -q
 	cargo build --release --example redact_eval
 	$(EVAL_VENV)/bin/python bench/eval/run.py --rules $(EVAL_BIN)
 
