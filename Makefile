@@ -79,12 +79,14 @@ size: build
 
 ## Redaction on text our code did not generate: rules and Presidio on tests/data/eval/, scored
 ## alike (bench/eval/); prints the table and rewrites BENCHMARKS.md's "Redaction on unseen text".
+## `make eval EVAL_MODEL=models/pii-ner.bin` adds the rules + model column once the Redactor takes one.
 EVAL_VENV := bench/tmp/venv
 EVAL_BIN := $${CARGO_TARGET_DIR:-target}/release/examples/redact_eval
+EVAL_MODEL ?=
 eval: $(EVAL_VENV)/.installed
 	$(EVAL_VENV)/bin/python -m unittest discover -s bench/eval -q
 	cargo build --release --example redact_eval
-	$(EVAL_VENV)/bin/python bench/eval/run.py --rules $(EVAL_BIN)
+	$(EVAL_VENV)/bin/python bench/eval/run.py --rules $(EVAL_BIN) $(if $(EVAL_MODEL),--model $(EVAL_MODEL))
 
 ## Rebuild the corpora: A from presidio-evaluator's generator (seeded), B from its marked-up text.
 eval-corpora: $(EVAL_VENV)/.installed

@@ -26,7 +26,9 @@ def systems(args):
     """Name -> command that turns (corpus, out) into a findings file, or None: not available yet."""
     here = Path(__file__).parent
     rules = [args.rules]
-    model = [args.rules, "--model", args.model] if args.model and Path(args.model).exists() else None
+    if args.model and not Path(args.model).exists():
+        sys.exit(f"no model file at {args.model} (make model writes it)")
+    model = [args.rules, "--model", args.model] if args.model else None
     return {
         "rules": rules,
         # MODEL: the model alone needs an option of the example to switch rules off; until the
