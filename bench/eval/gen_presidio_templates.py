@@ -15,10 +15,12 @@ Conversion:
   bench/tmp/venv/bin/python bench/eval/gen_presidio_templates.py   # writes tests/data/eval/
 """
 
+import datetime
 import random
 import re
 import sys
 
+import faker.providers.date_time as faker_dates
 import numpy
 
 from presidio_evaluator.data_generator import PresidioSentenceFaker
@@ -32,6 +34,15 @@ SAMPLES = 1500
 LOWER_CASE_RATIO = 0.05  # the generator's documented default: 5 % of names in lower case
 ADDRESS_PARTS = {"STREET_ADDRESS", "GPE", "ZIP_CODE"}
 SEPARATORS = re.compile(r"^[\s,.;:/\-]*$")
+
+# Faker dates up to "now": fix the clock, so a rerun writes the same file byte for byte.
+class _FixedClock(datetime.datetime):
+    @classmethod
+    def now(cls, tz=None):
+        return cls(2026, 12, 1, 12, 0, 0, tzinfo=tz)
+
+
+faker_dates.datetime = _FixedClock
 
 # The hospital provider asks WikiData for names and falls back to a built-in list when offline;
 # use that list directly so the run never leaves the machine (no template uses hospitals).
