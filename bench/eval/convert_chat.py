@@ -3,7 +3,7 @@
 Markup (tests/data/eval/chat.tune.txt and holdout/chat.holdout.txt):
 - `>> text` starts a message; `>>neg CLASS: text` starts a hard negative of that class; the
   lines after it, up to the next `>>`, continue the message (forms, logs, code).
-- `## ...` lines between messages are comments.
+- `## ...` lines are comments (no message has a line starting so).
 - `⟦TYPE:value⟧` marks a labeled value: P (PERSON), A (ADDRESS), E (EMAIL), T (PHONE),
   CC (CREDIT_CARD), IBAN, SSN (US_SSN), IP (IP_ADDRESS), ID (any national id, tax, passport,
   licence or account number); `⟦~:value⟧` is an `ignore` span (a city alone, an employer).
@@ -63,7 +63,7 @@ def parse_markup(path):
                 yield current
             m = re.match(r">>neg ([a-z_]+): ?(.*)", line)
             current = (m.group(1), [m.group(2)]) if m else (None, [line[2:].lstrip(" ")])
-        elif line.startswith("## ") and (current is None or current[1][-1] == ""):
+        elif line.startswith("## "):
             continue
         elif current:
             current[1].append(line)

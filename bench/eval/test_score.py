@@ -3,9 +3,11 @@
   python3 -m unittest discover -s bench/eval     # (make eval runs it first)
 """
 
+import tempfile
 import unittest
+from pathlib import Path
 
-from convert_chat import convert, fill_card, fill_iban
+from convert_chat import convert, fill_card, fill_iban, parse_markup
 from score import score
 
 
@@ -62,6 +64,13 @@ class ChatMarkup(unittest.TestCase):
     def test_check_digits_are_computed(self):
         self.assertEqual(fill_card("4539 1488 0343 646?"), "4539 1488 0343 6467")
         self.assertEqual(fill_iban("GB?? NWBK 6016 1331 9268 19"), "GB29 NWBK 6016 1331 9268 19")
+
+    def test_comments_and_headers_stay_out_of_messages(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp) / "m.txt"
+            path.write_text(">> first line\nsecond line\n## a comment\n>>neg brand: Ford\n")
+            self.assertEqual(list(parse_markup(path)),
+                             [(None, ["first line", "second line"]), ("brand", ["Ford"])])
 
     def test_a_hard_negative_cannot_carry_values(self):
         with self.assertRaises(ValueError):
