@@ -1,6 +1,7 @@
 //! What the builder is given: the budget knobs, the sections' contents (pinned facts, the
 //! summary, ranked memories) and the history with its cached token counts.
 
+use super::fates::Detail;
 use super::retrieved::RetrievalInput;
 use super::strategy::Strategy;
 use crate::history::Entry;
@@ -12,6 +13,9 @@ pub struct PinnedFact {
     pub id: String,
     pub text: String,
 }
+
+/// An entry's outgoing form, `None` when it is sent as it is.
+pub type SentForm<'a> = &'a dyn Fn(&Entry) -> Option<Entry>;
 
 /// Budget knobs, validated by the engine's config.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -40,6 +44,9 @@ pub struct BuildInput<'a> {
     pub pinned: &'a [PinnedFact],
     pub summary: Option<SummaryInput<'a>>,
     pub entries: &'a [Entry],
+    /// An entry as it is sent, when that differs from the history (a redactor is set): asked
+    /// only for the entries sent, so a turn does not copy the whole history.
+    pub sent_form: Option<SentForm<'a>>,
     /// Message tokens of each entry, overhead included (cached by the engine).
     pub entry_tokens: &'a [usize],
     pub dedup: bool,
@@ -48,4 +55,6 @@ pub struct BuildInput<'a> {
     pub retrieval: Option<RetrievalInput>,
     /// Tool schemas sent with the request: their tokens and how many tools.
     pub tools: Option<(usize, usize)>,
+    /// Whether the report lists every entry or only those sent (the rest as ranges).
+    pub detail: Detail,
 }
