@@ -1,8 +1,9 @@
 //! What one `context()` costs natively as the history grows, per strategy: the profile behind
 //! `bench/growth.mjs` without the wasm boundary (approximate counter, maxTokens 4000).
 //!
-//!   cargo run --release --example context_scale [-- 1000,10000,100000]
-use llm_memory::{ApproximateCounter, Memory, MemoryConfig, NewEntry, Role, Strategy};
+//!   cargo run --release --example context_scale [-- 1000,10000,100000 [tokenizer.json]]
+use llm_memory::tokens::SharedCounter;
+use llm_memory::{ApproximateCounter, HfTokenizer, Memory, MemoryConfig, NewEntry, Role, Strategy};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -29,6 +30,13 @@ fn main() {
         .split(',')
         .map(|s| s.parse().expect("sizes"))
         .collect();
+    let counter: SharedCounter = match std::env::args().nth(2) {
+        Some(path) => {
+            Arc::new(HfTokenizer::from_bytes(&std::fs::read(path).expect("tokenizer")).unwrap())
+        }
+        None => Arc::new(ApproximateCounter::default()),
+    };
+    let only: Option<String> = std::env::args().nth(3);
     let strategies = [
         Strategy::None,
         Strategy::Full,
@@ -38,6 +46,9 @@ fn main() {
         Strategy::Retrieval,
     ];
     for strategy in strategies {
+        if only.as_deref().is_some_and(|o| o != strategy.as_str()) {
+            continue;
+        }
         for &size in &sizes {
             let mut config = MemoryConfig {
                 strategy,
@@ -46,7 +57,7 @@ fn main() {
             };
             config.limits.max_tokens = Some(4000);
             config.limits.max_turns = Some(20);
-            let mut m = Memory::new(config, Arc::new(ApproximateCounter::default())).unwrap();
+            let mut m = Memory::new(config, counter.clone()).unwrap();
             let mut rng = 7u64;
             let t0 = Instant::now();
             for i in 0..size {

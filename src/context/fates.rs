@@ -2,21 +2,12 @@
 //! walk never reached are accounted for as blocks (summarized, outside the window, over the
 //! budget); with `Detail::All` each of them is judged as well, for a per-entry list.
 
+use super::input::Detail;
 use super::report::{EntryRange, EntryReport, EntryStatus, Reason};
 use super::strategy::Strategy;
 use super::walk::Walk;
 use std::collections::HashMap;
 use std::ops::Range;
-
-/// How much of the history the report lists one by one.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Detail {
-    /// The entries sent, one by one; the rest as ranges.
-    #[default]
-    Sent,
-    /// Every entry, one by one.
-    All,
-}
 
 #[derive(Debug, Clone, PartialEq)]
 struct Piece {

@@ -1,7 +1,6 @@
 //! What the builder is given: the budget knobs, the sections' contents (pinned facts, the
 //! summary, ranked memories) and the history with its cached token counts.
 
-use super::fates::Detail;
 use super::retrieved::RetrievalInput;
 use super::strategy::Strategy;
 use crate::history::Entry;
@@ -12,6 +11,16 @@ use crate::tokens::{MessageOverhead, TokenCounter};
 pub struct PinnedFact {
     pub id: String,
     pub text: String,
+}
+
+/// How much of the history the report lists one by one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Detail {
+    /// The entries sent, one by one; the rest as ranges.
+    #[default]
+    Sent,
+    /// Every entry, one by one.
+    All,
 }
 
 /// An entry's outgoing form, `None` when it is sent as it is.

@@ -11,8 +11,7 @@ mod walk;
 
 pub use crate::message::ChatMessage;
 pub use builder::{build, BuiltContext};
-pub use fates::Detail;
-pub use input::{BuildInput, Limits, PinnedFact, SummaryInput};
+pub use input::{BuildInput, Detail, Limits, PinnedFact, SummaryInput};
 pub use report::ContextReport;
 pub use retrieved::{RetrievalInput, RetrievedItem, RetrievedSource};
 pub use strategy::Strategy;
