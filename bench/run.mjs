@@ -49,6 +49,9 @@ if (sentencepiece) writeSection(md, "Token counting (Node, SentencePiece-style v
 const context = want("context") && run("bench/context.mjs", ["--runs", "3"]);
 if (context) writeSection(md, "Context build per turn (Node)", by("bench/context.mjs --runs 3") + context);
 
+const growth = want("context") && run("bench/growth.mjs");
+if (growth) writeSection(md, "Context build at scale", by("bench/growth.mjs") + growth);
+
 const kib = (n) => `${(n / 1024).toFixed(0)} KiB`;
 const sizeRow = (dir) => {
   const wasm = readFileSync(`${root}${dir}/llm_memory_bg.wasm`);

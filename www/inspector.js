@@ -112,20 +112,77 @@ export function renderInspector(root, turn, { entryText, onForget }) {
       call.reply ? [h("h4", {}, "Reply"), h("pre", { class: "request small" }, call.reply)] : null));
   }
 
-  const rows = report.entries.map((e) => h("tr", { class: `st-${e.status}`, dataset: { entry: e.id } },
-    h("td", {}, e.id), h("td", {}, e.role), h("td", { class: "num" }, String(e.tokens)),
-    h("td", {}, h("span", { class: `pill st-${e.status}` }, e.status)),
-    h("td", { title: REASONS[e.reason] ?? e.reason }, e.reason),
-    h("td", { class: "snippet" }, (entryText(e.id) ?? "").slice(0, 80)),
-    h("td", {}, h("button", { type: "button", class: "forget", title: "Forget this entry", onclick: () => onForget(e.id) }, "forget"))));
-  root.append(h("details", { class: "entries", open: true },
-    h("summary", {}, `History: ${report.entries.length} ${report.entries.length === 1 ? "entry" : "entries"}`),
-    h("table", { "data-testid": "context-entries" },
-      h("thead", {}, h("tr", {}, ["id", "role", "tokens", "status", "reason", "text", ""].map((t) => h("th", {}, t)))),
-      h("tbody", {}, rows))));
+  root.append(historyTable(report, { entryText, onForget }));
 
   root.append(h("details", { class: "request-box", open: true },
     h("summary", {}, "Request body, exactly as sent ", h("small", {}, `(POST …/chat/completions, ${turn.bodyText.length} bytes; the Authorization header is not shown)`)),
     h("button", { type: "button", class: "copy", onclick: () => navigator.clipboard?.writeText(turn.bodyText) }, "copy"),
     pre));
 }
+
+/** Rows shown per page of the history table. */
+const PAGE = 100;
+
+/**
+ * The history table: each entry sent, and the others as ranges ("e1 … e9880, 9 880 entries"),
+ * in history order, newest page first; a long history pages instead of drawing every row.
+ */
+function historyTable(report, { entryText, onForget }) {
+  // Together the listed entries and the ranges name every entry once, in history order: a
+  // range starts where its `fromIndex` says, listed entries fill the places between.
+  const listed = report.entries;
+  const ranges = report.ranges ?? [];
+  const merged = [];
+  let next = 0;
+  let ri = 0;
+  for (const e of listed) {
+    while (ri < ranges.length && ranges[ri].fromIndex <= next) {
+      next = ranges[ri].fromIndex + ranges[ri].count;
+      merged.push({ r: ranges[ri++] });
+    }
+    merged.push({ e });
+    next++;
+  }
+  while (ri < ranges.length) merged.push({ r: ranges[ri++] });
+
+  const pages = Math.max(1, Math.ceil(merged.length / PAGE));
+  const box = h("details", { class: "entries", open: true });
+  const count = report.entryCount ?? report.entries.length;
+  let page = 0; // 0: the newest rows
+  const draw = () => {
+    const end = merged.length - page * PAGE;
+    const rows = merged.slice(Math.max(0, end - PAGE), end).map(({ e, r }) => (e ? entryRow(e, entryText, onForget) : rangeRow(r)));
+    const nav = pages > 1 ? h("p", { class: "pager" },
+      h("button", { type: "button", disabled: page >= pages - 1, onclick: () => { page++; draw(); } }, "older"),
+      ` page ${page + 1} of ${pages} (newest first) `,
+      h("button", { type: "button", disabled: page === 0, onclick: () => { page--; draw(); } }, "newer")) : null;
+    box.replaceChildren(
+      h("summary", {}, `History: ${count} ${count === 1 ? "entry" : "entries"}`, ranges.length ? ` (${listed.length} sent, the rest in ${ranges.length} ${ranges.length === 1 ? "range" : "ranges"})` : ""),
+      nav,
+      h("table", { "data-testid": "context-entries" },
+        h("thead", {}, h("tr", {}, ["id", "role", "tokens", "status", "reason", "text", ""].map((t) => h("th", {}, t)))),
+        h("tbody", {}, rows)));
+  };
+  draw();
+  return box;
+}
+
+function entryRow(e, entryText, onForget) {
+  return h("tr", { class: `st-${e.status}`, dataset: { entry: e.id } },
+    h("td", {}, e.id), h("td", {}, e.role), h("td", { class: "num" }, String(e.tokens)),
+    h("td", {}, h("span", { class: `pill st-${e.status}` }, e.status)),
+    h("td", { title: REASONS[e.reason] ?? e.reason }, e.reason),
+    h("td", { class: "snippet" }, (entryText(e.id) ?? "").slice(0, 80)),
+    h("td", {}, h("button", { type: "button", class: "forget", title: "Forget this entry", onclick: () => onForget(e.id) }, "forget")));
+}
+
+function rangeRow(r) {
+  const span = r.count === 1 ? r.from : `${r.from} … ${r.to}`;
+  return h("tr", { class: `st-${r.status} range`, dataset: { entry: r.from, range: String(r.count) } },
+    h("td", {}, span), h("td", {}, ""), h("td", { class: "num" }, ""),
+    h("td", {}, h("span", { class: `pill st-${r.status}` }, r.status)),
+    h("td", { title: REASONS[r.reason] ?? r.reason }, r.reason),
+    h("td", { class: "snippet" }, `${r.count.toLocaleString("en-US")} ${r.count === 1 ? "entry" : "entries"}`),
+    h("td", {}, ""));
+}
+

@@ -211,12 +211,15 @@ impl Memory {
 
     /// Builds what to send this turn: `{ messages, report }`. With strategy "summary" and a
     /// `summarize` callback, first folds older turns into the summary when the trigger is hit.
+    /// The report lists the entries sent and the rest as ranges; `{ detail: "all" }` lists
+    /// every entry.
     ///
     /// @example
     /// ```js
     /// mem.add("user", question);
     /// const { messages, report } = await mem.context();
     /// console.log(report.headline); // "Sending 12 of 40 messages (1834 / 3500 tokens, ...)"
+    /// for (const r of report.ranges) console.log(r.from, r.to, r.count, r.reason);
     /// const reply = await callModel(messages);
     /// ```
     #[wasm_bindgen(unchecked_return_type = "Promise<ContextResult>")]
@@ -228,9 +231,19 @@ impl Memory {
     ) -> Result<js_sys::Promise, JsValue> {
         let options = options.unwrap_or(JsValue::UNDEFINED);
         let o = super::options::Opts::new(&options, "context options")?;
-        o.check_keys(&["query", "tools"])?;
+        o.check_keys(&["query", "tools", "detail"])?;
         let query = o.string("query")?;
         let tools = o.boolean("tools")?;
+        let detail = match o.string("detail")?.as_deref() {
+            None | Some("sent") => crate::context::Detail::Sent,
+            Some("all") => crate::context::Detail::All,
+            Some(other) => {
+                return Err(super::errors::invalid_option(format!(
+                    "detail must be \"sent\" or \"all\", got {:?}",
+                    crate::error::truncate(other, 40)
+                )))
+            }
+        };
         let hooks = self.hooks.clone();
         let core = self.core.clone();
         // A read-only session is never summarized: the summary would be a write.
@@ -245,7 +258,8 @@ impl Memory {
                 }
             }
             let built =
-                super::recall_hooks::build_context(&core, &hooks, query.as_deref(), tools).await?;
+                super::recall_hooks::build_context(&core, &hooks, query.as_deref(), tools, detail)
+                    .await?;
             // Redacting this context may have added vault values; store them with the rest.
             core.borrow_mut().save_vault();
             if let Some(store) = &store {

@@ -269,6 +269,7 @@ pub async fn build_context(
     hooks: &RecallHooks,
     query: Option<&str>,
     tools: Option<bool>,
+    detail: crate::context::Detail,
 ) -> Result<BuiltContext, JsValue> {
     let mut notes = Vec::new();
     if let Some(f) = hooks.extract_cb() {
@@ -278,6 +279,7 @@ pub async fn build_context(
     let mut extras = ContextExtras {
         query_vector: None,
         tools: tools.unwrap_or(hooks.tools),
+        detail,
     };
     if let Some(f) = hooks.embed_cb() {
         let round = core.borrow_mut().context_embedding(query);

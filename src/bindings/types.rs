@@ -145,7 +145,13 @@ export interface ContextOptions {
   query?: string;
   /** Count the memory tools' schemas against this context's budget (default: the tools option). */
   tools?: boolean;
+  /** "sent" (default): `report.entries` lists the entries sent and `report.ranges` the rest, so
+   * a turn costs what it sends however long the history; "all": every entry is listed, each
+   * with its own reason (work proportional to the history). */
+  detail?: ReportDetail;
 }
+
+export type ReportDetail = "sent" | "all";
 
 export type EntryStatus = "included" | "dropped" | "summarized" | "retrieved";
 export type EntryReason =
@@ -164,6 +170,22 @@ export interface EntryReport {
   redacted?: Record<string, number>;
   /** Relevance score, for entries sent as retrieved memories. */
   score?: number;
+}
+
+/** Consecutive entries not sent, with one fate: `{ from: "e1", to: "e9880", count: 9880,
+ * status: "dropped", reason: "overBudget" }`. */
+export interface EntryRange {
+  /** Id of the first entry of the range. */
+  from: string;
+  /** Id of the last entry of the range. */
+  to: string;
+  /** Position of `from` in `mem.entries()`. */
+  fromIndex: number;
+  count: number;
+  status: Exclude<EntryStatus, "included" | "retrieved">;
+  /** Entries the builder never reached (older than where the budget ran out, outside the
+   * window) carry the reason that decided them as a block; `detail: "all"` judges each. */
+  reason: EntryReason;
 }
 
 export interface SectionReport {
@@ -187,8 +209,13 @@ export interface ContextReport {
   /** Length of `messages`: every message sent, system prompt, summary and memories included. */
   messagesSent: number;
   sections: SectionReport[];
-  /** Every history entry, in order, with what happened to it and why. */
+  /** The entries sent, in order, with why (with `detail: "all"`: every entry). */
   entries: EntryReport[];
+  /** The entries not in `entries`, as ranges in history order (empty with `detail: "all"`):
+   * together the two name every entry exactly once. */
+  ranges: EntryRange[];
+  /** Entries in the history. */
+  entryCount: number;
   summary?: { id: string; startId: string; endId: string; count: number; tokens: number; included: boolean; stale: boolean };
   tokenizer: { kind: string; exact: boolean };
   notes: string[];

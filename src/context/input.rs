@@ -13,6 +13,19 @@ pub struct PinnedFact {
     pub text: String,
 }
 
+/// How much of the history the report lists one by one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Detail {
+    /// The entries sent, one by one; the rest as ranges.
+    #[default]
+    Sent,
+    /// Every entry, one by one.
+    All,
+}
+
+/// An entry's outgoing form, `None` when it is sent as it is.
+pub type SentForm<'a> = &'a dyn Fn(&Entry) -> Option<Entry>;
+
 /// Budget knobs, validated by the engine's config.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Limits {
@@ -40,6 +53,9 @@ pub struct BuildInput<'a> {
     pub pinned: &'a [PinnedFact],
     pub summary: Option<SummaryInput<'a>>,
     pub entries: &'a [Entry],
+    /// An entry as it is sent, when that differs from the history (a redactor is set): asked
+    /// only for the entries sent, so a turn does not copy the whole history.
+    pub sent_form: Option<SentForm<'a>>,
     /// Message tokens of each entry, overhead included (cached by the engine).
     pub entry_tokens: &'a [usize],
     pub dedup: bool,
@@ -48,4 +64,6 @@ pub struct BuildInput<'a> {
     pub retrieval: Option<RetrievalInput>,
     /// Tool schemas sent with the request: their tokens and how many tools.
     pub tools: Option<(usize, usize)>,
+    /// Whether the report lists every entry or only those sent (the rest as ranges).
+    pub detail: Detail,
 }

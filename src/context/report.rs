@@ -1,5 +1,6 @@
 //! The per-turn account of what was sent and why: tokens per section, every history entry's
-//! fate with a reason, totals against the budget. This is what the demo's inspector shows.
+//! fate with a reason (the entries sent one by one, the rest as ranges), totals against the
+//! budget. This is what the demo's inspector shows.
 
 use crate::history::Role;
 use serde::Serialize;
@@ -57,6 +58,26 @@ pub struct EntryReport {
     /// Values redacted from this entry as sent, by type (never the values themselves).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub redacted: Option<std::collections::BTreeMap<String, usize>>,
+}
+
+/// Consecutive entries that share a fate and were not sent, in one line of the report.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct EntryRange {
+    /// Id of the first entry.
+    pub from: String,
+    /// Id of the last entry.
+    pub to: String,
+    /// Position of the first entry in the history (for paging through `entries()`).
+    #[serde(rename = "fromIndex")]
+    pub start: usize,
+    #[serde(skip)]
+    pub end: usize,
+    pub count: usize,
+    pub status: EntryStatus,
+    /// For entries the builder never reached (older than where the budget ran out, outside the
+    /// window, ...), the reason that decided them as a block; `detail: "all"` judges each.
+    pub reason: Reason,
 }
 
 /// The sections of a context, in the order they appear and by priority.
@@ -135,8 +156,13 @@ pub struct ContextReport {
     pub total_tokens: usize,
     pub messages_sent: usize,
     pub sections: Vec<SectionReport>,
-    /// Every history entry, in order.
+    /// The entries sent (or, with `detail: "all"`, every entry), in history order.
     pub entries: Vec<EntryReport>,
+    /// The entries not listed in `entries`, as ranges in history order: with `entries`, every
+    /// entry of the history appears exactly once.
+    pub ranges: Vec<EntryRange>,
+    /// Entries in the history.
+    pub entry_count: usize,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub summary: Option<SummaryReport>,
     /// Memories sent by strategy "retrieval" (turns, facts, episodes), with their scores.
@@ -169,8 +195,7 @@ impl ContextReport {
         };
         self.headline = format!(
             "Sending {} of {} messages{memories} ({budget})",
-            turns_sent,
-            self.entries.len()
+            turns_sent, self.entry_count
         );
     }
 }

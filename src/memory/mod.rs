@@ -345,7 +345,7 @@ impl Memory {
             }
             None => (None, Default::default()),
         };
-        let entries = self.sent_entries();
+        let sent_form = |e: &Entry| self.sent_entry(e);
         let (pinned, mut other_redactions) = self.sent_pinned();
         let mut built = context::build(context::BuildInput {
             strategy: self.config.strategy,
@@ -360,12 +360,17 @@ impl Memory {
             summary: summary
                 .as_deref()
                 .map(|record| SummaryInput { record, covered }),
-            entries: &entries,
+            entries: self.history.entries(),
+            sent_form: self
+                .egress
+                .is_some()
+                .then_some(&sent_form as &dyn Fn(&Entry) -> Option<Entry>),
             entry_tokens: &self.entry_tokens,
             dedup: self.config.dedup,
             notes,
             retrieval: self.retrieval_input(query, extras),
             tools: extras.tools.then(|| self.tool_schema_tokens()),
+            detail: extras.detail,
         })?;
         if built.report.summary.as_ref().is_some_and(|s| s.included) {
             egress::merge(&mut other_redactions, &summary_redactions);

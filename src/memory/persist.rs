@@ -66,13 +66,52 @@ impl Memory {
         }
     }
 
+    /// The key of stored token counts this memory may reuse: its counter and chat overhead.
+    /// None with a redactor (counts are of the redacted form, which depends on the vault) or a
+    /// counter without a fingerprint.
+    pub(super) fn count_key(&self) -> Option<String> {
+        if self.egress.is_some() {
+            return None;
+        }
+        let print = self.counter.fingerprint()?;
+        let overhead = self.config.overhead.fingerprint_bytes();
+        Some(format!(
+            "{:016x}",
+            crate::tokens::fnv1a(&[&print.to_le_bytes(), &overhead])
+        ))
+    }
+
+    /// A stored count when it was made by this counter and overhead, else a fresh count.
+    pub(super) fn stored_or_counted(
+        &self,
+        e: &Entry,
+        stored: Option<crate::store::records::TokenCount>,
+        key: Option<&str>,
+    ) -> usize {
+        match stored {
+            Some(c) if key == Some(c.key.as_str()) => c.n,
+            _ => self.message_tokens(e),
+        }
+    }
+
     fn entry_record(&self, i: usize) -> Record {
         let e = &self.history.entries()[i];
+        let mut data = to_value(e);
+        if let (Some(key), serde_json::Value::Object(map)) = (self.count_key(), &mut data) {
+            let count = crate::store::records::TokenCount {
+                key,
+                n: self.entry_tokens[i],
+            };
+            map.insert(
+                crate::store::records::TOKEN_COUNT_FIELD.into(),
+                to_value(&count),
+            );
+        }
         Record {
             kind: kind::ENTRY.into(),
             id: e.id.clone(),
             order: self.entry_order[i],
-            data: to_value(e),
+            data,
         }
     }
 
@@ -182,8 +221,14 @@ impl Memory {
         result
     }
 
-    fn restore_loaded(&mut self, e: Entry, order: f64) -> Result<()> {
-        let tokens = self.message_tokens(&e);
+    fn restore_loaded(
+        &mut self,
+        e: Entry,
+        order: f64,
+        stored: Option<crate::store::records::TokenCount>,
+        key: Option<&str>,
+    ) -> Result<()> {
+        let tokens = self.stored_or_counted(&e, stored, key);
         self.history.restore(e)?;
         self.entry_tokens.push(tokens);
         self.entry_order.push(order);
@@ -191,10 +236,17 @@ impl Memory {
     }
 
     fn load_sorted(&mut self, records: Vec<Stored>) -> Result<()> {
+        let key = self.count_key();
+        let key = key.as_deref();
         for stored in records {
             let r = match stored {
-                Stored::Entry { entry, order, .. } => {
-                    self.restore_loaded(entry, order)?;
+                Stored::Entry {
+                    entry,
+                    order,
+                    tokens,
+                    ..
+                } => {
+                    self.restore_loaded(entry, order, tokens, key)?;
                     continue;
                 }
                 Stored::Other(r) => r,
@@ -203,7 +255,8 @@ impl Memory {
                 kind::ENTRY => {
                     let e: Entry =
                         serde_json::from_value(r.data.clone()).map_err(|e| corrupt(&r, e))?;
-                    self.restore_loaded(e, r.order)?;
+                    let stored = crate::store::records::token_count(&r.data);
+                    self.restore_loaded(e, r.order, stored, key)?;
                 }
                 kind::SUMMARY => {
                     let s: SummaryRecord =
@@ -262,7 +315,9 @@ impl Memory {
                 let e: Entry =
                     serde_json::from_value(r.data.clone()).map_err(|e| corrupt(&r, e))?;
                 let at = self.entry_order.partition_point(|o| *o <= r.order);
-                let tokens = self.message_tokens(&e);
+                let key = self.count_key();
+                let stored = crate::store::records::token_count(&r.data);
+                let tokens = self.stored_or_counted(&e, stored, key.as_deref());
                 self.history.insert(at, e)?;
                 self.entry_tokens.insert(at, tokens);
                 self.entry_order.insert(at, r.order);

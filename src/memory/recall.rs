@@ -26,6 +26,8 @@ pub struct ContextExtras {
     pub query_vector: Option<Vec<f32>>,
     /// Count the memory tools' schemas against the budget (they are sent with the request).
     pub tools: bool,
+    /// List every entry in the report, not only those sent.
+    pub detail: crate::context::Detail,
 }
 
 /// One operation from the app's `extract` hook.

@@ -1,11 +1,20 @@
 //! An incremental BM25 inverted index. Adding a document appends to the posting lists of its
 //! terms; nothing is rebuilt per query. Removal marks the document dead and fixes the document
-//! frequencies; dead postings are skipped and compacted away once they pile up.
+//! frequencies; dead postings are skipped and compacted away once they pile up. A search reads
+//! at most `MAX_POSTINGS` postings: rare terms whole, common ones in their newest postings, so
+//! its cost does not grow with the history (the common terms weigh little: low idf).
 
 use super::tokenize::for_each_term;
+use rustc_hash::FxHashMap;
 use std::collections::HashMap;
 
 /// Okapi BM25 constants (Robertson's usual values).
+/// Most postings one search reads. Postings are in document order, oldest first; a term with
+/// more than its share is read from its newest postings only. Documents beyond that reach keep
+/// the scores of their rarer terms, which is what ranks them (a term in most documents has an
+/// idf near zero).
+pub const MAX_POSTINGS: usize = 16_384;
+
 const K1: f32 = 1.2;
 const B: f32 = 0.75;
 
@@ -138,33 +147,43 @@ impl Bm25 {
             return Vec::new();
         }
         // Dense accumulators: one zeroed allocation beats hashing at every posting.
-        let mut scores = vec![0f32; self.docs.len()];
+        // Rarest first, so that what a rare term leaves of its share goes to the common ones.
+        qterms.sort_by_key(|&t| self.postings[t as usize].len());
+        let mut scores: FxHashMap<u32, f32> = FxHashMap::default();
         let mut touched: Vec<u32> = Vec::new();
         let n = self.live as f32;
         let avg_len = (self.total_len as f32 / n).max(1.0);
-        for &t in &qterms {
+        let mut budget = MAX_POSTINGS;
+        for (left, &t) in qterms
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (qterms.len() - i, t))
+        {
             let df = self.df[t as usize] as f32;
             if df == 0.0 {
                 continue;
             }
             let idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
-            for p in &self.postings[t as usize] {
+            let list = &self.postings[t as usize];
+            let read = list.len().min(budget / left);
+            budget -= read;
+            for p in &list[list.len() - read..] {
                 let d = &self.docs[p.doc as usize];
                 if !d.alive {
                     continue;
                 }
                 let tf = p.tf as f32;
                 let norm = K1 * (1.0 - B + B * d.len as f32 / avg_len);
-                let s = &mut scores[p.doc as usize];
-                if *s == 0.0 {
+                let s = scores.entry(p.doc).or_insert_with(|| {
                     touched.push(p.doc);
-                }
+                    0.0
+                });
                 *s += idf * tf * (K1 + 1.0) / (tf + norm);
             }
         }
         let mut hits: Vec<(u32, f32)> = Vec::with_capacity(touched.len());
         for &doc in &touched {
-            let s = scores[doc as usize];
+            let s = scores[&doc];
             if s > 0.0 && keep(doc) {
                 hits.push((doc, s));
             }
@@ -198,6 +217,20 @@ mod tests {
         let hits = ix.search("what is my cat's name", 5, |_| true);
         assert_eq!(hits[0].0, cat);
         assert!(ix.search("zebra", 5, |_| true).is_empty());
+    }
+
+    #[test]
+    fn an_old_rare_word_is_found_past_the_postings_read() {
+        let mut ix = Bm25::new();
+        let old = ix.add("my locker code is zebra, weather permitting");
+        for i in 0..MAX_POSTINGS + 100 {
+            ix.add(&format!("the weather today {i}"));
+        }
+        let hits = ix.search("what is the zebra code in this weather", 3, |_| true);
+        assert_eq!(hits[0].0, old);
+        // The common word alone reaches only the newest documents.
+        let common = ix.search("weather", 5, |_| true);
+        assert!(common.iter().all(|h| h.0 > 100));
     }
 
     #[test]

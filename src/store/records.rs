@@ -105,6 +105,23 @@ pub fn validate_session_name(name: &str) -> crate::error::Result<()> {
     Ok(())
 }
 
+/// An entry's token count as stored in its record's data (`"tokenCount"`), with the key of
+/// the counter and chat overhead that produced it: reopening with the same tokenizer reuses it
+/// instead of counting the entry again.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TokenCount {
+    pub key: String,
+    pub n: usize,
+}
+
+/// The key under which an entry's data stores its `TokenCount`.
+pub const TOKEN_COUNT_FIELD: &str = "tokenCount";
+
+/// Reads the stored count of an entry's data, if any.
+pub fn token_count(data: &serde_json::Value) -> Option<TokenCount> {
+    serde_json::from_value(data.get(TOKEN_COUNT_FIELD)?.clone()).ok()
+}
+
 /// A record read back from storage. Entries, the bulk of a session, are parsed straight into
 /// their type (no intermediate JSON tree), which is most of what reopening a long chat costs.
 #[derive(Debug, Clone, PartialEq)]
@@ -113,6 +130,8 @@ pub enum Stored {
         id: String,
         order: f64,
         entry: crate::history::Entry,
+        /// The count stored with it (sessions written before counts were stored have none).
+        tokens: Option<TokenCount>,
     },
     Other(Record),
 }
@@ -145,11 +164,22 @@ pub fn parse_stored(text: &str) -> serde_json::Result<Stored> {
     }
     let head: Head<'_> = serde_json::from_str(text)?;
     if head.kind == kind::ENTRY {
+        #[derive(Deserialize)]
+        struct Count {
+            #[serde(rename = "tokenCount", default)]
+            token_count: Option<TokenCount>,
+        }
         let entry = serde_json::from_str(head.data.get())?;
+        // A second pass over the small data text skips everything but the count; a missing or
+        // unreadable count only means counting the entry again.
+        let tokens = serde_json::from_str::<Count>(head.data.get())
+            .ok()
+            .and_then(|c| c.token_count);
         return Ok(Stored::Entry {
             id: head.id,
             order: head.order,
             entry,
+            tokens,
         });
     }
     Ok(Stored::Other(Record {

@@ -13,7 +13,14 @@ use crate::error::{Error, ErrorCode, Result};
 pub struct HfTokenizer {
     inner: Engine,
     kind: String,
+    /// The ids of `PROBE` (see `fingerprint`).
+    fingerprint: u64,
 }
+
+/// Text whose token ids tell tokenizers apart: prose, code, digits, whitespace runs, accents,
+/// CJK and emoji. The same file loaded as JSON or prepared gives the same ids, and so the same
+/// fingerprint; another vocabulary or merge list almost surely does not.
+const PROBE: &str = "The quick brown fox, 1234567 jumps!  \n\tdef f(x): return x**2 #                      naïve café Ünïcödé 東京都の天気は晴れ 🙂👍🏽 https://example.com/a?b=c";
 
 enum Engine {
     Fast(Box<FastBpe>),
@@ -36,7 +43,9 @@ impl HfTokenizer {
             Some(fast) => HfTokenizer {
                 inner: Engine::Fast(Box::new(fast)),
                 kind: "BPE".into(),
-            },
+                fingerprint: 0,
+            }
+            .fingerprinted(),
             None => Self::from_bytes_with_crate(json)?,
         };
         // A file without a vocabulary loads, then counts every text as 0 tokens: a budget
@@ -64,7 +73,9 @@ impl HfTokenizer {
         Ok(HfTokenizer {
             inner: Engine::Crate(Box::new(inner)),
             kind,
-        })
+            fingerprint: 0,
+        }
+        .fingerprinted())
     }
 
     /// Without the `tokenizers` crate: says what the file is and which build loads it.
@@ -124,7 +135,16 @@ impl HfTokenizer {
         Ok(HfTokenizer {
             inner: Engine::Fast(Box::new(fast)),
             kind: "BPE".into(),
-        })
+            fingerprint: 0,
+        }
+        .fingerprinted())
+    }
+
+    fn fingerprinted(mut self) -> Self {
+        let ids = self.encode_ids(PROBE).unwrap_or_default();
+        let bytes: Vec<u8> = ids.iter().flat_map(|i| i.to_le_bytes()).collect();
+        self.fingerprint = super::fnv1a(&[self.kind.as_bytes(), &bytes]);
+        self
     }
 
     /// The compact form for warm loads, when the fast path is in use.
@@ -190,6 +210,9 @@ impl TokenCounter for HfTokenizer {
             #[cfg(feature = "all-tokenizers")]
             Engine::Crate(_) => texts.iter().map(|t| self.count(t)).collect(),
         }
+    }
+    fn fingerprint(&self) -> Option<u64> {
+        Some(self.fingerprint)
     }
     fn kind(&self) -> &str {
         &self.kind

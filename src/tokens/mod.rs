@@ -26,6 +26,27 @@ pub trait TokenCounter: Send + Sync {
     fn kind(&self) -> &str;
     /// Whether counts are the model's real ones.
     fn is_exact(&self) -> bool;
+    /// Names what this counter counts, so stored counts are reused only by a counter that
+    /// would count the same (`None`: never reuse them).
+    fn fingerprint(&self) -> Option<u64> {
+        None
+    }
+}
+
+/// FNV-1a over bytes: a fingerprint that is the same in every build and version (stored counts
+/// are keyed by it), unlike a hasher whose algorithm may change.
+pub fn fnv1a(parts: &[&[u8]]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for part in parts {
+        for &b in *part {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+        // Separates ["ab", "c"] from ["a", "bc"].
+        h ^= 0xff;
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
 }
 
 pub type SharedCounter = Arc<dyn TokenCounter>;
@@ -74,6 +95,12 @@ impl TokenCounter for ApproximateCounter {
     fn is_exact(&self) -> bool {
         false
     }
+    fn fingerprint(&self) -> Option<u64> {
+        Some(fnv1a(&[
+            b"approximate",
+            &self.chars_per_token.to_bits().to_le_bytes(),
+        ]))
+    }
 }
 
 /// The tokens a chat API adds around messages. Defaults are OpenAI's documented values for its
@@ -100,6 +127,21 @@ impl Default for MessageOverhead {
 }
 
 impl MessageOverhead {
+    /// The overhead's share of a stored count's key.
+    pub fn fingerprint_bytes(&self) -> [u8; 32] {
+        let mut out = [0u8; 32];
+        let parts = [
+            self.per_message,
+            self.per_name,
+            self.per_request,
+            self.per_tool_call,
+        ];
+        for (chunk, v) in out.chunks_mut(8).zip(parts) {
+            chunk.copy_from_slice(&(v as u64).to_le_bytes());
+        }
+        out
+    }
+
     /// Tokens one message costs in a request, overhead included.
     pub fn message_tokens(&self, counter: &dyn TokenCounter, m: &ChatMessage) -> usize {
         let mut n = self.per_message + counter.count(m.role.as_str()) + counter.count(&m.content);

@@ -48,10 +48,31 @@ for (const opts of strategies) {
     });
     fill(mem, 2000);
     mem.add("user", "What did I say first?");
-    const { messages, report } = await mem.context();
+    const { messages, report } = await mem.context({ detail: "all" });
     const entries = mem.entries();
     assert.equal(entries.length, 2001);
     assert.equal(report.entries.length, 2001);
+    assert.deepEqual(report.ranges, []);
+    // The default report lists what is sent and the rest as ranges: every entry exactly once,
+    // each with the status the full list gives it.
+    const short = await mem.context();
+    assert.deepEqual(short.messages, messages);
+    assert.equal(short.report.entryCount, 2001);
+    const seen = new Array(2001).fill(0);
+    for (const e of short.report.entries) {
+      const i = entries.findIndex((x) => x.id === e.id);
+      seen[i]++;
+      assert.deepEqual(e, report.entries[i]);
+    }
+    for (const r of short.report.ranges) {
+      assert.equal(r.from, entries[r.fromIndex].id);
+      assert.equal(r.to, entries[r.fromIndex + r.count - 1].id);
+      for (let i = r.fromIndex; i < r.fromIndex + r.count; i++) {
+        seen[i]++;
+        assert.equal(report.entries[i].status, r.status);
+      }
+    }
+    assert.ok(seen.every((n) => n === 1), "every entry once");
     assert.equal(messages[0].role, "system");
     assert.equal(messages[0].content, system);
     assert.equal(messages.at(-1).content, "What did I say first?");
@@ -121,7 +142,7 @@ test("tool calls and their results travel together; orphans are dropped with a r
   mem.add("tool", "stray", { toolCallId: "nope" });
   mem.add("assistant", "Paris 18C, Rome 21C.");
   mem.add("user", "Thanks!");
-  const { messages, report } = await mem.context();
+  const { messages, report } = await mem.context({ detail: "all" });
   const roles = messages.map((m) => m.role);
   assert.deepEqual(roles, ["user", "assistant", "tool", "tool", "assistant", "user"]);
   assert.equal(messages[1].content, null);
@@ -143,7 +164,7 @@ test("duplicates, pinned facts and the report's sections", async () => {
   mem.add("user", "hello");
   mem.add("user", "hello");
   mem.add("user", "how far is the moon?");
-  const { messages, report } = await mem.context();
+  const { messages, report } = await mem.context({ detail: "all" });
   assert.equal(messages[1].content, "[Pinned facts]\n- The user's name is Riley.\n- The user prefers metric units.");
   assert.deepEqual(report.entries.map((e) => e.reason), ["duplicate", "withinBudget", "latestUser"]);
   assert.deepEqual(report.sections.map((s) => s.name), ["system", "pinned", "history"]);

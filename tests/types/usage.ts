@@ -1,7 +1,7 @@
 // Type-checked by `tsc` in `make test`: the published .d.ts must accept correct use and reject
 // wrong names, so editors catch mistakes before users run them.
 import init, { Memory, Tokenizer } from "../../pkg/llm_memory.js";
-import type { ContextResult, Entry, MemoryOptions, StrategyName, EntryReason, LlmMemoryError } from "../../pkg/llm_memory.js";
+import type { ContextResult, Entry, EntryRange, MemoryOptions, StrategyName, EntryReason, LlmMemoryError } from "../../pkg/llm_memory.js";
 
 export async function usage(json: string): Promise<string> {
   await init();
@@ -24,6 +24,13 @@ export async function usage(json: string): Promise<string> {
   mem.addMessage({ role: "assistant", content: "done" });
   const result: ContextResult = await mem.context({ query: "hi" });
   const reasons: EntryReason[] = result.report.entries.map((e) => e.reason);
+  const ranges: EntryRange[] = result.report.ranges;
+  const unsent: number = ranges.reduce((n, r) => n + r.count, 0) + result.report.entries.length - result.report.entryCount;
+  const full = await mem.context({ detail: "all" });
+  // @ts-expect-error: not a report detail
+  await mem.context({ detail: "everything" });
+  // @ts-expect-error: a range is never of sent entries
+  const sentRange: EntryRange = { from: "e1", to: "e2", fromIndex: 0, count: 2, status: "included", reason: "withinBudget" };
   const entries: Entry[] = mem.entries();
   const strategy: StrategyName = result.report.strategy;
   mem.addStep({ type: "action", observations: "ok" });
@@ -42,7 +49,7 @@ export async function usage(json: string): Promise<string> {
   new Memory({ maxToken: 5 });
   // @ts-expect-error: not a step view
   mem.stepMessages("short");
-  return `${n} ${many.length} ${reasons.length} ${entries.length} ${strategy}`;
+  return `${n} ${many.length} ${reasons.length} ${entries.length} ${strategy} ${unsent} ${full.report.entries.length} ${sentRange.count}`;
 }
 
 export async function optionalArguments(): Promise<number> {
