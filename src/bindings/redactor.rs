@@ -15,7 +15,7 @@ const REDACTOR_TYPES: &'static str = r#"
 export type EntityType =
   | "EMAIL" | "PHONE" | "CREDIT_CARD" | "IBAN" | "US_SSN" | "IP_ADDRESS" | "MAC_ADDRESS"
   | "URL" | "CRYPTO" | "API_KEY" | "JWT" | "PRIVATE_KEY" | "PASSWORD" | "DATE_OF_BIRTH"
-  | "PERSON" | "ADDRESS"
+  | "PERSON" | "ADDRESS" | "ID_NUMBER"
   | "US_ITIN" | "US_PASSPORT" | "US_DRIVER_LICENSE" | "US_BANK_NUMBER" | "MEDICAL_LICENSE"
   | "UK_NHS" | "UK_NINO" | "ES_NIF" | "ES_NIE" | "IT_FISCAL_CODE" | "PL_PESEL" | "SG_NRIC_FIN"
   | "AU_TFN" | "AU_ABN" | "AU_ACN" | "AU_MEDICARE" | "IN_PAN" | "IN_AADHAAR"

@@ -28,6 +28,7 @@ pub const DEFAULT_THRESHOLD: f32 = 0.5;
 
 /// What a decoded span is. The redactor maps these to its entity types.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[repr(u8)]
 pub enum Meaning {
     Person,
     Address,
@@ -39,6 +40,29 @@ pub enum Meaning {
     IdNumber,
     /// Bank account and routing numbers.
     BankNumber,
+}
+
+const MEANINGS: usize = 7;
+
+impl Meaning {
+    const ALL: [Meaning; MEANINGS] = [
+        Meaning::Person,
+        Meaning::Address,
+        Meaning::Email,
+        Meaning::Phone,
+        Meaning::Url,
+        Meaning::IdNumber,
+        Meaning::BankNumber,
+    ];
+
+    /// Phone, ID and bank numbers: pieces of one number written without a space
+    /// (`D1234-5678-9012`) are one value even when the model calls the pieces differently.
+    fn is_number(self) -> bool {
+        matches!(
+            self,
+            Meaning::Phone | Meaning::IdNumber | Meaning::BankNumber
+        )
+    }
 }
 
 /// One label's part of a meaning, and how it counts towards an address (see [`Anchor`]).
@@ -200,7 +224,14 @@ pub fn decode(text: &str, tags: &[TokenTag], labels: &LabelTable, threshold: f32
     for w in &words {
         let Some(part) = w.part else { continue };
         if let Some(b) = &mut open {
-            if b.meaning == part.meaning && joins(&text[b.end..w.start], b.meaning) {
+            let gap = &text[b.end..w.start];
+            let meaning = b.meaning();
+            let same = meaning == part.meaning && joins(gap, meaning);
+            let one_number = meaning.is_number()
+                && part.meaning.is_number()
+                && !gap.contains(char::is_whitespace)
+                && joins(gap, Meaning::IdNumber);
+            if same || one_number {
                 b.add(w, part);
                 continue;
             }
@@ -208,7 +239,7 @@ pub fn decode(text: &str, tags: &[TokenTag], labels: &LabelTable, threshold: f32
         if let Some(b) = open.take() {
             spans.extend(b.finish(text));
         }
-        let mut b = Building::new(w, part);
+        let mut b = Building::new(w);
         b.add(w, part);
         open = Some(b);
     }
@@ -265,7 +296,8 @@ fn joins(gap: &str, meaning: Meaning) -> bool {
 
 /// A span being built from words.
 struct Building {
-    meaning: Meaning,
+    /// Probability mass per meaning of its words: a number's pieces may disagree.
+    mass: [f32; MEANINGS],
     start: usize,
     end: usize,
     prob_sum: f32,
@@ -276,9 +308,9 @@ struct Building {
 }
 
 impl Building {
-    fn new(w: &Word, part: Part) -> Building {
+    fn new(w: &Word) -> Building {
         Building {
-            meaning: part.meaning,
+            mass: [0.0; MEANINGS],
             start: w.start,
             end: w.end,
             prob_sum: 0.0,
@@ -289,7 +321,19 @@ impl Building {
         }
     }
 
+    /// The meaning most of its words' probability says.
+    fn meaning(&self) -> Meaning {
+        let mut best = 0;
+        for (i, &m) in self.mass.iter().enumerate() {
+            if m > self.mass[best] {
+                best = i;
+            }
+        }
+        Meaning::ALL[best]
+    }
+
     fn add(&mut self, w: &Word, part: Part) {
+        self.mass[part.meaning as usize] += w.prob;
         self.end = w.end;
         self.prob_sum += w.prob;
         self.words += 1;
@@ -303,8 +347,9 @@ impl Building {
 
     /// The finished span, or `None` when what was found is not a value of its meaning.
     fn finish(self, text: &str) -> Option<Span> {
-        let j = joining(self.meaning);
-        if self.meaning == Meaning::Address
+        let meaning = self.meaning();
+        let j = joining(meaning);
+        if meaning == Meaning::Address
             && !self.has_street
             && !(self.locators > 0 && self.locators + self.regions >= 2)
         {
@@ -331,7 +376,7 @@ impl Building {
             .filter(|c| c.is_alphanumeric())
             .count();
         (alnum >= j.min_alnum).then(|| Span {
-            meaning: self.meaning,
+            meaning,
             start,
             end,
             score: self.prob_sum / self.words as f32,
@@ -661,6 +706,32 @@ mod tests {
                 (Meaning::Phone, "415 555 0100".into())
             ]
         );
+    }
+
+    #[test]
+    fn pieces_of_one_number_are_one_value_whatever_each_piece_is_called() {
+        let text = "my driver's license is D1234-5678-9012, call 415 555 0100";
+        let tags = auto(
+            text,
+            &[
+                ("D1234", "B-DRIVERS_LICENSE", 0.99),
+                ("5678", "B-PHONE", 0.62),
+                ("9012", "I-DRIVERS_LICENSE", 0.67),
+                ("415", "B-PHONE", 0.99),
+                ("555", "I-PHONE", 0.99),
+                ("0100", "I-PHONE", 0.99),
+            ],
+        );
+        assert_eq!(
+            spans(text, &tags),
+            [
+                (Meaning::IdNumber, "D1234-5678-9012".into()),
+                (Meaning::Phone, "415 555 0100".into())
+            ]
+        );
+        for (i, m) in Meaning::ALL.iter().enumerate() {
+            assert_eq!(*m as usize, i);
+        }
     }
 
     #[test]

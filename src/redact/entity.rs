@@ -24,6 +24,9 @@ pub enum EntityType {
     DateOfBirth,
     Person,
     Address,
+    /// A number stated as an identifier whose country or format is not known: what the PII
+    /// model reads as a government, tax, passport or driver's licence number.
+    IdNumber,
     /// National identifiers, tax and licence numbers, named as Presidio names them.
     UsItin,
     UsPassport,
@@ -52,7 +55,7 @@ pub enum EntityType {
 
 impl EntityType {
     /// Every built-in type, in the order they are documented.
-    pub const BUILT_IN: [EntityType; 37] = [
+    pub const BUILT_IN: [EntityType; 38] = [
         EntityType::Email,
         EntityType::Phone,
         EntityType::CreditCard,
@@ -69,6 +72,7 @@ impl EntityType {
         EntityType::DateOfBirth,
         EntityType::Person,
         EntityType::Address,
+        EntityType::IdNumber,
         EntityType::UsItin,
         EntityType::UsPassport,
         EntityType::UsDriverLicense,
@@ -110,6 +114,7 @@ impl EntityType {
             EntityType::DateOfBirth => "DATE_OF_BIRTH",
             EntityType::Person => "PERSON",
             EntityType::Address => "ADDRESS",
+            EntityType::IdNumber => "ID_NUMBER",
             EntityType::UsItin => "US_ITIN",
             EntityType::UsPassport => "US_PASSPORT",
             EntityType::UsDriverLicense => "US_DRIVER_LICENSE",
