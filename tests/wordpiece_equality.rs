@@ -215,6 +215,39 @@ fn equals_the_reference_on_every_code_point() {
     println!("{} code points, {tokens} tokens: equal", chars.len());
 }
 
+/// The flags come from the file: other `BertNormalizer` settings (cased vocabularies, accents
+/// kept, no clean-up, no CJK split) must still equal the reference given the same settings.
+#[test]
+fn equals_the_reference_with_other_normalizer_flags() {
+    let Some(json) = tokenizer_json() else { return };
+    let mut texts = edge_cases();
+    texts.extend(common::corpus());
+    texts.extend(jsonl_texts("redact_national.jsonl").into_iter().take(500));
+    let variants = [
+        (false, Some(false), true, true),
+        (true, Some(false), true, true),
+        (false, Some(true), true, true),
+        (true, None, false, true),
+        (true, None, true, false),
+        (false, Some(false), false, false),
+    ];
+    for (lowercase, strip_accents, clean_text, handle_chinese_chars) in variants {
+        let mut v: serde_json::Value = serde_json::from_slice(&json).unwrap();
+        v["normalizer"]["lowercase"] = lowercase.into();
+        v["normalizer"]["strip_accents"] = strip_accents.into();
+        v["normalizer"]["clean_text"] = clean_text.into();
+        v["normalizer"]["handle_chinese_chars"] = handle_chinese_chars.into();
+        let variant = serde_json::to_vec(&v).unwrap();
+        let ours = WordPiece::from_tokenizer_json(&variant).unwrap();
+        let tokens = assert_equal(&ours, &variant, &texts);
+        println!(
+            "lowercase {lowercase}, strip_accents {strip_accents:?}, clean_text {clean_text}, \
+             handle_chinese_chars {handle_chinese_chars}: {} texts, {tokens} tokens: equal",
+            texts.len()
+        );
+    }
+}
+
 #[test]
 fn character_tables_match_the_reference() {
     use unicode_categories::UnicodeCategories;

@@ -17,6 +17,7 @@ use crate::error::{Error, ErrorCode, Result};
 use rustc_hash::FxHashMap;
 use unicode_normalization_alignments::UnicodeNormalization;
 
+mod json;
 pub mod tables;
 
 /// The `BertNormalizer` options of a tokenizer.json. `strip_accents: null` there means "as
@@ -110,48 +111,6 @@ impl WordPiece {
         })
     }
 
-    /// Reads a tokenizer.json made of a `BertNormalizer`, a `BertPreTokenizer` and a
-    /// `WordPiece` model (the uncased BERT family). Added tokens are not matched in the text
-    /// (see [`WordPiece::encode`]).
-    pub fn from_tokenizer_json(json: &[u8]) -> Result<WordPiece> {
-        let bad = |m: String| Error::new(ErrorCode::InvalidTokenizer, m);
-        let file: TokenizerJson =
-            serde_json::from_slice(json).map_err(|e| bad(format!("tokenizer.json: {e}")))?;
-        let (model, normalizer) = (file.model, file.normalizer);
-        if model.kind != "WordPiece" || normalizer.kind != "BertNormalizer" {
-            return Err(bad(format!(
-                "expected a WordPiece model with a BertNormalizer, found {} with {}",
-                model.kind, normalizer.kind
-            )));
-        }
-        if file.pre_tokenizer.kind != "BertPreTokenizer" {
-            return Err(bad(format!(
-                "expected a BertPreTokenizer, found {}",
-                file.pre_tokenizer.kind
-            )));
-        }
-        let mut vocab = vec![None; model.vocab.len()];
-        for (token, id) in model.vocab {
-            match vocab.get_mut(id as usize) {
-                Some(slot @ None) => *slot = Some(token),
-                _ => return Err(bad(format!("vocabulary ids are not 0..{}", vocab.len()))),
-            }
-        }
-        let flags = NormalizerFlags {
-            lowercase: normalizer.lowercase,
-            strip_accents: normalizer.strip_accents.unwrap_or(normalizer.lowercase),
-            handle_chinese_chars: normalizer.handle_chinese_chars,
-            clean_text: normalizer.clean_text,
-        };
-        WordPiece::new(
-            vocab.into_iter().map(|t| t.unwrap_or_default()).collect(),
-            flags,
-            &model.unk_token,
-            &model.continuing_subword_prefix,
-            model.max_input_chars_per_word,
-        )
-    }
-
     /// The id of a vocabulary entry (`[CLS]`, `[SEP]`, ...).
     pub fn token_id(&self, token: &str) -> Option<u32> {
         self.whole.get(token).copied()
@@ -198,40 +157,6 @@ impl WordPiece {
         state.end_word();
         state.out
     }
-}
-
-/// The parts of tokenizer.json that [`WordPiece::from_tokenizer_json`] reads.
-#[derive(serde::Deserialize)]
-struct TokenizerJson {
-    model: ModelJson,
-    normalizer: NormalizerJson,
-    pre_tokenizer: TypeOnly,
-}
-
-#[derive(serde::Deserialize)]
-struct ModelJson {
-    #[serde(rename = "type")]
-    kind: String,
-    vocab: FxHashMap<String, u32>,
-    unk_token: String,
-    continuing_subword_prefix: String,
-    max_input_chars_per_word: usize,
-}
-
-#[derive(serde::Deserialize)]
-struct NormalizerJson {
-    #[serde(rename = "type")]
-    kind: String,
-    clean_text: bool,
-    handle_chinese_chars: bool,
-    strip_accents: Option<bool>,
-    lowercase: bool,
-}
-
-#[derive(serde::Deserialize)]
-struct TypeOnly {
-    #[serde(rename = "type")]
-    kind: String,
 }
 
 /// Whether `c` lies in one of `table`'s inclusive ranges.
