@@ -14,6 +14,7 @@ export const ENTITY_TYPES = [
   "US_ITIN", "US_PASSPORT", "US_DRIVER_LICENSE", "US_BANK_NUMBER", "MEDICAL_LICENSE", "UK_NHS",
   "UK_NINO", "ES_NIF", "ES_NIE", "IT_FISCAL_CODE", "PL_PESEL", "SG_NRIC_FIN", "AU_TFN", "AU_ABN",
   "AU_ACN", "AU_MEDICARE", "IN_PAN", "IN_AADHAAR", "FI_PERSONAL_IDENTITY_CODE", "KR_RRN", "TH_TNIN",
+  "ID_NUMBER",
 ];
 // Settings saved before a type existed leave it on, as a new Redactor would: a saved choice
 // records the types it was made among (saves without that record predate the national ids).
@@ -53,6 +54,8 @@ export function defaults() {
     tokenizer: "llama3",
     tokenizerUrl: "",
     redact: false,
+    // The PII model (names, addresses) joins the rules when redaction is on and it has loaded.
+    nerModel: true,
     entityTypes: DEFAULT_TYPES,
     toolMemory: false,
     stream: true,
@@ -85,7 +88,7 @@ export function fromQuery(search) {
     else warnings.push(`${k} in the URL is not a number.`);
   }
   if (q.has("tokenizer") && TOKENIZERS[q.get("tokenizer")]) out.tokenizer = q.get("tokenizer");
-  for (const k of ["redact", "toolMemory", "stream", "markdown"]) {
+  for (const k of ["redact", "nerModel", "toolMemory", "stream", "markdown"]) {
     if (q.has(k)) out[k] = ["1", "true", "on", "yes"].includes(q.get(k));
   }
   if (q.has("types")) out.entityTypes = q.get("types").split(",").filter((t) => ENTITY_TYPES.includes(t));
@@ -102,6 +105,7 @@ export function toQuery(s) {
   }
   if (s.tokenizer === "url" && s.tokenizerUrl) q.set("tokenizerUrl", s.tokenizerUrl);
   if (s.redact) q.set("redact", "1");
+  if (s.nerModel === false) q.set("nerModel", "0");
   if (s.toolMemory) q.set("toolMemory", "1");
   return q.toString();
 }
