@@ -10,7 +10,7 @@ WASM := target/wasm32-unknown-unknown/release/llm_memory.wasm
 CHROMEDRIVER ?= /usr/bin/chromedriver
 PORT ?= 8080
 
-.PHONY: build build-full test-full test demo bench deps tools node-deps browser test-native test-wasm test-node test-browser test-types clean size test-demo test-bundler
+.PHONY: build build-full test-full test lint demo bench deps tools node-deps browser test-native test-wasm test-node test-browser test-types clean size test-demo test-bundler
 
 ## Build pkg/: the npm package (ES module + wasm + .d.ts).
 build: tools
@@ -36,8 +36,14 @@ test-full: build-full
 	cargo test --features $(FULL_FEATURES) --test bpe_equality
 	node --test tests/full/
 
-## Every test: native core, wasm in headless Chromium, Node against the built pkg/, types.
-test: deps build test-native test-wasm test-node test-browser test-types test-bundler test-full
+## Every test: lint, native core, wasm in headless Chromium, Node against the built pkg/, types.
+test: lint deps build test-native test-wasm test-node test-browser test-types test-bundler test-full
+
+## Formatting and clippy (warnings are errors), natively and for the wasm bindings.
+lint: tools
+	cargo fmt --check
+	cargo clippy --all-targets -- -D warnings
+	cargo clippy --target wasm32-unknown-unknown --lib -- -D warnings
 
 test-native:
 	cargo test --all-targets
@@ -57,6 +63,9 @@ test-types:
 	node_modules/.bin/tsc -p tests/types/tsconfig.json
 	# again as a browser project without @types/node (lib ES2022 + DOM only)
 	node_modules/.bin/tsc -p tests/types/tsconfig.browser.json
+	# every public method documents an @example, and the examples compile
+	node tests/types/examples.mjs
+	node_modules/.bin/tsc -p tests/types/tsconfig.examples.json
 
 ## The demo page's Playwright tests alone (test-browser runs them too, with the other browser tests).
 test-demo: node-deps browser build

@@ -108,6 +108,8 @@ function capabilities() {
   return {
     redactor: !!Redactor,
     nerModel: !!NerModel && !!Redactor,
+    // The built-in entity types with their descriptions, for the privacy settings.
+    entityTypes: Redactor?.types ?? [],
     tools: has("tools") && has("callTool"),
     facts: has("facts"),
     episodes: has("episodes"),
@@ -223,7 +225,7 @@ const ops = {
     redactionOn = !!enabled && !!Redactor;
     redaction = { enabled, types, model };
     if (!Redactor) return false;
-    const vault = redactor?.exportVault();
+    const vault = redactor?.vault();
     const next = makeRedactor();
     if (vault) next.importVault(vault);
     redactor?.free?.();
@@ -266,7 +268,7 @@ const ops = {
     return enqueue(() => {
       nerModel = m;
       if (Redactor) {
-        const vault = redactor?.exportVault();
+        const vault = redactor?.vault();
         const next = makeRedactor();
         if (vault) next.importVault(vault);
         redactor?.free?.();
@@ -408,7 +410,7 @@ const ops = {
     };
   },
   /** The chat's redaction vault, which the page keeps beside the chat (see store.js). */
-  exportVault: () => (redactor ? redactor.exportVault() : null),
+  vaultDocument: () => (redactor ? redactor.vault() : null),
   /** Re-adds saved entries and pins to the fresh memory. */
   restore({ entries = [], pinned = [] }) {
     for (const text of pinned) mem.pin(text);
@@ -437,7 +439,7 @@ self.onmessage = async ({ data: { id, op, args } }) => {
   try {
     if (!ops[op]) throw new Error(`unknown op ${op}`);
     const run = () => {
-      if (!mem && !["init", "reset", "open", "importDoc", "deleteStored", "setEndpoint", "setRedaction", "useVault", "redact", "restoreTexts", "vault", "exportVault", "loadNerModel"].includes(op)) {
+      if (!mem && !["init", "reset", "open", "importDoc", "deleteStored", "setEndpoint", "setRedaction", "useVault", "redact", "restoreTexts", "vault", "vaultDocument", "loadNerModel"].includes(op)) {
         throw new Error("the memory is not ready yet");
       }
       return ops[op](...(args ?? []));

@@ -12,10 +12,9 @@
 pub mod config;
 mod egress;
 pub mod entity;
-mod known;
 pub mod model;
-pub mod placeholder;
 pub mod recognizers;
+mod scan;
 pub mod validate;
 pub mod vault;
 
@@ -23,7 +22,8 @@ pub use config::{CustomPattern, Mode, RedactorConfig, DEFAULT_MIN_SCORE};
 pub use egress::Counts;
 pub use entity::EntityType;
 pub use model::{ModelOption, DEFAULT_MODEL_THRESHOLD};
-pub use placeholder::StreamRestorer;
+pub use vault::placeholder;
+pub use vault::placeholder::StreamRestorer;
 pub use vault::{KnownValues, Vault, VaultEntry};
 
 use crate::error::Result;
