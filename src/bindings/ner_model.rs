@@ -79,9 +79,8 @@ impl JsNerModel {
         let handle = js_sys::Reflect::get(value, &"__llmMemoryNerHandle".into())
             .ok()
             .and_then(|h| h.as_f64());
-        let found = handle.and_then(|h| {
-            REGISTRY.with(|r| r.borrow().1.get(&(h as u32)).and_then(Weak::upgrade))
-        });
+        let found = handle
+            .and_then(|h| REGISTRY.with(|r| r.borrow().1.get(&(h as u32)).and_then(Weak::upgrade)));
         found.ok_or_else(|| {
             invalid_option(format!(
                 "model must be a NerModel from NerModel.fromBytes() or NerModel.fromUrl() that \
