@@ -103,10 +103,26 @@ pub struct RedactorConfig {
     /// (see [`super::model`]). Set by code, not by JSON: the bindings take it from the
     /// options object.
     #[serde(skip)]
-    pub model: Option<super::model::ModelOption>,
+    pub model: Option<ModelOption>,
     /// A word counts for the model when its label's probability reaches this (default 0.5).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model_threshold: Option<f32>,
+}
+
+/// A loaded model as a redactor option. Two options are equal when they hold the same model.
+#[derive(Clone)]
+pub struct ModelOption(pub std::sync::Arc<crate::ner::Tagger>);
+
+impl PartialEq for ModelOption {
+    fn eq(&self, other: &Self) -> bool {
+        std::sync::Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl std::fmt::Debug for ModelOption {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "ModelOption({} labels)", self.0.labels().len())
+    }
 }
 
 /// Default threshold: strong patterns score ≥ 0.5 alone, weak ones need a context word.

@@ -18,10 +18,10 @@ mod scan;
 pub mod validate;
 pub mod vault;
 
-pub use config::{CustomPattern, Mode, RedactorConfig, DEFAULT_MIN_SCORE};
+pub use config::{CustomPattern, Mode, ModelOption, RedactorConfig, DEFAULT_MIN_SCORE};
 pub use egress::Counts;
 pub use entity::EntityType;
-pub use model::{ModelOption, DEFAULT_MODEL_THRESHOLD};
+pub use model::DEFAULT_MODEL_THRESHOLD;
 pub use vault::placeholder;
 pub use vault::placeholder::StreamRestorer;
 pub use vault::{KnownValues, Vault, VaultEntry};

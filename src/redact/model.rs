@@ -16,22 +16,6 @@ use std::sync::{Arc, Mutex};
 
 pub use crate::ner::decode::DEFAULT_THRESHOLD as DEFAULT_MODEL_THRESHOLD;
 
-/// A loaded model as a redactor option. Two options are equal when they hold the same model.
-#[derive(Clone)]
-pub struct ModelOption(pub Arc<Tagger>);
-
-impl PartialEq for ModelOption {
-    fn eq(&self, other: &Self) -> bool {
-        Arc::ptr_eq(&self.0, &other.0)
-    }
-}
-
-impl std::fmt::Debug for ModelOption {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "ModelOption({} labels)", self.0.labels().len())
-    }
-}
-
 /// The entity type a model value is redacted as, or `None` for what rules own.
 pub fn entity_of(meaning: Meaning) -> Option<EntityType> {
     match meaning {
