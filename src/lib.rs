@@ -8,6 +8,7 @@ pub mod context;
 pub mod error;
 pub mod history;
 pub mod memory;
+pub mod ner;
 pub mod recall;
 pub mod redact;
 pub mod store;
