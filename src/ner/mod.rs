@@ -10,7 +10,10 @@ pub mod decode;
 pub mod encoder;
 pub mod format;
 mod kernels;
+mod simd;
 pub mod tagger;
+#[cfg(test)]
+mod tests;
 pub mod windows;
 pub mod wordpiece;
 
