@@ -78,6 +78,8 @@ test-native: model
 	cargo test --all-targets
 	# the NER differential test on every fixture text, optimized (a debug build checks a sample)
 	cargo test --release --test ner_reference -- --nocapture
+	# the redactor with the model (optimized only: unoptimized, the encoder takes minutes)
+	cargo test --release --test ner_redact
 
 test-wasm: browser
 	CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
