@@ -183,7 +183,7 @@ impl JsNerModel {
 
     /// Whether `fromUrl` took the file from IndexedDB instead of downloading it.
     #[wasm_bindgen(getter, js_name = fromCache)]
-    pub fn from_cache(&self) -> bool {
+    pub fn cached(&self) -> bool {
         self.from_cache
     }
 
