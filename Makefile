@@ -10,7 +10,7 @@ WASM := target/wasm32-unknown-unknown/release/llm_memory.wasm
 CHROMEDRIVER ?= /usr/bin/chromedriver
 PORT ?= 8080
 
-.PHONY: model ner-fixture build build-full test-full test lint demo bench deps tools node-deps browser test-native test-wasm test-node test-browser test-types clean size test-demo test-bundler
+.PHONY: model ner-fixture build build-full test-full test lint demo bench deps tools node-deps browser test-native test-wasm test-node test-browser test-types clean size test-demo test-bundler eval eval-corpora
 
 ## Build pkg/: the npm package (ES module + wasm + .d.ts).
 build: tools
@@ -120,6 +120,27 @@ bench: deps model build
 	node bench/run.mjs
 
 size: build
+
+## Redaction on text our code did not generate: rules and Presidio on tests/data/eval/, scored
+## alike (bench/eval/); prints the table and rewrites BENCHMARKS.md's "Redaction on unseen text".
+## `make eval EVAL_MODEL=models/pii-ner.bin` adds the rules + model column once the Redactor takes one.
+EVAL_VENV := bench/tmp/venv
+EVAL_BIN := $${CARGO_TARGET_DIR:-target}/release/examples/redact_eval
+EVAL_MODEL ?=
+eval: $(EVAL_VENV)/.installed
+	$(EVAL_VENV)/bin/python -m unittest discover -s bench/eval -q
+	cargo build --release --example redact_eval
+	$(EVAL_VENV)/bin/python bench/eval/run.py --rules $(EVAL_BIN) $(if $(EVAL_MODEL),--model $(EVAL_MODEL))
+
+## Rebuild the corpora: A from presidio-evaluator's generator (seeded), B from its marked-up text.
+eval-corpora: $(EVAL_VENV)/.installed
+	$(EVAL_VENV)/bin/python bench/eval/gen_presidio_templates.py
+	$(EVAL_VENV)/bin/python bench/eval/convert_chat.py
+
+$(EVAL_VENV)/.installed: bench/eval/requirements.txt
+	python3 -m venv $(EVAL_VENV)
+	$(EVAL_VENV)/bin/pip install -q --no-deps -r bench/eval/requirements.txt
+	touch $@
 
 deps: tools node-deps browser
 
