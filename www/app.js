@@ -76,6 +76,8 @@ function syncVisibility() {
   $(".redaction-missing").hidden = !!state.caps.redactor;
   form.elements.redact.disabled = !state.caps.redactor;
   $(".entity-types").hidden = !state.caps.redactor || !s.redact;
+  $(".ner-model").hidden = !state.caps.nerModel || !s.redact;
+  $(".ner-status").hidden = !state.caps.nerModel || !s.redact || !s.nerModel;
   $(".tool-memory").hidden = !state.caps.tools;
   form.querySelector("option[value=retrieval]").hidden = !state.caps.retrieval;
   $("#offline-banner").hidden = !isOffline(s);
@@ -95,7 +97,7 @@ async function applyChange(name) {
     if (["strategy", "budget", "reserve", "keepRecent", "systemPrompt"].includes(name)) await call("configure", memoryOptions());
     if (["endpoint", "model", "key", "timeoutSec", "preset"].includes(name)) await call("setEndpoint", endpointSettings());
     if (["tokenizer", "tokenizerUrl", "preset"].includes(name)) loadTokenizer();
-    if (["redact", "entityType"].includes(name)) await applyRedaction();
+    if (["redact", "entityType", "nerModel"].includes(name)) await applyRedaction();
   } catch (e) {
     $("#settings-error").textContent = `${e.code ?? e.name}: ${e.message}`;
     $("#settings-error").hidden = false;
@@ -144,12 +146,38 @@ form.addEventListener("change", async (ev) => {
 
 async function applyRedaction({ rewrite = true } = {}) {
   if (!state.caps.redactor) return;
-  const on = await call("setRedaction", { enabled: state.settings.redact, types: state.settings.entityTypes });
+  const on = await call("setRedaction", { enabled: state.settings.redact, types: state.settings.entityTypes, model: state.settings.nerModel });
+  if (on && state.settings.nerModel) loadNerModel();
   if (!on || !rewrite) return;
   const changed = await call("redactHistory");
   if (changed) {
     notice(`${changed} earlier message${changed === 1 ? "" : "s"} or pinned fact${changed === 1 ? "" : "s"} held personal data and ${changed === 1 ? "was" : "were"} redacted now; summaries written before were dropped.`, "warn");
     await refresh();
+  }
+}
+
+// ---- PII model -----------------------------------------------------------------------------
+
+const NER_MODEL_URL = "/models/pii-ner.bin";
+
+function nerStatus(stateName, text) {
+  const box = $(".ner-status");
+  box.dataset.state = stateName;
+  box.textContent = text;
+}
+
+/** Loads the PII model in the worker once (the worker then redacts with it). */
+async function loadNerModel() {
+  if (!state.caps.nerModel || state.nerModel) return;
+  state.nerModel = "loading";
+  try {
+    const info = await call("loadNerModel", NER_MODEL_URL);
+    state.nerModel = "ready";
+    nerStatus("ready", `PII model ready${info.fromCache ? " (cached)" : ""}: names and addresses found on this device. Rampart by National Design Studio, ${info.license}.`);
+    $(".ner-status").title = info.attribution;
+  } catch (e) {
+    state.nerModel = null;
+    nerStatus("fallback", `PII model unavailable (${e.code ?? e.name}: ${e.message}); the rules alone redact. Run \`make model\` on the server.`);
   }
 }
 
@@ -172,6 +200,9 @@ function onWorkerEvent(ev) {
     } else if (ev.state === "parsing") {
       tokenizerStatus("loading", "Reading tokenizer.json in a worker…", 1);
     }
+  } else if (ev.event === "nerModel") {
+    const mb = (n) => (n / 1048576).toFixed(1);
+    nerStatus("loading", `Loading the PII model… ${mb(ev.loaded)}${ev.total ? ` / ${mb(ev.total)}` : ""} MB (the rules redact until then)`);
   } else if (ev.event === "crash") {
     notice(ev.message, "error");
   } else if (ev.event === "changed" && ev.session === state.session && !state.busy) {

@@ -38,16 +38,25 @@ function highlighted(bodyText, vault) {
   const pre = h("pre", { class: "request", "data-testid": "context-request" });
   let last = 0;
   const counts = {};
+  const byModel = new Map(); // placeholder -> score, for values the PII model found
   for (const m of bodyText.matchAll(PLACEHOLDER)) {
     const known = byPlaceholder.get(m[0]);
     if (!known) continue;
     pre.append(bodyText.slice(last, m.index));
     counts[known.type] = (counts[known.type] ?? 0) + 1;
-    pre.append(h("mark", { class: `redacted type-${known.type}`, title: `${known.type}: ${known.value} (shown only on this device; the endpoint got the placeholder)` }, m[0]));
+    const model = known.source === "model";
+    if (model) byModel.set(m[0], known.score);
+    const by = model ? `found by the PII model, score ${known.score}` : "found by the rules";
+    // The badge is CSS (::after), so the request text shown stays exactly what was sent.
+    pre.append(h("mark", {
+      class: `redacted type-${known.type}${model ? " by-model" : ""}`,
+      dataset: model ? { score: known.score.toFixed(2) } : {},
+      title: `${known.type}: ${known.value} (${by}; shown only on this device, the endpoint got the placeholder)`,
+    }, m[0]));
     last = m.index + m[0].length;
   }
   pre.append(bodyText.slice(last));
-  return { pre, counts };
+  return { pre, counts, byModel };
 }
 
 function tokenBar(report) {
@@ -97,11 +106,14 @@ export function renderInspector(root, turn, { entryText, onForget }) {
   );
   if (report.notes?.length) root.append(h("ul", { class: "notes" }, report.notes.map((n) => h("li", {}, n))));
 
-  const { pre, counts } = highlighted(turn.bodyText, turn.vault ?? []);
+  const { pre, counts, byModel } = highlighted(turn.bodyText, turn.vault ?? []);
   const kinds = Object.entries(counts);
   if (kinds.length) {
     root.append(h("div", { class: "redactions", "data-testid": "context-redactions" }, "Redacted before sending: ",
       kinds.map(([type, n]) => h("mark", { class: `redacted type-${type}` }, `${type} ×${n}`)),
+      [...byModel].map(([placeholder, score]) => h("span", {
+        class: "model-badge", "data-testid": "model-badge", title: "found by the PII model on this device (the rules missed it)",
+      }, `model: ${placeholder} ${score.toFixed(2)}`)),
       h("small", {}, " (hover a placeholder to see its value, kept on this device)")));
   }
 

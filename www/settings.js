@@ -47,6 +47,8 @@ export function defaults() {
     tokenizer: "llama3",
     tokenizerUrl: "",
     redact: false,
+    // The PII model (names, addresses) joins the rules when redaction is on and it has loaded.
+    nerModel: true,
     // Every type, as `new Redactor()` does: the URL type only takes URLs that carry credentials
     // or tokens, and names and street addresses are measured at 0 false positives per 1000
     // benign messages (BENCHMARKS.md).
@@ -82,7 +84,7 @@ export function fromQuery(search) {
     else warnings.push(`${k} in the URL is not a number.`);
   }
   if (q.has("tokenizer") && TOKENIZERS[q.get("tokenizer")]) out.tokenizer = q.get("tokenizer");
-  for (const k of ["redact", "toolMemory", "stream", "markdown"]) {
+  for (const k of ["redact", "nerModel", "toolMemory", "stream", "markdown"]) {
     if (q.has(k)) out[k] = ["1", "true", "on", "yes"].includes(q.get(k));
   }
   if (q.has("types")) out.entityTypes = q.get("types").split(",").filter((t) => entityTypeNames().includes(t));
@@ -99,6 +101,7 @@ export function toQuery(s) {
   }
   if (s.tokenizer === "url" && s.tokenizerUrl) q.set("tokenizerUrl", s.tokenizerUrl);
   if (s.redact) q.set("redact", "1");
+  if (s.nerModel === false) q.set("nerModel", "0");
   if (s.toolMemory) q.set("toolMemory", "1");
   return q.toString();
 }

@@ -11,6 +11,7 @@ mod memory_facts;
 mod memory_options;
 mod memory_privacy;
 mod memory_store;
+mod ner_model;
 mod options;
 mod recall_hooks;
 mod redactor;

@@ -9,7 +9,8 @@
 // `all`: the placeholders (or, when `rebuild` is 0, the whole redacted text), then for each type
 // a line feed and its name.
 // `packed`: [length of that first part (UTF-16), number of types, rebuild,
-//            then per finding: type index, start, end, placeholder start, placeholder end, score × 100].
+//            then per finding: type index, start, end, placeholder start, placeholder end,
+//            score × 100 plus 256 when the PII model found it].
 // With `rebuild`, the redacted text is the input with each finding's span replaced by its
 // placeholder, built here from slices of the input.
 const encoder = new TextEncoder();
@@ -34,7 +35,11 @@ export function unpackRedaction(input, all, packed) {
       text += input.slice(copied, start) + placeholder;
       copied = end;
     }
-    findings.push({ type: types[packed[i]], start, end, placeholder, score: packed[i + 5] / 100 });
+    const scored = packed[i + 5];
+    findings.push({
+      type: types[packed[i]], start, end, placeholder, score: (scored & 255) / 100,
+      source: scored & 256 ? "model" : "rule",
+    });
   }
   if (rebuild) text = copied === 0 ? input : text + input.slice(copied);
   return { text, findings };

@@ -3,6 +3,7 @@
 //! and writes); offsets are UTF-16; errors are `Error`s with a `code`.
 
 use crate::bindings::errors::{invalid_option, js_error};
+use crate::bindings::ner_model::JsNerModel;
 use crate::bindings::options::{describe, string_arg};
 use crate::bindings::to_js;
 use crate::error::{Error, ErrorCode};
@@ -50,8 +51,13 @@ export interface RedactorOptions<Custom extends string = never> {
   patterns?: CustomPattern<Custom>[];
   /** `placeholder` (default): `[EMAIL_1]`, reversible. `mask`: `[EMAIL]`, not reversible. */
   mode?: "placeholder" | "mask";
-  /** Findings scoring below this are dropped (default 0.5). */
+  /** Findings scoring below this are dropped (default 0.5). Not applied to the model's. */
   minScore?: number;
+  /** The PII model: adds lower-case names, addresses without a cue word and numbers after a
+   *  label that the rules miss. Loaded once with `NerModel.fromUrl` / `fromBytes`, shared. */
+  model?: NerModel;
+  /** A word counts for the model when its label's probability reaches this (default 0.5). */
+  modelThreshold?: number;
 }
 
 /** Options with custom patterns: `types` may also name the patterns. */
@@ -67,6 +73,8 @@ export interface Finding {
   end: number;
   placeholder: string;
   score: number;
+  /** What found the value: the rules (or the vault, which knew it) or the PII model. */
+  source: "rule" | "model";
 }
 
 export interface RedactionResult {
@@ -160,9 +168,10 @@ fn pack(redaction: redact::Redaction) -> (String, Vec<u32>) {
         };
         let placeholder_end = placeholder_start + f.placeholder.len();
         let score = (f.score * 100.0).round() as u32;
+        let from_model = (f.source == redact::Source::Model) as u32;
         packed
             .extend([index, f.start, f.end, placeholder_start, placeholder_end].map(|n| n as u32));
-        packed.push(score);
+        packed.push(score | from_model << 8);
     }
     packed[0] = redact::utf16_len(all.as_bytes()) as u32;
     packed[1] = types.len() as u32;
@@ -177,6 +186,26 @@ fn pack(redaction: redact::Redaction) -> (String, Vec<u32>) {
 /// object, or its JSON. Through JSON `NaN` would become `null` (the default) and an array or a
 /// `Redactor` something else entirely, so those are refused here first.
 pub(crate) fn config_of(value: &JsValue, what: &str) -> Result<RedactorConfig, JsValue> {
+    let mut model = None;
+    let mut value = value;
+    let without_model;
+    if value.is_object() && js_sys::Reflect::has(value, &"model".into()).unwrap_or(false) {
+        // The model is a class instance, not JSON: taken here, the rest goes through JSON.
+        let m = js_sys::Reflect::get(value, &"model".into()).unwrap_or_default();
+        if !m.is_undefined() && !m.is_null() {
+            model = Some(JsNerModel::tagger_of(&m)?);
+        }
+        let copy = js_sys::Object::assign(&js_sys::Object::new(), value.unchecked_ref());
+        let _ = js_sys::Reflect::delete_property(&copy, &"model".into());
+        without_model = JsValue::from(copy);
+        value = &without_model;
+    }
+    let mut config = config_without_model(value, what)?;
+    config.model = model.map(redact::ModelOption);
+    Ok(config)
+}
+
+fn config_without_model(value: &JsValue, what: &str) -> Result<RedactorConfig, JsValue> {
     if value.is_object() {
         if super::js::is_array(value) {
             return Err(invalid_option(format!(
@@ -189,12 +218,14 @@ pub(crate) fn config_of(value: &JsValue, what: &str) -> Result<RedactorConfig, J
                  instance: pass the options it was made with"
             )));
         }
-        let min = js_sys::Reflect::get(value, &"minScore".into()).unwrap_or_default();
-        if !min.is_undefined() && !min.as_f64().is_some_and(f64::is_finite) {
-            return Err(invalid_option(format!(
-                "minScore must be a number between 0 and 1, got {}",
-                describe(&min)
-            )));
+        for key in ["minScore", "modelThreshold"] {
+            let n = js_sys::Reflect::get(value, &key.into()).unwrap_or_default();
+            if !n.is_undefined() && !n.as_f64().is_some_and(f64::is_finite) {
+                return Err(invalid_option(format!(
+                    "{key} must be a number between 0 and 1, got {}",
+                    describe(&n)
+                )));
+            }
         }
     }
     match json_of(value, what)? {

@@ -16,7 +16,8 @@ export type ErrorCode =
   | "INVALID_OPTION" | "INVALID_ROLE" | "INVALID_ENTRY" | "ENTRY_TOO_LARGE"
   | "INVALID_TOKENIZER" | "UNSUPPORTED_TOKENIZER" | "CONTEXT_OVERFLOW" | "NOT_FOUND" | "INVALID_PATTERN"
   | "INVALID_DOCUMENT" | "READ_ONLY" | "STORAGE_UNAVAILABLE" | "STORAGE_BLOCKED"
-  | "QUOTA_EXCEEDED" | "CORRUPT_STORAGE" | "STORAGE_FAILED" | "CALLBACK_FAILED" | "FREED";
+  | "QUOTA_EXCEEDED" | "CORRUPT_STORAGE" | "STORAGE_FAILED" | "CALLBACK_FAILED" | "FREED"
+  | "INVALID_MODEL" | "MODEL_UNAVAILABLE";
 
 /** Errors thrown by llm-memory are `Error`s with `name === "LlmMemoryError"` and a `code`. */
 export interface LlmMemoryError extends Error { code: ErrorCode }

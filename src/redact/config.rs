@@ -99,6 +99,30 @@ pub struct RedactorConfig {
     /// Findings scoring below this are dropped. Context words lift weak patterns over it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub min_score: Option<f32>,
+    /// The PII model, which adds names, addresses and numbers after a label that rules miss
+    /// (see [`super::model`]). Set by code, not by JSON: the bindings take it from the
+    /// options object.
+    #[serde(skip)]
+    pub model: Option<ModelOption>,
+    /// A word counts for the model when its label's probability reaches this (default 0.5).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model_threshold: Option<f32>,
+}
+
+/// A loaded model as a redactor option. Two options are equal when they hold the same model.
+#[derive(Clone)]
+pub struct ModelOption(pub std::sync::Arc<crate::ner::Tagger>);
+
+impl PartialEq for ModelOption {
+    fn eq(&self, other: &Self) -> bool {
+        std::sync::Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl std::fmt::Debug for ModelOption {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "ModelOption({} labels)", self.0.labels().len())
+    }
 }
 
 /// Default threshold: strong patterns score ≥ 0.5 alone, weak ones need a context word.
@@ -161,6 +185,11 @@ impl RedactorConfig {
         if let Some(s) = self.min_score {
             if !(0.0..=1.0).contains(&s) {
                 return Err(Error::option("minScore must be between 0 and 1"));
+            }
+        }
+        if let Some(t) = self.model_threshold {
+            if !(0.0..=1.0).contains(&t) {
+                return Err(Error::option("modelThreshold must be between 0 and 1"));
             }
         }
         Ok(())
@@ -226,6 +255,7 @@ mod tests {
             r#"{"patterns":[{"name":"X","regex":"a","validate":"crc"}]}"#,
             r#"{"patterns":[{"name":"X","regex":"a","bogus":1}]}"#,
             r#"{"minScore":2}"#,
+            r#"{"modelThreshold":-0.1}"#,
             "[1]",
         ] {
             let err = RedactorConfig::from_json(bad).unwrap_err();

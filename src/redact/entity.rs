@@ -88,6 +88,7 @@ entity_types! {
         Address "ADDRESS" "Street address with a house number, or a post office box",
     }
     national {
+        IdNumber "ID_NUMBER" "Government, tax, passport or driver's licence number of any country, found by the PII model (`NerModel`) after its label",
         UsItin "US_ITIN" "US individual taxpayer identification number",
         UsPassport "US_PASSPORT" "US passport number, after its label",
         UsDriverLicense "US_DRIVER_LICENSE" "US driver's licence number, after its label",

@@ -12,14 +12,16 @@
 pub mod config;
 mod egress;
 pub mod entity;
+pub mod model;
 pub mod recognizers;
 mod scan;
 pub mod validate;
 pub mod vault;
 
-pub use config::{CustomPattern, Mode, RedactorConfig, DEFAULT_MIN_SCORE};
+pub use config::{CustomPattern, Mode, ModelOption, RedactorConfig, DEFAULT_MIN_SCORE};
 pub use egress::Counts;
 pub use entity::EntityType;
+pub use model::DEFAULT_MODEL_THRESHOLD;
 pub use vault::placeholder;
 pub use vault::placeholder::StreamRestorer;
 pub use vault::{KnownValues, Vault, VaultEntry};
@@ -41,10 +43,27 @@ pub struct Finding {
     /// What replaced the value: `[EMAIL_1]`, or `[EMAIL]` in mask mode.
     pub placeholder: String,
     pub score: f32,
+    /// What found the value: the rules or the PII model.
+    pub source: Source,
     /// Where the placeholder starts in the redacted text (UTF-16), so a binding can hand it
     /// out as a slice of that text instead of a string of its own.
     #[serde(skip)]
     pub output_start: usize,
+}
+
+/// What found a value: a rule (a recognizer, or the vault knowing the value) or the PII model.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Source {
+    Rule,
+    Model,
+}
+
+/// A candidate with what found it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Detected {
+    pub candidate: Candidate,
+    pub source: Source,
 }
 
 /// The result of [`Redactor::redact`].
@@ -80,6 +99,8 @@ pub struct Redactor {
     allow: HashSet<String>,
     min_score: f32,
     vault: Vault,
+    /// The PII model with its cache of spans per text, shared by clones.
+    model: Option<Arc<model::ModelPass>>,
 }
 
 impl std::fmt::Debug for Redactor {
@@ -104,6 +125,10 @@ impl Redactor {
             .map(|a| a.trim().to_lowercase())
             .collect();
         let min_score = config.min_score.unwrap_or(DEFAULT_MIN_SCORE);
+        let model = config.model.as_ref().map(|m| {
+            let threshold = config.model_threshold.unwrap_or(DEFAULT_MODEL_THRESHOLD);
+            Arc::new(model::ModelPass::new(m.0.clone(), threshold))
+        });
         Ok(Redactor {
             config,
             recognizers,
@@ -111,6 +136,7 @@ impl Redactor {
             allow,
             min_score,
             vault: Vault::new(),
+            model,
         })
     }
 
@@ -120,7 +146,7 @@ impl Redactor {
 
     /// Replaces every detected value. In placeholder mode new values are added to the vault.
     pub fn redact(&mut self, text: &str) -> Redaction {
-        let spans = self.detect(text);
+        let spans = self.detect_with_source(text);
         let mut out = String::with_capacity(text.len() + spans.len() * 8);
         let mut findings = Vec::with_capacity(spans.len());
         let mut utf16 = Utf16Cursor::new(text);
@@ -128,7 +154,11 @@ impl Redactor {
         let mut escaped = false;
         // The redacted text's length so far in UTF-16 (placeholders are ASCII).
         let mut out16 = 0;
-        for c in spans {
+        for Detected {
+            candidate: c,
+            source,
+        } in spans
+        {
             let escaped_from = out.len();
             escaped |= self.grammar.escape_into(&text[copied..c.start], &mut out);
             out16 += utf16_len(&out.as_bytes()[escaped_from..]);
@@ -152,6 +182,7 @@ impl Redactor {
                 kind: c.kind,
                 placeholder,
                 score: (c.score * 100.0).round() / 100.0,
+                source,
                 output_start,
             });
             copied = c.end;
@@ -167,6 +198,16 @@ impl Redactor {
     /// The non-overlapping spans that will be replaced, in text order (byte offsets): what the
     /// recognizers find, and values the vault already holds wherever they occur again.
     pub fn detect(&self, text: &str) -> Vec<Candidate> {
+        self.detect_with_source(text)
+            .into_iter()
+            .map(|d| d.candidate)
+            .collect()
+    }
+
+    /// [`Redactor::detect`] with what found each span. With a model, its names, addresses
+    /// and numbers join the rules' candidates before overlaps are resolved; a model span that
+    /// overlaps a rule's structured finding (e-mail, card, ...) gives way to it.
+    pub fn detect_with_source(&self, text: &str) -> Vec<Detected> {
         let mut found = self.recognizers.scan(text);
         for (start, end, entry) in self.vault.sightings(text) {
             let kind = EntityType::built_in(&entry.kind)
@@ -190,14 +231,46 @@ impl Redactor {
                 score: 1.0,
             });
         }
-        let candidates = found
+        let allowed = |c: &Candidate| {
+            self.allow.is_empty() || !self.allow.contains(&text[c.start..c.end].to_lowercase())
+        };
+        let mut candidates: Vec<Detected> = found
             .into_iter()
-            .filter(|c| c.score >= self.min_score)
-            .filter(|c| {
-                self.allow.is_empty() || !self.allow.contains(&text[c.start..c.end].to_lowercase())
+            .filter(|c| c.score >= self.min_score && allowed(c))
+            .map(|candidate| Detected {
+                candidate,
+                source: Source::Rule,
             })
             .collect();
+        if let Some(m) = &self.model {
+            // The model's own threshold applies to its spans, not `minScore`.
+            let structured: Vec<(usize, usize)> = candidates
+                .iter()
+                .filter(|d| model::is_structured(&d.candidate.kind))
+                .map(|d| (d.candidate.start, d.candidate.end))
+                .collect();
+            let cuts_into = |c: &Candidate| {
+                structured
+                    .iter()
+                    .any(|&(start, end)| c.start < end && start < c.end)
+            };
+            let from_model = m.candidates(text);
+            candidates.extend(
+                from_model
+                    .iter()
+                    .filter(|c| self.config.enables(&c.kind) && allowed(c) && !cuts_into(c))
+                    .map(|c| Detected {
+                        candidate: c.clone(),
+                        source: Source::Model,
+                    }),
+            );
+        }
         resolve_overlaps(candidates)
+    }
+
+    /// The PII model this redactor runs, if any.
+    pub fn model(&self) -> Option<&Arc<crate::ner::Tagger>> {
+        self.model.as_ref().map(|m| m.tagger())
     }
 
     /// Puts vault values back in place of placeholders (tolerating `email_1`, missing brackets)
@@ -246,8 +319,9 @@ impl Redactor {
 
 /// Keeps the best of overlapping candidates: the longest span (it hides the most), then the
 /// highest score, then the earliest. Greedy over that order is O(n log n).
-fn resolve_overlaps(mut candidates: Vec<Candidate>) -> Vec<Candidate> {
+fn resolve_overlaps(mut candidates: Vec<Detected>) -> Vec<Detected> {
     candidates.sort_by(|a, b| {
+        let (a, b) = (&a.candidate, &b.candidate);
         (b.end - b.start)
             .cmp(&(a.end - a.start))
             .then(b.score.total_cmp(&a.score))
@@ -255,7 +329,8 @@ fn resolve_overlaps(mut candidates: Vec<Candidate>) -> Vec<Candidate> {
     });
     let mut taken: BTreeMap<usize, usize> = BTreeMap::new(); // start -> end
     let mut kept = Vec::new();
-    for c in candidates {
+    for d in candidates {
+        let c = &d.candidate;
         let overlaps_before = taken
             .range(..c.end)
             .next_back()
@@ -264,9 +339,9 @@ fn resolve_overlaps(mut candidates: Vec<Candidate>) -> Vec<Candidate> {
             continue;
         }
         taken.insert(c.start, c.end);
-        kept.push(c);
+        kept.push(d);
     }
-    kept.sort_by_key(|c| c.start);
+    kept.sort_by_key(|d| d.candidate.start);
     kept
 }
 
@@ -419,11 +494,14 @@ mod tests {
 
     #[test]
     fn overlaps_prefer_longest_then_score() {
-        let c = |s, e, score| Candidate {
-            kind: EntityType::Phone,
-            start: s,
-            end: e,
-            score,
+        let c = |s, e, score| Detected {
+            candidate: Candidate {
+                kind: EntityType::Phone,
+                start: s,
+                end: e,
+                score,
+            },
+            source: Source::Rule,
         };
         let kept = resolve_overlaps(vec![
             c(0, 5, 0.9),

@@ -4,7 +4,7 @@
 // URL presets and the API key. Screenshots go to tests/out/.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { startDemoServer } from "../../www/server.mjs";
 import { launch } from "./chromium.mjs";
 
@@ -12,6 +12,7 @@ const out = new URL("../out/", import.meta.url);
 mkdirSync(out, { recursive: true });
 const pkgJs = process.env.LLM_MEMORY_PKG ? `${process.env.LLM_MEMORY_PKG}/llm_memory.js` : new URL("../../pkg/llm_memory.js", import.meta.url);
 const hasRedactor = readFileSync(pkgJs, "utf8").includes("class Redactor");
+const hasNerModel = readFileSync(pkgJs, "utf8").includes("class NerModel") && existsSync(new URL("../../models/pii-ner.bin", import.meta.url));
 
 let server;
 let browser;
@@ -238,6 +239,36 @@ test("redaction: the endpoint gets placeholders only, the user sees the real val
   await context.close();
 });
 
+test("the PII model loads in the worker with progress, and the inspector marks what it found", {
+  skip: hasNerModel ? false : "no NerModel in pkg/ or no models/pii-ner.bin (make model)",
+}, async () => {
+  const { page, context, errors } = await open(`redact=1&${SMALL}`);
+  const status = page.getByTestId("ner-status");
+  await page.waitForFunction(() => document.querySelector("[data-testid=ner-status]")?.dataset.state === "ready", null, { timeout: 120_000 });
+  assert.match(await status.textContent(), /PII model ready/);
+  assert.equal(await page.getByTestId("settings-ner-model").isChecked(), true, "on by default once loaded");
+  // Lower case, no cue word: the rules alone send these as they are.
+  await send(page, "i'm seeing maria gonzalez tomorrow at 1420 elm street, apt 3b");
+  const sent = (await chatRequests()).at(-1).body;
+  for (const value of ["maria gonzalez", "1420 elm street", "apt 3b"]) assert.ok(!sent.includes(value), `${value} was sent`);
+  assert.match(sent, /\[PERSON_\d+\]/);
+  assert.equal(await page.getByTestId("context-request").textContent(), sent, "the badge does not change the request shown");
+  const badges = await page.getByTestId("model-badge").allTextContents();
+  assert.ok(badges.some((b) => /^model: \[PERSON_\d+\] (0\.\d\d|1\.00)$/.test(b)), `badges: ${badges}`);
+  const marked = page.locator("[data-testid=context-request] mark.by-model");
+  assert.ok((await marked.count()) >= 2, "the name and the address are marked as the model's");
+  assert.match(await marked.first().getAttribute("title"), /found by the PII model, score/);
+  await shot(page, "demo-ner-model.png");
+
+  // Turned off, the rules alone redact: a new lower-case name goes out as written.
+  await page.getByTestId("settings-ner-model").uncheck();
+  await page.waitForFunction(() => !document.body.dataset.busy);
+  await send(page, "tell dmitri petrov the keys are under the mat");
+  assert.ok((await chatRequests()).at(-1).body.includes("dmitri petrov"), "without the model the rules keep the name");
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test("each chat keeps its own redacted values: a new chat, clearing and deleting leave none behind", {
   skip: hasRedactor ? false : "pkg/ has no Redactor class yet: run `make build` after the redaction work lands",
 }, async () => {
@@ -297,10 +328,10 @@ test("settings saved before the national id types existed get them on, and keep 
   assert.match(sent, /\[UK_NHS_1\]/);
   // Turned off now, it stays off after a reload: the saved choice knows the new types.
   const summary = page.locator(".national-types summary");
-  assert.match(await summary.textContent(), /21 of 21 on/);
+  assert.match(await summary.textContent(), /22 of 22 on/);
   await summary.click();
   await page.locator("input[name=entityType][value=UK_NHS]").uncheck();
-  assert.match(await summary.textContent(), /20 of 21 on/);
+  assert.match(await summary.textContent(), /21 of 22 on/);
   await page.waitForFunction(() => JSON.parse(localStorage.getItem("llm-memory-demo:settings")).entityTypes.indexOf("UK_NHS") < 0);
   await page.reload();
   await page.waitForSelector("body[data-ready='1']");

@@ -33,7 +33,8 @@ test("findings read as written: two-decimal scores, placeholders in order in the
     assert.ok(from >= 0, `${f.placeholder} in ${text}`);
     assert.equal(r.restore(f.placeholder), input.slice(f.start, f.end));
   }
-  assert.deepEqual(Object.keys(findings[0]), ["type", "start", "end", "placeholder", "score"]);
+  assert.deepEqual(Object.keys(findings[0]), ["type", "start", "end", "placeholder", "score", "source"]);
+  assert.ok(findings.every((f) => f.source === "rule"), "no model given: every finding is the rules'");
   assert.equal(findings[1].score, 0.9);
 });
 

@@ -1,7 +1,7 @@
 // Type-checked by `tsc` in `make test`: the Redactor surface as apps that redact before upload
 // use it (issue contract: `new Redactor(options?)`, `redact`, `restore`, a streaming restorer,
 // the vault kept by the app).
-import { Redactor } from "../../pkg/llm_memory.js";
+import { Memory, NerModel, Redactor } from "../../pkg/llm_memory.js";
 import type {
   BuiltInEntityType, EntityType, EntityTypeInfo, Finding, RedactionResult, RedactorInit, RedactorOptions, VaultDocument,
 } from "../../pkg/llm_memory.js";
@@ -57,4 +57,26 @@ export function redactorUsage(chunks: string[]): string {
   new Redactor({ patterns: [{ name: "ticket", regex: "x" }] });
   shown += String(typo) + String(named) + String(misspelled);
   return shown;
+}
+
+// The PII model: loaded once, given to redactors and memories; findings say what found them.
+export async function nerModelUsage(bytes: Uint8Array, bar: { update(x: number): void }): Promise<string> {
+  const model = await NerModel.fromUrl("/models/pii-ner.bin", {
+    onProgress: ({ loaded, total }) => bar.update(total ? loaded / total : 0),
+    cache: true,
+  });
+  const again: NerModel = await NerModel.fromBytes(bytes);
+  const labels: string[] = model.labels;
+  const about: string = `${model.attribution} (${model.license}), cached: ${model.fromCache}`;
+  const r = new Redactor({ model, modelThreshold: 0.6, types: ["PERSON", "ADDRESS", "ID_NUMBER"] });
+  const mem = new Memory({ redact: { model: again } });
+  const source: "rule" | "model" | undefined = r.redact("i'm seeing maria gonzalez").findings[0]?.source;
+  const logits: Float32Array = model.logits(model.tokenIds("maria gonzalez"));
+  // @ts-expect-error: a model is a NerModel, not its URL
+  new Redactor({ model: "/models/pii-ner.bin" });
+  // @ts-expect-error: onProgress gets one object
+  NerModel.fromUrl("/m.bin", { onProgress: (loaded: number, total: number) => loaded + total });
+  mem.free();
+  again.free();
+  return labels.join() + about + String(source) + logits.length;
 }

@@ -1,0 +1,254 @@
+//! The redactor with the PII model (`models/pii-ner.bin`, `make model`): what it adds to the
+//! rules (lower-case names, addresses without a cue, numbers after a label), that rules keep
+//! the structured types, that nothing planted reaches a context with the model on, and that a
+//! memory tags each text once however many contexts it builds.
+//!
+//! Without the model file the tests are skipped with a message, except in CI (`CI` set), where
+//! `make test` builds it first and its absence is a failure. They run optimized only
+//! (`cargo test --release --test ner_redact`, in `make test`): unoptimized, the encoder takes
+//! minutes over these texts.
+#![cfg(all(not(target_arch = "wasm32"), not(debug_assertions)))]
+
+use llm_memory::ner::Tagger;
+use llm_memory::redact::{ModelOption, Redactor, RedactorConfig, Source};
+use llm_memory::{ApproximateCounter, Memory, MemoryConfig, NewEntry, Role, Strategy};
+use std::path::PathBuf;
+use std::sync::{Arc, OnceLock};
+
+fn tagger() -> Option<Arc<Tagger>> {
+    static TAGGER: OnceLock<Option<Arc<Tagger>>> = OnceLock::new();
+    TAGGER
+        .get_or_init(|| {
+            let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("models/pii-ner.bin");
+            match std::fs::read(&path) {
+                Ok(bytes) => Some(Arc::new(
+                    Tagger::from_bytes(&bytes).expect("models/pii-ner.bin loads"),
+                )),
+                Err(e) if std::env::var_os("CI").is_none() => {
+                    eprintln!(
+                        "SKIPPED: {} not readable ({e}); run `make model` to test the redactor with the model",
+                        path.display()
+                    );
+                    None
+                }
+                Err(e) => panic!(
+                    "{} is missing in CI ({e}): make test runs make model first",
+                    path.display()
+                ),
+            }
+        })
+        .clone()
+}
+
+/// A redactor with `options` (JSON) and, when given, the model.
+fn redactor(options: &str, model: Option<&Arc<Tagger>>) -> Redactor {
+    let mut config = RedactorConfig::from_json(options).unwrap();
+    config.model = model.map(|t| ModelOption(t.clone()));
+    Redactor::new(config).unwrap()
+}
+
+/// Texts whose value the rules alone leave, with the value and the type the model gives it.
+const RULES_MISS: [(&str, &str, &str); 6] = [
+    (
+        "i'm seeing maria gonzalez tomorrow at 1420 elm street, apt 3b",
+        "maria gonzalez",
+        "PERSON",
+    ),
+    (
+        "i'm seeing maria gonzalez tomorrow at 1420 elm street, apt 3b",
+        "1420 elm street, apt 3b",
+        "ADDRESS",
+    ),
+    (
+        "tell dmitri petrov the keys are under the mat",
+        "dmitri petrov",
+        "PERSON",
+    ),
+    (
+        "my landlord is carlos mendoza, his place is 88 oak ridge road",
+        "88 oak ridge road",
+        "ADDRESS",
+    ),
+    (
+        "can you ask priya raman to call me back",
+        "priya raman",
+        "PERSON",
+    ),
+    (
+        "my driver's license is D1234-5678-9012",
+        "D1234-5678-9012",
+        "ID_NUMBER",
+    ),
+];
+
+#[test]
+fn the_model_finds_what_the_rules_miss() {
+    let Some(t) = tagger() else { return };
+    for (text, value, kind) in RULES_MISS {
+        let rules = redactor("{}", None).redact(text);
+        assert!(
+            rules.text.contains(value),
+            "the rules alone already find {value:?}: pick another example ({})",
+            rules.text
+        );
+        let out = redactor("{}", Some(&t)).redact(text);
+        assert!(!out.text.contains(value), "{value:?} kept in {}", out.text);
+        let start = text.find(value).unwrap();
+        let f = out
+            .findings
+            .iter()
+            .find(|f| f.start == start && f.end == start + value.len())
+            .unwrap_or_else(|| panic!("no finding for {value:?}: {:?}", out.findings));
+        assert_eq!(f.kind.as_str(), kind);
+        assert_eq!(f.source, Source::Model);
+        assert!(f.score >= 0.5 && f.score <= 1.0, "{f:?}");
+    }
+}
+
+#[test]
+fn rules_keep_the_structured_types() {
+    let Some(t) = tagger() else { return };
+    // The model reads an e-mail and a phone here too; the rules' findings are the ones kept,
+    // and the name inside the e-mail address is not cut out of it.
+    let text = "my email is maria.gonzalez@example.com and phone 415-555-0100";
+    let plain = redactor("{}", None).redact(text);
+    let with = redactor("{}", Some(&t)).redact(text);
+    assert_eq!(with.text, plain.text);
+    assert!(with.findings.iter().all(|f| f.source == Source::Rule));
+    let json = serde_json::to_string(&with.findings[0]).unwrap();
+    assert!(json.contains(r#""source":"rule""#), "{json}");
+}
+
+#[test]
+fn types_allow_list_and_threshold_apply_to_the_model() {
+    let Some(t) = tagger() else { return };
+    let text = RULES_MISS[0].0;
+    let only_email = redactor(r#"{"types":["EMAIL"]}"#, Some(&t)).redact(text);
+    assert!(only_email.findings.is_empty(), "{:?}", only_email.findings);
+    let allowed = redactor(r#"{"allowList":["Maria Gonzalez"]}"#, Some(&t)).redact(text);
+    assert!(allowed.text.contains("maria gonzalez"));
+    assert!(allowed
+        .findings
+        .iter()
+        .any(|f| f.kind.as_str() == "ADDRESS"));
+    // A threshold no word reaches leaves the text to the rules.
+    let strict = redactor(r#"{"modelThreshold":1}"#, Some(&t)).redact(text);
+    let plain = redactor("{}", None).redact(text);
+    assert!(strict.findings.len() <= plain.findings.len() + 1);
+    assert!(strict
+        .findings
+        .iter()
+        .all(|f| f.source == Source::Rule || f.score >= 0.999));
+}
+
+#[test]
+fn restore_brings_model_values_back() {
+    let Some(t) = tagger() else { return };
+    let mut r = redactor("{}", Some(&t));
+    let text = RULES_MISS[0].0;
+    let out = r.redact(text);
+    assert_eq!(r.restore(&out.text), text);
+    // The same name later is the same placeholder.
+    let again = r.redact("did maria gonzalez call?");
+    let person = out
+        .findings
+        .iter()
+        .find(|f| f.kind.as_str() == "PERSON")
+        .unwrap();
+    assert!(
+        again.text.contains(&person.placeholder),
+        "{} / {}",
+        again.text,
+        person.placeholder
+    );
+}
+
+#[test]
+fn a_long_text_is_tagged_in_windows_to_its_end() {
+    let Some(t) = tagger() else { return };
+    let filler = "we talked about the weather and the garden for a while. ".repeat(80);
+    let text = format!("{filler}then i met carlos mendoza at 88 oak ridge road. {filler}");
+    let runs = t.runs();
+    let out = redactor("{}", Some(&t)).redact(&text);
+    assert!(
+        t.runs() - runs > 3,
+        "a text this long needs several windows"
+    );
+    assert!(!out.text.contains("carlos mendoza"), "name kept");
+    assert!(!out.text.contains("88 oak ridge road"), "address kept");
+}
+
+const PLANTED: [&str; 5] = [
+    "maria gonzalez",
+    "1420 elm street, apt 3b",
+    "dmitri petrov",
+    "88 oak ridge road",
+    "riley.jones@example.com",
+];
+
+fn memory(t: &Arc<Tagger>, strategy: Strategy) -> Memory {
+    let mut c = MemoryConfig {
+        strategy,
+        system_prompt: Some("You help dmitri petrov with his errands.".into()),
+        ..Default::default()
+    };
+    c.limits.max_tokens = Some(4000);
+    let mut m = Memory::new(c, Arc::new(ApproximateCounter::default())).unwrap();
+    m.set_redactor(Some(redactor("{}", Some(t))));
+    m.add(
+        Role::User,
+        "i'm seeing maria gonzalez tomorrow at 1420 elm street, apt 3b",
+        NewEntry::default(),
+        1.0,
+    )
+    .unwrap();
+    m.add(Role::Assistant, "Noted.", NewEntry::default(), 2.0)
+        .unwrap();
+    m.add(
+        Role::User,
+        "my landlord is carlos mendoza, his place is 88 oak ridge road; mail riley.jones@example.com",
+        NewEntry::default(),
+        3.0,
+    )
+    .unwrap();
+    m.pin("the user's friend is maria gonzalez").unwrap();
+    m
+}
+
+#[test]
+fn nothing_planted_reaches_a_context_with_the_model_on() {
+    let Some(t) = tagger() else { return };
+    for strategy in [Strategy::Full, Strategy::Tokens, Strategy::Window] {
+        let m = memory(&t, strategy);
+        let built = m.context(None).unwrap();
+        let sent = serde_json::to_string(&built.messages).unwrap();
+        for v in PLANTED {
+            assert!(!sent.contains(v), "{v:?} sent under {strategy:?}: {sent}");
+        }
+        assert!(sent.contains("[PERSON_") && sent.contains("[ADDRESS_"));
+        let report = serde_json::to_string(&built.report).unwrap();
+        assert!(PLANTED.iter().all(|v| !report.contains(v)));
+        assert!(built.report.redactions.get("PERSON").copied().unwrap_or(0) >= 2);
+    }
+}
+
+#[test]
+fn each_text_is_tagged_once_across_context_builds() {
+    if tagger().is_none() {
+        return;
+    }
+    // A tagger of its own: the shared one counts the other tests' runs too.
+    let bytes = std::fs::read(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("models/pii-ner.bin"));
+    let t = Arc::new(Tagger::from_bytes(&bytes.unwrap()).unwrap());
+    let m = memory(&t, Strategy::Full);
+    m.context(None).unwrap();
+    let after_first = t.runs();
+    for _ in 0..3 {
+        m.context(None).unwrap();
+    }
+    assert_eq!(
+        t.runs(),
+        after_first,
+        "turns, the pinned fact and the system prompt were tagged again"
+    );
+}
