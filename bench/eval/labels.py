@@ -19,7 +19,7 @@ _ID_TYPES = {
     "AU_ACN", "AU_MEDICARE", "IN_PAN", "IN_AADHAAR", "IN_VEHICLE_REGISTRATION", "IN_VOTER",
     "IN_PASSPORT", "IN_GSTIN", "FI_PERSONAL_IDENTITY_CODE", "KR_RRN", "KR_BRN", "KR_DRIVER_LICENSE",
     "KR_PASSPORT", "KR_FRN", "TH_TNIN", "NG_NIN", "NG_VEHICLE_REGISTRATION", "SE_PERSONNUMMER",
-    "DE_TAX_ID", "ID",
+    "DE_TAX_ID", "ID", "ID_NUMBER",
 }
 
 # Label or finding type → evaluation class. Types not listed keep their own name (then they are

@@ -31,9 +31,7 @@ def systems(args):
     model = [args.rules, "--model", args.model] if args.model else None
     return {
         "rules": rules,
-        # MODEL: the model alone needs an option of the example to switch rules off; until the
-        # model lands both columns stay empty.
-        "model": None,
+        "model": model + ["--model-only"] if model else None,
         "rules + model": model,
         "Presidio": [sys.executable, str(here / "presidio_run.py")],
     }
