@@ -9,6 +9,7 @@ pub mod error;
 pub mod history;
 pub mod memory;
 pub mod message;
+pub mod ner;
 pub mod recall;
 pub mod redact;
 pub mod store;
