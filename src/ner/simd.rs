@@ -1,0 +1,230 @@
+//! A 4-lane f32 vector for the encoder's kernels, so they are written once: wasm `simd128` on
+//! wasm32 (our build enables it, see .cargo/config.toml), SSE2 on x86_64 (part of its baseline),
+//! plain arrays elsewhere. The release profile optimizes for size (`opt-level = "s"`), at which
+//! LLVM neither unrolls nor vectorizes the kernels' loops by itself; explicit lanes make the
+//! speed independent of that. Also here: turning 128 packed 4-bit weights into 256 floats.
+
+#[cfg(target_arch = "wasm32")]
+use core::arch::wasm32 as arch;
+#[cfg(all(target_arch = "x86_64", not(target_arch = "wasm32")))]
+use core::arch::x86_64 as arch;
+
+#[cfg(target_arch = "wasm32")]
+type Lanes = arch::v128;
+#[cfg(target_arch = "x86_64")]
+type Lanes = arch::__m128;
+#[cfg(not(any(target_arch = "wasm32", target_arch = "x86_64")))]
+type Lanes = [f32; 4];
+
+#[derive(Clone, Copy)]
+pub struct F32x4(Lanes);
+
+impl F32x4 {
+    #[inline(always)]
+    pub fn splat(v: f32) -> Self {
+        #[cfg(target_arch = "wasm32")]
+        return F32x4(arch::f32x4_splat(v));
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: SSE is part of the x86_64 baseline.
+        return F32x4(unsafe { arch::_mm_set1_ps(v) });
+        #[cfg(not(any(target_arch = "wasm32", target_arch = "x86_64")))]
+        return F32x4([v; 4]);
+    }
+
+    /// The first four values of `s` (which must have at least four).
+    #[inline(always)]
+    pub fn load(s: &[f32]) -> Self {
+        let s = &s[..4];
+        #[cfg(target_arch = "wasm32")]
+        // SAFETY: `s` has four f32s; v128_load has no alignment requirement.
+        return F32x4(unsafe { arch::v128_load(s.as_ptr() as *const arch::v128) });
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `s` has four f32s; _mm_loadu_ps has no alignment requirement.
+        return F32x4(unsafe { arch::_mm_loadu_ps(s.as_ptr()) });
+        #[cfg(not(any(target_arch = "wasm32", target_arch = "x86_64")))]
+        return F32x4([s[0], s[1], s[2], s[3]]);
+    }
+
+    /// Writes the four values to the start of `s` (which must have room for four).
+    #[inline(always)]
+    pub fn store(self, s: &mut [f32]) {
+        let s = &mut s[..4];
+        #[cfg(target_arch = "wasm32")]
+        // SAFETY: `s` has room for four f32s; v128_store has no alignment requirement.
+        unsafe {
+            arch::v128_store(s.as_mut_ptr() as *mut arch::v128, self.0)
+        };
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `s` has room for four f32s; _mm_storeu_ps has no alignment requirement.
+        unsafe {
+            arch::_mm_storeu_ps(s.as_mut_ptr(), self.0)
+        };
+        #[cfg(not(any(target_arch = "wasm32", target_arch = "x86_64")))]
+        s.copy_from_slice(&self.0);
+    }
+
+    #[inline(always)]
+    pub fn add(self, o: Self) -> Self {
+        #[cfg(target_arch = "wasm32")]
+        return F32x4(arch::f32x4_add(self.0, o.0));
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: SSE is part of the x86_64 baseline.
+        return F32x4(unsafe { arch::_mm_add_ps(self.0, o.0) });
+        #[cfg(not(any(target_arch = "wasm32", target_arch = "x86_64")))]
+        return F32x4(std::array::from_fn(|i| self.0[i] + o.0[i]));
+    }
+
+    #[inline(always)]
+    pub fn mul(self, o: Self) -> Self {
+        #[cfg(target_arch = "wasm32")]
+        return F32x4(arch::f32x4_mul(self.0, o.0));
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: SSE is part of the x86_64 baseline.
+        return F32x4(unsafe { arch::_mm_mul_ps(self.0, o.0) });
+        #[cfg(not(any(target_arch = "wasm32", target_arch = "x86_64")))]
+        return F32x4(std::array::from_fn(|i| self.0[i] * o.0[i]));
+    }
+
+    #[inline(always)]
+    pub fn div(self, o: Self) -> Self {
+        #[cfg(target_arch = "wasm32")]
+        return F32x4(arch::f32x4_div(self.0, o.0));
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: SSE is part of the x86_64 baseline.
+        return F32x4(unsafe { arch::_mm_div_ps(self.0, o.0) });
+        #[cfg(not(any(target_arch = "wasm32", target_arch = "x86_64")))]
+        return F32x4(std::array::from_fn(|i| self.0[i] / o.0[i]));
+    }
+
+    /// Each lane clamped to `[lo, hi]`.
+    #[inline(always)]
+    pub fn clamp(self, lo: f32, hi: f32) -> Self {
+        #[cfg(target_arch = "wasm32")]
+        return F32x4(arch::f32x4_pmax(
+            arch::f32x4_pmin(self.0, arch::f32x4_splat(hi)),
+            arch::f32x4_splat(lo),
+        ));
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: SSE is part of the x86_64 baseline.
+        return F32x4(unsafe {
+            arch::_mm_max_ps(
+                arch::_mm_min_ps(self.0, arch::_mm_set1_ps(hi)),
+                arch::_mm_set1_ps(lo),
+            )
+        });
+        #[cfg(not(any(target_arch = "wasm32", target_arch = "x86_64")))]
+        return F32x4(self.0.map(|v| v.min(hi).max(lo)));
+    }
+
+    /// `acc + self·b`, rounded twice (no fused multiply-add: the same result everywhere).
+    #[inline(always)]
+    pub fn mul_add(self, b: Self, acc: Self) -> Self {
+        acc.add(self.mul(b))
+    }
+
+    /// The four lanes added as `(l0 + l1) + (l2 + l3)`.
+    #[inline(always)]
+    pub fn sum(self) -> f32 {
+        let mut lanes = [0f32; 4];
+        self.store(&mut lanes);
+        (lanes[0] + lanes[1]) + (lanes[2] + lanes[3])
+    }
+}
+
+/// Dequantizes one block of an 8-column panel: `chunks` is 8 × 16 bytes (see `Q4Matrix`),
+/// `scales` the 8 columns' scales; `out` receives 32 rows × 8 columns, `(q − 8)·scale`.
+#[inline]
+pub fn dequantize_block(chunks: &[u8], scales: &[f32; 8], out: &mut [f32]) {
+    let (chunks, out) = (&chunks[..128], &mut out[..256]);
+    let s0 = F32x4::load(&scales[..4]);
+    let s1 = F32x4::load(&scales[4..]);
+    for (chunk, out) in chunks.chunks_exact(16).zip(out.chunks_exact_mut(32)) {
+        let quads = nibbles_as_f32(chunk.try_into().expect("16 bytes"));
+        for (q, (quad, dst)) in quads.into_iter().zip(out.chunks_exact_mut(4)).enumerate() {
+            let scale = if q % 2 == 0 { s0 } else { s1 };
+            quad.add(F32x4::splat(-8.0)).mul(scale).store(dst);
+        }
+    }
+}
+
+/// The 32 nibbles of 16 bytes as floats: low nibbles of bytes 0..16, then high nibbles.
+#[inline(always)]
+fn nibbles_as_f32(bytes: &[u8; 16]) -> [F32x4; 8] {
+    #[cfg(target_arch = "wasm32")]
+    {
+        use arch::*;
+        // SAFETY: `bytes` is 16 bytes; v128_load has no alignment requirement.
+        let v = unsafe { v128_load(bytes.as_ptr() as *const v128) };
+        let halves = [v128_and(v, u8x16_splat(15)), u8x16_shr(v, 4)];
+        let mut out = [F32x4::splat(0.0); 8];
+        for (h, n) in halves.into_iter().enumerate() {
+            let (lo, hi) = (u16x8_extend_low_u8x16(n), u16x8_extend_high_u8x16(n));
+            out[4 * h] = F32x4(f32x4_convert_i32x4(u32x4_extend_low_u16x8(lo)));
+            out[4 * h + 1] = F32x4(f32x4_convert_i32x4(u32x4_extend_high_u16x8(lo)));
+            out[4 * h + 2] = F32x4(f32x4_convert_i32x4(u32x4_extend_low_u16x8(hi)));
+            out[4 * h + 3] = F32x4(f32x4_convert_i32x4(u32x4_extend_high_u16x8(hi)));
+        }
+        out
+    }
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: SSE2 is part of the x86_64 baseline; the load reads exactly the 16 bytes.
+    unsafe {
+        use arch::*;
+        let v = _mm_loadu_si128(bytes.as_ptr() as *const __m128i);
+        let mask = _mm_set1_epi8(15);
+        let halves = [
+            _mm_and_si128(v, mask),
+            _mm_and_si128(_mm_srli_epi16(v, 4), mask),
+        ];
+        let zero = _mm_setzero_si128();
+        let mut out = [F32x4::splat(0.0); 8];
+        for (h, n) in halves.into_iter().enumerate() {
+            let (lo, hi) = (_mm_unpacklo_epi8(n, zero), _mm_unpackhi_epi8(n, zero));
+            out[4 * h] = F32x4(_mm_cvtepi32_ps(_mm_unpacklo_epi16(lo, zero)));
+            out[4 * h + 1] = F32x4(_mm_cvtepi32_ps(_mm_unpackhi_epi16(lo, zero)));
+            out[4 * h + 2] = F32x4(_mm_cvtepi32_ps(_mm_unpacklo_epi16(hi, zero)));
+            out[4 * h + 3] = F32x4(_mm_cvtepi32_ps(_mm_unpackhi_epi16(hi, zero)));
+        }
+        out
+    }
+    #[cfg(not(any(target_arch = "wasm32", target_arch = "x86_64")))]
+    {
+        let value = |i: usize| {
+            if i < 16 {
+                (bytes[i] & 15) as f32
+            } else {
+                (bytes[i - 16] >> 4) as f32
+            }
+        };
+        std::array::from_fn(|q| F32x4(std::array::from_fn(|l| value(4 * q + l))))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lanes_round_trip_and_add_up() {
+        let v = F32x4::load(&[1.0, 2.0, 3.0, 4.0, 99.0]);
+        let mut out = [0.0; 4];
+        v.mul_add(F32x4::splat(2.0), F32x4::splat(0.5))
+            .store(&mut out);
+        assert_eq!(out, [2.5, 4.5, 6.5, 8.5]);
+        assert_eq!(v.sum(), 10.0);
+    }
+
+    #[test]
+    fn nibbles_come_out_low_first_then_high() {
+        let bytes: [u8; 16] = std::array::from_fn(|i| (i as u8) | ((15 - i as u8) << 4));
+        let mut values = [0f32; 32];
+        for (q, quad) in nibbles_as_f32(&bytes).into_iter().enumerate() {
+            quad.store(&mut values[4 * q..]);
+        }
+        let expected: Vec<f32> = (0..16)
+            .map(|i| i as f32)
+            .chain((0..16).map(|i| (15 - i) as f32))
+            .collect();
+        assert_eq!(values.to_vec(), expected);
+    }
+}
