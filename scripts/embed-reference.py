@@ -102,7 +102,12 @@ def texts():
 
 def main():
     model_path, tokenizer_path, prefix = sys.argv[1:4]
-    tok = Tokenizer.from_file(tokenizer_path)
+    # Without its added tokens: "[SEP]" typed in a text is read as text, as our tokenizer
+    # reads it (user input cannot place separators in the model's input).
+    with open(tokenizer_path, encoding="utf-8") as f:
+        spec = json.load(f)
+    spec["added_tokens"] = []
+    tok = Tokenizer.from_str(json.dumps(spec))
     tok.no_truncation()
     tok.no_padding()
     cls, sep = tok.token_to_id("[CLS]"), tok.token_to_id("[SEP]")

@@ -7,14 +7,17 @@
 //! format and kernels, with 8-bit weights (`kernels_q8`). `wordpiece` and `windows` are the text
 //! side both share.
 
+pub mod embedder;
 pub mod encoder;
 pub mod format;
 mod kernels;
+mod kernels_q8;
 mod simd;
 #[cfg(test)]
 mod tests;
 pub mod windows;
 pub mod wordpiece;
 
+pub use embedder::EmbedModel;
 pub use encoder::NerModel;
 pub use format::{NormalizerFlags, SpecialTokens, WordPieceConfig};
