@@ -4,7 +4,10 @@
 //! sending text anywhere. A registry lets `Memory` find the Rust side of the JS object, as
 //! `Tokenizer` does.
 
+use super::callbacks::error_text;
 use super::errors::{invalid_option, js_error};
+use super::options::Opts;
+use super::storage::idb::{self, IdbBackend};
 use crate::error::ErrorCode;
 use crate::ner::EmbedModel as Core;
 use js_sys::{Array, Float32Array};
@@ -12,6 +15,12 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::{Rc, Weak};
 use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen(module = "/src/bindings/fetch_bytes.js")]
+extern "C" {
+    #[wasm_bindgen(js_name = fetchBytes, catch)]
+    async fn fetch_bytes(url: &str, on_progress: &JsValue) -> Result<JsValue, JsValue>;
+}
 
 thread_local! {
     /// Live models by handle; an entry dies with its JS object.
@@ -32,6 +41,7 @@ thread_local! {
 pub struct EmbedModel {
     model: Rc<Core>,
     handle: u32,
+    from_cache: bool,
 }
 
 impl EmbedModel {
@@ -75,7 +85,78 @@ impl EmbedModel {
                 "EmbedModel.fromBytes takes the model file as a Uint8Array or an ArrayBuffer",
             ));
         };
-        let model = Rc::new(Core::from_bytes(&bytes)?);
+        Ok(EmbedModel::register(Core::from_bytes(&bytes)?))
+    }
+
+    /// Downloads a model file from `url` (reporting `onProgress(loaded, total)` as bytes
+    /// arrive) and loads it; the file is kept in IndexedDB under its URL, so the next page load
+    /// reads it from there instead of the network (`fromCache`). Where IndexedDB is unavailable
+    /// it only downloads. Throws `INVALID_MODEL` when the download fails or the file is bad.
+    ///
+    /// @example
+    /// ```js
+    /// const embedder = await EmbedModel.fromUrl("/models/embed.bin", {
+    ///   onProgress: (loaded, total) => ui.append(`${Math.round((100 * loaded) / total)} %`),
+    /// });
+    /// embedder.fromCache; // false on the first visit, true after a reload
+    /// ```
+    #[wasm_bindgen(js_name = fromUrl, unchecked_return_type = "EmbedModel")]
+    pub async fn from_url(
+        url: String,
+        #[wasm_bindgen(
+            unchecked_param_type = "{ onProgress?: (loaded: number, total: number) => void }"
+        )]
+        options: JsValue,
+    ) -> Result<EmbedModel, JsValue> {
+        let on_progress = match options.is_undefined() || options.is_null() {
+            true => None,
+            false => {
+                let o = Opts::new(&options, "EmbedModel.fromUrl options")?;
+                o.check_keys(&["onProgress"])?;
+                o.function("onProgress")?
+            }
+        };
+        let db = match idb::available() {
+            true => IdbBackend::connect().await.ok(),
+            false => None,
+        };
+        let key = format!("embed-model:{url}");
+        if let Some(db) = &db {
+            if let Ok(Some(bytes)) = db.get_prepared(&key).await {
+                // A damaged entry is downloaded again below.
+                if let Ok(model) = Core::from_bytes(&bytes) {
+                    let mut m = EmbedModel::register(model);
+                    m.from_cache = true;
+                    return Ok(m);
+                }
+            }
+        }
+        let progress = on_progress.map(JsValue::from).unwrap_or(JsValue::UNDEFINED);
+        let fetched = fetch_bytes(&url, &progress).await.map_err(|e| {
+            js_error(
+                ErrorCode::InvalidModel,
+                &format!("could not download the model: {}", error_text(&e)),
+            )
+        })?;
+        let bytes = js_sys::Uint8Array::new(&fetched).to_vec();
+        let model = EmbedModel::register(Core::from_bytes(&bytes)?);
+        if let Some(db) = &db {
+            // A failed cache write (quota) costs the next load its head start, nothing more.
+            let _ = db.put_prepared(&key, &bytes).await;
+        }
+        Ok(model)
+    }
+
+    /// Whether this model came from the IndexedDB copy (`fromUrl`).
+    #[wasm_bindgen(getter, js_name = fromCache)]
+    pub fn from_cache(&self) -> bool {
+        self.from_cache
+    }
+}
+
+impl EmbedModel {
+    fn register(model: Core) -> EmbedModel {
+        let model = Rc::new(model);
         let handle = REGISTRY.with(|r| {
             let mut r = r.borrow_mut();
             r.0 += 1;
@@ -84,9 +165,16 @@ impl EmbedModel {
             r.1.insert(id, Rc::downgrade(&model));
             id
         });
-        Ok(EmbedModel { model, handle })
+        EmbedModel {
+            model,
+            handle,
+            from_cache: false,
+        }
     }
+}
 
+#[wasm_bindgen]
+impl EmbedModel {
     /// One vector per text, in order: `Float32Array`s of `dimensions` values, length 1. Texts
     /// longer than `maxTokens` are embedded in windows whose vectors are averaged.
     ///

@@ -5,6 +5,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
+import { createServer } from "node:http";
 import { fileURLToPath } from "node:url";
 import { lib, throwsCode } from "./helpers.mjs";
 
@@ -71,4 +72,26 @@ test("Memory with an embedder recalls a reworded fact that words miss", { skip }
   assert.ok(hits.some((h) => /Porto/.test(h.text)), hits.map((h) => h.text).join(" | "));
   throwsCode(assert, () => new Memory({ strategy: "retrieval", maxTokens: 300, embedder, embed: async (t) => t.map(() => [1]) }), "INVALID_OPTION");
   throwsCode(assert, () => new Memory({ strategy: "retrieval", maxTokens: 300, embedder: {} }), "INVALID_OPTION");
+});
+
+test("fromUrl downloads with progress; a missing file is INVALID_MODEL", { skip }, async () => {
+  const server = createServer((req, res) => {
+    if (req.url !== "/embed.bin") return res.writeHead(404).end();
+    res.writeHead(200, { "content-length": bytes.length }).end(bytes);
+  });
+  await new Promise((ok) => server.listen(0, "127.0.0.1", ok));
+  const base = `http://127.0.0.1:${server.address().port}`;
+  try {
+    const seen = [];
+    const model = await EmbedModel.fromUrl(`${base}/embed.bin`, { onProgress: (loaded, total) => seen.push([loaded, total]) });
+    assert.equal(model.fromCache, false, "Node has no IndexedDB: downloaded");
+    assert.ok(seen.length >= 1);
+    assert.deepEqual(seen.at(-1), [bytes.length, bytes.length]);
+    assert.ok(seen.every(([a], i) => i === 0 || a >= seen[i - 1][0]), "progress only grows");
+    assert.equal(model.embed(["hello"])[0].length, 384);
+    await assert.rejects(EmbedModel.fromUrl(`${base}/missing.bin`), (e) => e.code === "INVALID_MODEL" && /404/.test(e.message));
+    await assert.rejects(EmbedModel.fromUrl(`${base}/embed.bin`, { progress: 1 }), (e) => e.code === "INVALID_OPTION");
+  } finally {
+    server.close();
+  }
 });
