@@ -6,7 +6,7 @@
 
 use super::callbacks::error_text;
 use super::errors::{invalid_option, js_error};
-use super::options::Opts;
+use super::options::{describe, string_arg, Opts};
 use super::storage::idb::{self, IdbBackend};
 use crate::error::ErrorCode;
 use crate::ner::EmbedModel as Core;
@@ -102,12 +102,13 @@ impl EmbedModel {
     /// ```
     #[wasm_bindgen(js_name = fromUrl, unchecked_return_type = "EmbedModel")]
     pub async fn from_url(
-        url: String,
+        #[wasm_bindgen(unchecked_param_type = "string")] url: JsValue,
         #[wasm_bindgen(
             unchecked_param_type = "{ onProgress?: (loaded: number, total: number) => void }"
         )]
         options: JsValue,
     ) -> Result<EmbedModel, JsValue> {
+        let url = string_arg(&url, "url")?;
         let on_progress = match options.is_undefined() || options.is_null() {
             true => None,
             false => {
@@ -185,13 +186,32 @@ impl EmbedModel {
     /// for (let i = 0; i < fact.length; i++) cosine += fact[i] * question[i];
     /// ```
     #[wasm_bindgen(unchecked_return_type = "Float32Array[]")]
-    pub fn embed(&self, texts: Vec<String>) -> Array {
-        let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
-        self.model
+    pub fn embed(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string[]")] texts: JsValue,
+    ) -> Result<Array, JsValue> {
+        if !super::js::is_array(&texts) {
+            return Err(invalid_option(format!(
+                "embed takes an array of strings, got {}",
+                describe(&texts)
+            )));
+        }
+        let items = super::js::items(&texts, "embed's texts").map_err(invalid_option)?;
+        let mut owned = Vec::with_capacity(items.length() as usize);
+        for (i, t) in items.iter().enumerate() {
+            owned.push(t.as_string().ok_or_else(|| {
+                invalid_option(format!(
+                    "embed takes an array of strings; item {i} is not a string"
+                ))
+            })?);
+        }
+        let refs: Vec<&str> = owned.iter().map(String::as_str).collect();
+        Ok(self
+            .model
             .embed(&refs)
             .iter()
             .map(|v| JsValue::from(Float32Array::from(v.as_slice())))
-            .collect()
+            .collect())
     }
 
     /// Length of every vector (384 for all-MiniLM-L6-v2).

@@ -19,9 +19,13 @@ const bytes = present ? readFileSync(path) : null;
 const dot = (a, b) => a.reduce((s, x, i) => s + x * b[i], 0);
 
 test("a bad file is INVALID_MODEL", async () => {
-  for (const bad of [new Uint8Array(10), new TextEncoder().encode("LMNERMDL and then nothing"), "text"]) {
+  for (const bad of [new Uint8Array(10), new TextEncoder().encode("LMNERMDL and then nothing"), "text", undefined, 42, {}]) {
     await assert.rejects(EmbedModel.fromBytes(bad), (e) => e.code === "INVALID_MODEL");
   }
+  for (const bad of [undefined, null, 42, {}, ["x"]]) {
+    await assert.rejects(EmbedModel.fromUrl(bad), (e) => e.code === "INVALID_OPTION");
+  }
+  await assert.rejects(EmbedModel.fromUrl("not a url"), (e) => e.code === "INVALID_MODEL");
   if (bytes) {
     await assert.rejects(EmbedModel.fromBytes(bytes.subarray(0, bytes.length - 16)), (e) => e.code === "INVALID_MODEL");
   }
@@ -40,6 +44,9 @@ test("embed gives one unit vector per text, and related texts score higher", { s
   }
   assert.ok(dot(porto, based) > dot(ramen, based));
   assert.deepEqual(model.embed([]), []);
+  for (const bad of [undefined, null, 42, "text", {}, [1], ["ok", null], new Uint8Array(2)]) {
+    throwsCode(assert, () => model.embed(bad), "INVALID_OPTION");
+  }
   model.free();
 });
 
