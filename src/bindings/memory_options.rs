@@ -28,6 +28,7 @@ pub const KNOWN: &[&str] = &[
     "redact",
     "extract",
     "embed",
+    "embedder",
     "callbackTimeoutMs",
     "tools",
     "retrieval",

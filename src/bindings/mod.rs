@@ -2,6 +2,7 @@
 //! module that touches wasm-bindgen, js-sys, web-sys and serde-wasm-bindgen.
 
 mod callbacks;
+mod embed_model;
 mod entry_input;
 mod errors;
 mod js;
@@ -22,6 +23,7 @@ mod tokenizer_cache;
 mod types;
 mod types_recall;
 
+pub use embed_model::EmbedModel;
 pub use memory::Memory;
 pub use tokenizer::Tokenizer;
 

@@ -1,5 +1,6 @@
-//! The app's recall hooks as `Memory` keeps them: the recall options (`extract`, `embed`,
-//! `tools`, `retrieval`), and the JS calls of `extract` and `embed`. What to ask and what an
+//! The app's recall hooks as `Memory` keeps them: the recall options (`extract`, `embed` or
+//! `embedder`, `tools`, `retrieval`), and the JS calls of `extract` and `embed` (or the
+//! in-page `EmbedModel`'s work). What to ask and what an
 //! answer or a failure means is the core's (`memory::extraction`, `memory::embedding`); this
 //! file only makes the calls. No `RefCell` borrow of the core is held while JS runs.
 
@@ -9,6 +10,7 @@ use super::options::{describe, json_string, Opts};
 use super::to_js;
 use crate::context::BuiltContext;
 use crate::memory::{ContextExtras, EmbedRound, ExtractAnswer, ExtractOutcome, Memory as Core};
+use crate::ner::EmbedModel;
 use crate::recall::ItemKind;
 use js_sys::{Array, Function};
 use std::cell::RefCell;
@@ -20,6 +22,7 @@ use wasm_bindgen::prelude::*;
 pub struct RecallOptions {
     extract: Option<Function>,
     embed: Option<Function>,
+    embedder: Option<Rc<EmbedModel>>,
     summarize: Option<Function>,
     tools: Option<bool>,
     callback_timeout_ms: Option<f64>,
@@ -36,6 +39,8 @@ pub struct RecallOptions {
 pub struct RecallHooks {
     pub(super) extract: Option<Function>,
     pub(super) embed: Option<Function>,
+    /// The in-page model that embeds instead of `embed` (`embedder`).
+    pub(super) embedder: Option<Rc<EmbedModel>>,
     pub(super) summarize: Option<Function>,
     /// Count the memory tools' schemas in every context.
     tools: bool,
@@ -48,6 +53,7 @@ impl Default for RecallHooks {
         RecallHooks {
             extract: None,
             embed: None,
+            embedder: None,
             summarize: None,
             tools: false,
             timeout_ms: DEFAULT_CALLBACK_TIMEOUT_MS,
@@ -97,9 +103,20 @@ pub fn parse_options(o: &Opts) -> Result<RecallOptions, JsValue> {
     if max_items == Some(0) {
         return Err(invalid_option("retrieval.maxItems must be at least 1"));
     }
+    let embed = o.function("embed")?;
+    let embedder = match o.get("embedder") {
+        Some(v) => Some(super::embed_model::EmbedModel::model_of(&v)?),
+        None => None,
+    };
+    if embed.is_some() && embedder.is_some() {
+        return Err(invalid_option(
+            "give either embed (a callback) or embedder (an EmbedModel), not both",
+        ));
+    }
     Ok(RecallOptions {
         extract: o.function("extract")?,
-        embed: o.function("embed")?,
+        embed,
+        embedder,
         summarize: o.function("summarize")?,
         tools: o.boolean("tools")?,
         callback_timeout_ms,
@@ -124,8 +141,12 @@ impl RecallHooks {
         self.callback(&self.extract)
     }
 
-    pub(super) fn embed_cb(&self) -> Option<Callback> {
-        self.callback(&self.embed)
+    /// What embeds texts: the in-page model, else the app's `embed` callback, else nothing.
+    pub(super) fn embed_cb(&self) -> Option<EmbedSource> {
+        match &self.embedder {
+            Some(model) => Some(EmbedSource::Model(model.clone())),
+            None => self.callback(&self.embed).map(EmbedSource::Callback),
+        }
     }
 
     pub(super) fn summarize_cb(&self) -> Option<Callback> {
@@ -146,8 +167,10 @@ impl RecallHooks {
             self.timeout_ms = t;
         }
         let mut core = core.borrow_mut();
-        if o.embed.is_some() {
+        if o.embed.is_some() || o.embedder.is_some() {
+            // The one given last embeds: a callback replaces a model and the other way round.
             self.embed = o.embed.clone();
+            self.embedder = o.embedder.clone();
             let quantize = o.quantize.unwrap_or(core.recall_state().config.quantize);
             core.enable_vectors(quantize);
         } else if let Some(q) = o.quantize {
@@ -203,18 +226,30 @@ async fn embed(f: &Callback, texts: &[String]) -> Result<Vec<Vec<f32>>, String> 
         .collect()
 }
 
+/// Where vectors come from: the app's `embed` callback or an `EmbedModel` in this page.
+pub(super) enum EmbedSource {
+    Callback(Callback),
+    Model(Rc<EmbedModel>),
+}
+
 /// Makes the calls an embedding round asks for; returns the query's vector (if any) and notes
 /// on failures.
 pub(super) async fn run_embedding(
     core: &Rc<RefCell<Core>>,
-    f: &Callback,
+    source: &EmbedSource,
     mut round: EmbedRound,
 ) -> (Option<Vec<f32>>, Vec<String>) {
     loop {
         let Some(request) = core.borrow().next_embedding(&mut round) else {
             return round.finish();
         };
-        let answer = embed(f, &request.texts).await;
+        let answer = match source {
+            EmbedSource::Callback(f) => embed(f, &request.texts).await,
+            EmbedSource::Model(model) => {
+                let texts: Vec<&str> = request.texts.iter().map(String::as_str).collect();
+                Ok(model.embed(&texts))
+            }
+        };
         core.borrow_mut()
             .answer_embedding(&mut round, request, answer);
     }
@@ -224,7 +259,7 @@ pub(super) async fn run_embedding(
 /// date either way), and notes on embedding failures.
 pub(super) async fn search_vector(
     core: &Rc<RefCell<Core>>,
-    embed_fn: Option<&Callback>,
+    embed_fn: Option<&EmbedSource>,
     text: &str,
 ) -> (Option<Vec<f32>>, Vec<String>) {
     let round = core.borrow_mut().begin_embedding(text);

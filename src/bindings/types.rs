@@ -88,6 +88,9 @@ export interface MemoryOptions {
   extract?: (turns: Entry[]) => Promise<ExtractOp[]> | ExtractOp[];
   /** Embeds texts for hybrid retrieval (any embedding API or in-browser model). */
   embed?: (texts: string[]) => Promise<(number[] | Float32Array)[]> | (number[] | Float32Array)[];
+  /** Embeds texts in this page with our own model (`EmbedModel.fromBytes`): recall by meaning
+   *  with nothing sent anywhere. Use it or `embed`, not both. */
+  embedder?: EmbedModel;
   /** How long `extract`, `embed` and the `summarize` call of recordEpisode() may take, in ms
    *  (default 30 000). Past it, context() goes on without them (a note says so) and
    *  recordEpisode() rejects with CALLBACK_FAILED. */

@@ -181,12 +181,17 @@ impl<'a> ModelFile<'a> {
 
     fn validate(&self) -> Result<()> {
         let h = &self.header;
-        if h.architecture != "bert-token-classification" {
-            return Err(invalid(format!(
-                "unsupported architecture {:?}",
-                h.architecture
-            )));
-        }
+        // A token classifier has labels; a sentence embedder (src/ner/embedder.rs) has none.
+        let labels_ok = match h.architecture.as_str() {
+            "bert-token-classification" => !h.labels.is_empty(),
+            "bert-sentence-embedding" => h.labels.is_empty(),
+            _ => {
+                return Err(invalid(format!(
+                    "unsupported architecture {:?}",
+                    h.architecture
+                )))
+            }
+        };
         let dims_ok = (1..=4096).contains(&h.hidden_size)
             && h.num_attention_heads > 0
             && h.hidden_size % h.num_attention_heads == 0
@@ -197,7 +202,8 @@ impl<'a> ModelFile<'a> {
             && (1..=8192).contains(&h.max_position_embeddings)
             && (1..=16).contains(&h.type_vocab_size)
             && (1..=1 << 20).contains(&h.vocab_size)
-            && (1..=4096).contains(&h.labels.len())
+            && labels_ok
+            && h.labels.len() <= 4096
             && h.layer_norm_eps.is_finite()
             && h.layer_norm_eps >= 0.0;
         if !dims_ok {
@@ -262,6 +268,12 @@ impl<'a> ModelFile<'a> {
     /// The bytes of a `u8` tensor, which must have exactly this shape.
     pub fn u8s(&self, name: &str, shape: &[usize]) -> Result<&'a [u8]> {
         self.entry(name, "u8", shape)
+    }
+
+    /// A copy of an `i8` tensor, which must have exactly this shape.
+    pub fn i8s(&self, name: &str, shape: &[usize]) -> Result<Vec<i8>> {
+        let bytes = self.entry(name, "i8", shape)?;
+        Ok(bytes.iter().map(|&b| b as i8).collect())
     }
 
     /// A copy of an `f32` tensor, which must have exactly this shape and hold finite numbers.

@@ -1,15 +1,19 @@
-//! Named-entity recognition for redaction: a BERT token classifier (Rampart, a MiniLM-L6 fine-tuned
-//! for PII labels) run by our own code. `format` reads the model file that
-//! `scripts/convert-ner-model.py` writes (`make model`), `encoder` turns token ids into per-token
-//! label scores, `kernels` holds the arithmetic (4-bit matrix products with wasm SIMD128).
-//! `wordpiece` and `windows` are the text side; `tagger` runs them together and `decode` turns
-//! per-token labels into the values a user would name (one person, one address).
-//! The model is never compiled in: apps load its bytes at run time.
+//! Our own BERT encoder and its text side, for models whose bytes apps load at run time (never
+//! compiled in). Named-entity recognition for redaction: a token classifier (Rampart, a MiniLM-L6
+//! fine-tuned for PII labels). `format` reads the model file that `scripts/convert-ner-model.py`
+//! writes (`make model`), `encoder` turns token ids into per-token label scores, `kernels` holds
+//! the arithmetic (4-bit matrix products with wasm SIMD128); `tagger` runs the text through it
+//! and `decode` turns per-token labels into the values a user would name (one person, one
+//! address). Sentence embeddings for recall by meaning: `embedder` (all-MiniLM-L6-v2 from `make
+//! embed-model`, mean pooling) on the same format and kernels, with 8-bit weights
+//! (`kernels_q8`). `wordpiece` and `windows` are the text side both share.
 
 pub mod decode;
+pub mod embedder;
 pub mod encoder;
 pub mod format;
 mod kernels;
+mod kernels_q8;
 mod simd;
 pub mod tagger;
 #[cfg(test)]
@@ -17,6 +21,7 @@ mod tests;
 pub mod windows;
 pub mod wordpiece;
 
+pub use embedder::EmbedModel;
 pub use encoder::NerModel;
 pub use format::{NormalizerFlags, SpecialTokens, WordPieceConfig};
 pub use tagger::Tagger;
