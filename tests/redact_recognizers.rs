@@ -470,3 +470,6 @@ fn pathological_inputs_finish_quickly() {
 
 #[path = "redact_recognizers/leaks.rs"]
 mod leaks;
+
+#[path = "redact_recognizers/labeled.rs"]
+mod labeled;

@@ -14,6 +14,7 @@ export const ENTITY_TYPES = [
   "US_ITIN", "US_PASSPORT", "US_DRIVER_LICENSE", "US_BANK_NUMBER", "MEDICAL_LICENSE", "UK_NHS",
   "UK_NINO", "ES_NIF", "ES_NIE", "IT_FISCAL_CODE", "PL_PESEL", "SG_NRIC_FIN", "AU_TFN", "AU_ABN",
   "AU_ACN", "AU_MEDICARE", "IN_PAN", "IN_AADHAAR", "FI_PERSONAL_IDENTITY_CODE", "KR_RRN", "TH_TNIN",
+  "ID_NUMBER",
 ];
 // Settings saved before a type existed leave it on, as a new Redactor would: a saved choice
 // records the types it was made among (saves without that record predate the national ids).

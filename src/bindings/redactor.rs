@@ -19,7 +19,7 @@ export type EntityType =
   | "US_ITIN" | "US_PASSPORT" | "US_DRIVER_LICENSE" | "US_BANK_NUMBER" | "MEDICAL_LICENSE"
   | "UK_NHS" | "UK_NINO" | "ES_NIF" | "ES_NIE" | "IT_FISCAL_CODE" | "PL_PESEL" | "SG_NRIC_FIN"
   | "AU_TFN" | "AU_ABN" | "AU_ACN" | "AU_MEDICARE" | "IN_PAN" | "IN_AADHAAR"
-  | "FI_PERSONAL_IDENTITY_CODE" | "KR_RRN" | "TH_TNIN" | (string & {});
+  | "FI_PERSONAL_IDENTITY_CODE" | "KR_RRN" | "TH_TNIN" | "ID_NUMBER" | (string & {});
 
 /** A user-declared recognizer. `name` is upper case (`TICKET`) and becomes `[TICKET_1]`. */
 export interface CustomPattern {

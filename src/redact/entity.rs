@@ -46,13 +46,16 @@ pub enum EntityType {
     FiPersonalIdentityCode,
     KrRrn,
     ThTnin,
+    /// An identity, tax or licence number stated after its label ("my BSN is …", "ID number:
+    /// …", "Personalausweis …") in a format no type above reads.
+    IdNumber,
     /// A user-declared pattern; the name is upper-case ASCII (validated in the config).
     Custom(String),
 }
 
 impl EntityType {
     /// Every built-in type, in the order they are documented.
-    pub const BUILT_IN: [EntityType; 37] = [
+    pub const BUILT_IN: [EntityType; 38] = [
         EntityType::Email,
         EntityType::Phone,
         EntityType::CreditCard,
@@ -90,6 +93,7 @@ impl EntityType {
         EntityType::FiPersonalIdentityCode,
         EntityType::KrRrn,
         EntityType::ThTnin,
+        EntityType::IdNumber,
     ];
 
     pub fn as_str(&self) -> &str {
@@ -131,6 +135,7 @@ impl EntityType {
             EntityType::FiPersonalIdentityCode => "FI_PERSONAL_IDENTITY_CODE",
             EntityType::KrRrn => "KR_RRN",
             EntityType::ThTnin => "TH_TNIN",
+            EntityType::IdNumber => "ID_NUMBER",
             EntityType::Custom(name) => name,
         }
     }

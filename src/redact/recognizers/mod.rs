@@ -21,6 +21,7 @@ mod email;
 mod gate;
 #[cfg(test)]
 mod gate_texts;
+mod labeled;
 mod literals;
 pub mod names;
 mod national;
@@ -210,6 +211,8 @@ pub struct Recognizers {
     address: bool,
     /// The enabled national identifier formats (see [`national`]).
     national: national::Enabled,
+    /// The enabled classes of values stated with their label (see [`labeled`]).
+    labeled: labeled::Enabled,
     min_score: f32,
     /// What the enabled recognizers read of each text's prescan.
     needs: Needs,
@@ -306,12 +309,14 @@ impl Recognizers {
             .map(|c| c.spec.gate.needs())
             .fold(words, Needs::or);
         let national = national::Enabled::new(|kind| config.enables(kind));
+        let labeled = labeled::Enabled::new(|kind| config.enables(kind));
         Ok(Recognizers {
             built_in,
             custom,
             person,
             address,
             national,
+            labeled,
             min_score: config.min_score.unwrap_or(DEFAULT_MIN_SCORE),
             needs,
         })
@@ -405,6 +410,7 @@ impl Recognizers {
             }
         }
         national::scan(text, &pre.groups, &self.national, &mut out);
+        labeled::scan(text, &pre.groups, self.labeled, &mut out);
         if self.person {
             let starts = pre.starts.as_ref().map(|s| s.all());
             person::scan_from(text, &pre.upper, &pre.leads, starts, &mut out);
