@@ -473,3 +473,6 @@ mod leaks;
 
 #[path = "redact_recognizers/labeled.rs"]
 mod labeled;
+
+#[path = "redact_recognizers/phones.rs"]
+mod phones;

@@ -437,15 +437,15 @@ pub(super) fn built_in() -> Vec<Spec> {
         // between a mailbox and a domain is written for no other reason.
         Spec::new(Email, r"\b[A-Za-z0-9][A-Za-z0-9._%+-]{0,63}[^\S\n]?(?i:\[at\]|\(at\)|\{at\}|<at>)[^\S\n]?(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?[^\S\n]?(?i:\[dot\]|\(dot\)|\{dot\}|<dot>|\.)[^\S\n]?)+[A-Za-z]{2,24}\b", |_, s, e| hit(s, e, 0.9))
             .gate(Gate::Near { words: &["at"], back: 1, ahead: 10, test: Some(spelled_at) }),
-        Spec::new(Phone, r"(?:\+|\b00)[0-9][0-9]{0,3}(?:[ .\-/]?(?:\([0-9]{1,4}\)|[0-9]{1,6})){1,7}(?:\s*(?:x|ext\.?|extension|#)\s*[0-9]{1,6}\b)?", phone)
-            .gate(Gate::runs(&["0-9", "+ .-/()"], &["0-9"], 7, 7).containing(&["+", "00"]).with_tail(&["0-9", "xetnsio.#"]))
+        Spec::new(Phone, r"(?:\+|\b00)[0-9][0-9]{0,3}(?:[ .\-/]?(?:\([0-9]{1,4}\)|[0-9]{1,6})){1,7}(?:(?:,\s*(?i-u:ext\.?|extension)|\s*(?:(?i-u:x|ext\.?|extension)|#))\s*[0-9]{1,6}\b)?", phone)
+            .gate(Gate::runs(&["0-9", "+ .-/()"], &["0-9"], 7, 7).containing(&["+", "00"]).with_tail(&["0-9", "xetnsioXETNSIO.#,"]))
             .context(PHONE_CONTEXT)
             .context_before_only(40)
             .context_on_its_line(),
-        Spec::new(Phone, r"(?:\(\d{2,5}\)[ .\-]?|\b\d{1,5}(?: / |[ .\-/])?)(?:\d{1,5}[ .\-/]?){1,4}\d{2,5}\b(?:\s*(?:x|ext\.?|extension)\s*\d{1,6}\b)?", phone)
+        Spec::new(Phone, r"(?:\(\d{2,5}\)[ .\-]?|\b\d{1,5}(?: / |[ .\-/])?)(?:\d{1,5}[ .\-/]?){1,4}\d{2,5}(?:(?:,\s*(?i-u:ext\.?|extension)|\s*(?i-u:x|ext\.?|extension))\s*\d{1,6}\b|\b)", phone)
             // The number itself is digits and separators only (the check wants 7 digits there);
-            // an extension (" ext. 12") may follow.
-            .gate(Gate::runs(&["0-9", " .-/()"], &["0-9"], 7, 7).with_tail(&["0-9", "xetnsio."]))
+            // an extension (" ext. 12", ", Ext 3", "x459") may follow.
+            .gate(Gate::runs(&["0-9", " .-/()"], &["0-9"], 7, 7).with_tail(&["0-9", "xetnsioXETNSIO.,"]))
             .context(PHONE_CONTEXT)
             .context_before_only(40)
             .context_on_its_line(),

@@ -14,7 +14,8 @@ pub(super) fn phone(text: &str, s: usize, mut e: usize) -> Option<Hit> {
     }
     let m = &text[s..e];
     let main = match m.find(|c: char| c.is_ascii_alphabetic() || c == '#') {
-        Some(i) => &m[..i],
+        // "415-555-0132, ext. 12": the comma belongs to neither.
+        Some(i) => m[..i].trim_end_matches([' ', ',']),
         None => m,
     };
     let shape = Shape::of(main);
@@ -153,6 +154,19 @@ pub(super) const PHONE_CONTEXT: &[&str] = &[
     "joindre",
     "joignable",
     "contacto",
+    // "answering at", "messages to", "text at …", "mój numer", "Kontakt", messengers. Not
+    // "text" or "signal" alone: `let text = "123 456 789"`, `__NR_signalfd: u32 = 1073742106`.
+    "answering",
+    "messages",
+    "text at",
+    "text on",
+    "text to",
+    "texting",
+    "numer",
+    "kontakt",
+    "telegram",
+    "viber",
+    "imessage",
 ];
 
 /// Whether a national number is grouped like a count in thousands ("796 080 921", "1.234.567"):
