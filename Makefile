@@ -10,7 +10,7 @@ WASM := target/wasm32-unknown-unknown/release/llm_memory.wasm
 CHROMEDRIVER ?= /usr/bin/chromedriver
 PORT ?= 8080
 
-.PHONY: build build-full test-full test demo bench deps tools node-deps browser test-native test-wasm test-node test-browser test-types clean size test-demo test-bundler
+.PHONY: build build-full test-full test lint demo bench deps tools node-deps browser test-native test-wasm test-node test-browser test-types clean size test-demo test-bundler eval eval-corpora
 
 ## Build pkg/: the npm package (ES module + wasm + .d.ts).
 build: tools
@@ -36,8 +36,14 @@ test-full: build-full
 	cargo test --features $(FULL_FEATURES) --test bpe_equality
 	node --test tests/full/
 
-## Every test: native core, wasm in headless Chromium, Node against the built pkg/, types.
-test: deps build test-native test-wasm test-node test-browser test-types test-bundler test-full
+## Every test: lint, native core, wasm in headless Chromium, Node against the built pkg/, types.
+test: lint deps build test-native test-wasm test-node test-browser test-types test-bundler test-full
+
+## Formatting and clippy (warnings are errors), natively and for the wasm bindings.
+lint: tools
+	cargo fmt --check
+	cargo clippy --all-targets -- -D warnings
+	cargo clippy --target wasm32-unknown-unknown --lib -- -D warnings
 
 test-native:
 	cargo test --all-targets
@@ -57,6 +63,9 @@ test-types:
 	node_modules/.bin/tsc -p tests/types/tsconfig.json
 	# again as a browser project without @types/node (lib ES2022 + DOM only)
 	node_modules/.bin/tsc -p tests/types/tsconfig.browser.json
+	# every public method documents an @example, and the examples compile
+	node tests/types/examples.mjs
+	node_modules/.bin/tsc -p tests/types/tsconfig.examples.json
 
 ## The demo page's Playwright tests alone (test-browser runs them too, with the other browser tests).
 test-demo: node-deps browser build
@@ -76,6 +85,27 @@ bench: deps build
 	node bench/run.mjs
 
 size: build
+
+## Redaction on text our code did not generate: rules and Presidio on tests/data/eval/, scored
+## alike (bench/eval/); prints the table and rewrites BENCHMARKS.md's "Redaction on unseen text".
+## `make eval EVAL_MODEL=models/pii-ner.bin` adds the rules + model column once the Redactor takes one.
+EVAL_VENV := bench/tmp/venv
+EVAL_BIN := $${CARGO_TARGET_DIR:-target}/release/examples/redact_eval
+EVAL_MODEL ?=
+eval: $(EVAL_VENV)/.installed
+	$(EVAL_VENV)/bin/python -m unittest discover -s bench/eval -q
+	cargo build --release --example redact_eval
+	$(EVAL_VENV)/bin/python bench/eval/run.py --rules $(EVAL_BIN) $(if $(EVAL_MODEL),--model $(EVAL_MODEL))
+
+## Rebuild the corpora: A from presidio-evaluator's generator (seeded), B from its marked-up text.
+eval-corpora: $(EVAL_VENV)/.installed
+	$(EVAL_VENV)/bin/python bench/eval/gen_presidio_templates.py
+	$(EVAL_VENV)/bin/python bench/eval/convert_chat.py
+
+$(EVAL_VENV)/.installed: bench/eval/requirements.txt
+	python3 -m venv $(EVAL_VENV)
+	$(EVAL_VENV)/bin/pip install -q --no-deps -r bench/eval/requirements.txt
+	touch $@
 
 deps: tools node-deps browser
 

@@ -126,7 +126,7 @@ try {
     }
   }
   const pkgVersions = JSON.parse(readFileSync("package-lock.json", "utf8")).packages;
-  const body = `Headless ${version} on this machine (2 cores), engines run one after another,
+  const body = `Measured by \`node bench/persistence.mjs\` after \`make build\` (part of \`make bench\`). Headless ${version} on this machine (2 cores), engines run one after another,
 each run in a fresh page of one browser context, ${runs} runs each; medians with the min–max of the runs. Each turn is about
 190 characters. "Call" is the main-thread time of the append call itself (llm-memory's
 \`add()\` is synchronous and queues the write; Dexie's \`add()\` returns a promise); "durable" adds

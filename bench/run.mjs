@@ -41,12 +41,13 @@ writeSection(
 );
 
 const tokens = want("tokens") && run("bench/tokens.mjs", ["--runs", "7"]);
-if (tokens) writeSection(md, "Token counting (Node, gpt-4o vocabulary)", tokens);
+const by = (cmd) => `Measured by \`node ${cmd}\` after \`make build\` (part of \`make bench\`).\n\n`;
+if (tokens) writeSection(md, "Token counting (Node, gpt-4o vocabulary)", by("bench/tokens.mjs --runs 7") + tokens);
 const sentencepiece = want("tokens") && run("bench/tokens-sentencepiece.mjs", ["--runs", "5"]);
-if (sentencepiece) writeSection(md, "Token counting (Node, SentencePiece-style vocabularies)", sentencepiece);
+if (sentencepiece) writeSection(md, "Token counting (Node, SentencePiece-style vocabularies)", by("bench/tokens-sentencepiece.mjs --runs 5") + sentencepiece);
 
 const context = want("context") && run("bench/context.mjs", ["--runs", "3"]);
-if (context) writeSection(md, "Context build per turn (Node)", context);
+if (context) writeSection(md, "Context build per turn (Node)", by("bench/context.mjs --runs 3") + context);
 
 const kib = (n) => `${(n / 1024).toFixed(0)} KiB`;
 const sizeRow = (dir) => {
@@ -58,9 +59,10 @@ const sizeRow = (dir) => {
 writeSection(
   md,
   "Wasm size",
-  `| file | raw | gzip -9 | brotli 11 |\n| --- | ---: | ---: | ---: |\n${sizeRow("pkg")}` +
+  "Measured by `node scripts/size.mjs pkg` (run by every `make build`; gzip is Node's zlib at level 9).\n\n" +
+    `| file | raw | gzip -9 | brotli 11 |\n| --- | ---: | ---: | ---: |\n${sizeRow("pkg")}` +
     (existsSync(root + "pkg-full/llm_memory_bg.wasm") ? sizeRow("pkg-full") : "") +
-    `\nBudget for pkg/: gzip ≤ 1 024 KiB (Node's zlib at level 9). pkg/ counts byte-level and SentencePiece-style BPE files itself; pkg-full/ (\`make build-full\`) adds the \`tokenizers\` crate for every other kind of tokenizer.json and chat-template rendering. \`make build\` prints the same three figures on every build.`,
+    `\nBudget for pkg/: gzip ≤ 1 024 KiB. pkg/ counts byte-level and SentencePiece-style BPE files itself; pkg-full/ (\`make build-full\`) adds the \`tokenizers\` crate for every other kind of tokenizer.json and chat-template rendering. \`make build\` prints the same three figures on every build.`,
 );
 
 // The other comparisons, written by their own scripts.

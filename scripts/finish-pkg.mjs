@@ -1,6 +1,7 @@
 // Finishes pkg/: optional parameters in the .d.ts, and package.json from Cargo.toml so the
 // package version has one source.
 import { readFileSync, writeFileSync, copyFileSync } from "node:fs";
+import { orderMembers } from "./member-order.mjs";
 
 // wasm-bindgen types an `Option<JsValue>` parameter given an explicit type as required; the
 // bindings spell optional ones `T | undefined`, which become `name?: T` here.
@@ -17,6 +18,8 @@ const disposable = `declare global {
 `;
 let types = readFileSync(dts, "utf8").replace(/(\w+): ([\w<>\[\]]+) \| undefined(?=[,)])/g, "$1?: $2");
 if (!types.includes("interface SymbolConstructor")) types = types.replace(/^(\/\* tslint:disable \*\/\n\/\* eslint-disable \*\/\n)?/, `$1${disposable}`);
+// Class members in the order the sources declare them (see member-order.mjs).
+types = orderMembers(types);
 writeFileSync(dts, types);
 
 // Using an object after free() (or after its `using` block ended) reached wasm-bindgen's

@@ -8,17 +8,20 @@ pub mod context;
 pub mod error;
 pub mod history;
 pub mod memory;
+pub mod message;
 pub mod recall;
 pub mod redact;
 pub mod store;
 pub mod summary;
+pub mod time;
 pub mod tokens;
 
 #[cfg(target_arch = "wasm32")]
 pub mod bindings;
 
-pub use context::{BuiltContext, ChatMessage, ContextReport, Strategy};
+pub use context::{BuiltContext, ContextReport, Strategy};
 pub use error::{Error, ErrorCode, Result};
 pub use history::{Entry, NewEntry, Role};
 pub use memory::{Memory, MemoryConfig};
+pub use message::ChatMessage;
 pub use tokens::{ApproximateCounter, HfTokenizer, TokenCounter};

@@ -7,7 +7,7 @@ import { renderInspector, h } from "./inspector.js";
 import { renderEntityTypes, countNational } from "./entity-types.js";
 import {
   PRESETS, TOKENIZERS, applyPreset, fitReserve, isOffline, keyedService, presetOf, loadKey, loadSettings, saveKey,
-  saveSettings, toQuery,
+  saveSettings, setEntityTypes, toQuery,
 } from "./settings.js";
 import * as store from "./store.js";
 
@@ -306,7 +306,7 @@ async function refresh({ save = true } = {}) {
   showTurn(state.view);
   if (save) {
     // The chat stores itself (IndexedDB); the page keeps the chat's redaction vault.
-    const err = store.saveSession(state.session, { vault: await call("exportVault") });
+    const err = store.saveSession(state.session, { vault: await call("vaultDocument") });
     if (err) notice(err, "error");
   }
 }
@@ -567,6 +567,9 @@ $("#stop").onclick = () => state.abort?.abort();
 // ---- start ---------------------------------------------------------------------------------
 
 async function boot() {
+  tokenizerStatus("loading", "Starting the memory worker…");
+  state.caps = await call("init");
+  setEntityTypes(state.caps.entityTypes); // read by the settings below
   const { settings, warnings } = loadSettings();
   state.settings = settings;
   warnings.forEach((w) => notice(w, "warn"));
@@ -577,8 +580,6 @@ async function boot() {
   }
   state.key = loadKey().key;
   saveSettings(settings);
-  tokenizerStatus("loading", "Starting the memory worker…");
-  state.caps = await call("init");
   if (!state.caps.redactor && settings.redact) notice("Redaction was asked for, but this build of the package has no Redactor.", "warn");
   fillForm();
   state.session = store.currentSession();

@@ -88,6 +88,8 @@ function capabilities() {
   const has = (name) => typeof p[name] === "function";
   return {
     redactor: !!Redactor,
+    // The built-in entity types with their descriptions, for the privacy settings.
+    entityTypes: Redactor?.types ?? [],
     tools: has("tools") && has("callTool"),
     facts: has("facts"),
     episodes: has("episodes"),
@@ -201,7 +203,7 @@ const ops = {
   setRedaction({ enabled, types }) {
     redactionOn = !!enabled && !!Redactor;
     if (!Redactor) return false;
-    const vault = redactor?.exportVault();
+    const vault = redactor?.vault();
     const next = new Redactor(types?.length ? { types } : {});
     if (vault) next.importVault(vault);
     redactor?.free?.();
@@ -347,7 +349,7 @@ const ops = {
     };
   },
   /** The chat's redaction vault, which the page keeps beside the chat (see store.js). */
-  exportVault: () => (redactor ? redactor.exportVault() : null),
+  vaultDocument: () => (redactor ? redactor.vault() : null),
   /** Re-adds saved entries and pins to the fresh memory. */
   restore({ entries = [], pinned = [] }) {
     for (const text of pinned) mem.pin(text);
@@ -376,7 +378,7 @@ self.onmessage = async ({ data: { id, op, args } }) => {
   try {
     if (!ops[op]) throw new Error(`unknown op ${op}`);
     const run = () => {
-      if (!mem && !["init", "reset", "open", "importDoc", "deleteStored", "setEndpoint", "setRedaction", "useVault", "redact", "restoreTexts", "vault", "exportVault"].includes(op)) {
+      if (!mem && !["init", "reset", "open", "importDoc", "deleteStored", "setEndpoint", "setRedaction", "useVault", "redact", "restoreTexts", "vault", "vaultDocument"].includes(op)) {
         throw new Error("the memory is not ready yet");
       }
       return ops[op](...(args ?? []));

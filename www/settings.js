@@ -8,22 +8,15 @@ const API_KEY = "llm-memory-demo:api-key";
 export const OFFLINE_MODEL = "offline-demo";
 export const offlineEndpoint = () => `${location.origin}/v1`;
 
-export const ENTITY_TYPES = [
-  "EMAIL", "PHONE", "CREDIT_CARD", "IBAN", "US_SSN", "IP_ADDRESS", "MAC_ADDRESS", "URL", "CRYPTO",
-  "API_KEY", "JWT", "PRIVATE_KEY", "PASSWORD", "DATE_OF_BIRTH", "PERSON", "ADDRESS",
-  "US_ITIN", "US_PASSPORT", "US_DRIVER_LICENSE", "US_BANK_NUMBER", "MEDICAL_LICENSE", "UK_NHS",
-  "UK_NINO", "ES_NIF", "ES_NIE", "IT_FISCAL_CODE", "PL_PESEL", "SG_NRIC_FIN", "AU_TFN", "AU_ABN",
-  "AU_ACN", "AU_MEDICARE", "IN_PAN", "IN_AADHAAR", "FI_PERSONAL_IDENTITY_CODE", "KR_RRN", "TH_TNIN",
-  "ID_NUMBER",
-];
+// The built-in entity types as the package lists them (`Redactor.types`: type, description,
+// national), handed over by the memory worker before the settings are read.
+let entityTypes = [];
+export const setEntityTypes = (types) => { entityTypes = types; };
+export const entityTypeInfo = () => entityTypes;
+const entityTypeNames = () => entityTypes.map((t) => t.type);
 // Settings saved before a type existed leave it on, as a new Redactor would: a saved choice
 // records the types it was made among (saves without that record predate the national ids).
-export const NATIONAL_FROM = 16;
-const TYPES_BEFORE_NATIONAL_IDS = ENTITY_TYPES.slice(0, NATIONAL_FROM);
-// Every type, as `new Redactor()` does: the URL type only takes URLs that carry credentials
-// or tokens, and names and street addresses are measured at 0 false positives per 1000
-// benign messages (BENCHMARKS.md).
-const DEFAULT_TYPES = ENTITY_TYPES;
+const typesBeforeNationalIds = () => entityTypes.filter((t) => !t.national).map((t) => t.type);
 
 export const PRESETS = {
   offline: { label: "Built-in offline model (no key)", endpoint: null, model: OFFLINE_MODEL, tokenizer: "llama3" },
@@ -54,7 +47,10 @@ export function defaults() {
     tokenizer: "llama3",
     tokenizerUrl: "",
     redact: false,
-    entityTypes: DEFAULT_TYPES,
+    // Every type, as `new Redactor()` does: the URL type only takes URLs that carry credentials
+    // or tokens, and names and street addresses are measured at 0 false positives per 1000
+    // benign messages (BENCHMARKS.md).
+    entityTypes: entityTypeNames(),
     toolMemory: false,
     stream: true,
     markdown: true,
@@ -89,7 +85,7 @@ export function fromQuery(search) {
   for (const k of ["redact", "toolMemory", "stream", "markdown"]) {
     if (q.has(k)) out[k] = ["1", "true", "on", "yes"].includes(q.get(k));
   }
-  if (q.has("types")) out.entityTypes = q.get("types").split(",").filter((t) => ENTITY_TYPES.includes(t));
+  if (q.has("types")) out.entityTypes = q.get("types").split(",").filter((t) => entityTypeNames().includes(t));
   if (out.endpoint && !q.has("preset")) out.preset = "custom";
   return { settings: out, warnings };
 }
@@ -138,8 +134,8 @@ export function loadSettings() {
     stored = {};
   }
   if (Array.isArray(stored.entityTypes)) {
-    const seen = Array.isArray(stored.typesSeen) ? stored.typesSeen : TYPES_BEFORE_NATIONAL_IDS;
-    stored.entityTypes = [...stored.entityTypes, ...ENTITY_TYPES.filter((t) => !seen.includes(t))];
+    const seen = Array.isArray(stored.typesSeen) ? stored.typesSeen : typesBeforeNationalIds();
+    stored.entityTypes = [...stored.entityTypes, ...entityTypeNames().filter((t) => !seen.includes(t))];
   }
   delete stored.typesSeen;
   const { settings: query, warnings } = fromQuery(location.search);
@@ -149,7 +145,7 @@ export function loadSettings() {
 }
 
 export function saveSettings(s) {
-  localStorage.setItem(SETTINGS_KEY, JSON.stringify({ ...s, typesSeen: ENTITY_TYPES }));
+  localStorage.setItem(SETTINGS_KEY, JSON.stringify({ ...s, typesSeen: entityTypeNames() }));
 }
 
 export function loadKey() {

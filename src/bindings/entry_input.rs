@@ -28,12 +28,19 @@ pub fn parse_extra(value: &JsValue) -> Result<NewEntry, JsValue> {
     read_entry_fields(&o)
 }
 
+/// Tool calls and the tool call id are read under their camelCase names (`add()`'s) or their
+/// OpenAI names (`addMessage()`'s, also accepted by `add()` from earlier versions); both
+/// spellings at once could disagree, so that is refused.
 fn read_entry_fields(o: &Opts) -> Result<NewEntry, JsValue> {
-    let calls = o.get("toolCalls").or_else(|| o.get("tool_calls"));
-    let call_id = match o.string("toolCallId")? {
-        Some(id) => Some(id),
-        None => o.string("tool_call_id")?,
+    let one_of = |camel: &'static str, openai: &'static str| match (o.has(camel), o.has(openai)) {
+        (true, true) => Err(invalid(format!(
+            "give {camel} or {openai}, not both (they name the same field)"
+        ))),
+        (false, true) => Ok(openai),
+        _ => Ok(camel),
     };
+    let calls = o.get(one_of("toolCalls", "tool_calls")?);
+    let call_id = o.string(one_of("toolCallId", "tool_call_id")?)?;
     let metadata = match o.get("metadata") {
         Some(m) => Some(
             json_data(&m)

@@ -49,7 +49,7 @@ pub struct Memory {
     /// Set when the stored session was written by a newer schema: writes are refused.
     pub(super) read_only: bool,
     /// The app's recall callbacks (`extract`, `embed`) and defaults.
-    pub(super) hooks: super::memory_recall::RecallHooks,
+    pub(super) hooks: super::recall_hooks::RecallHooks,
     /// The last `recordEpisode()` call: the next one waits for it (see there).
     pub(super) episode_in_flight: RefCell<Option<js_sys::Promise>>,
 }
@@ -109,6 +109,11 @@ impl Memory {
 #[wasm_bindgen]
 impl Memory {
     /// Creates a memory. Throws an `Error` with code `INVALID_OPTION` for bad options.
+    ///
+    /// @example
+    /// ```js
+    /// const mem = new Memory({ strategy: "window", maxTurns: 20, systemPrompt: "Be brief." });
+    /// ```
     #[wasm_bindgen(constructor)]
     pub fn new(
         #[wasm_bindgen(unchecked_param_type = "MemoryOptions | undefined")] options: Option<
@@ -127,6 +132,11 @@ impl Memory {
 
     /// Changes options (strategy, budget, prompt, tokenizer, ...) on a live memory; keys left
     /// out keep their values. The history is kept.
+    ///
+    /// @example
+    /// ```js
+    /// mem.configure({ strategy: "tokens", maxTokens: 8000, reserveTokens: 1000 });
+    /// ```
     pub fn configure(
         &mut self,
         #[wasm_bindgen(unchecked_param_type = "MemoryOptions")] options: JsValue,
@@ -146,6 +156,14 @@ impl Memory {
 
     /// Appends a message and returns its id. `extra` may carry `name`, `toolCalls` (OpenAI
     /// format), `toolCallId`, `metadata` and `timestamp` (ms; default now).
+    ///
+    /// @example
+    /// ```js
+    /// mem.add("user", "What's the weather in Paris?");
+    /// mem.add("assistant", null, { toolCalls: [{ id: "c1", type: "function",
+    ///   function: { name: "weather", arguments: { city: "Paris" } } }] });
+    /// mem.add("tool", "18C, sunny", { toolCallId: "c1" });
+    /// ```
     pub fn add(
         &self,
         #[wasm_bindgen(unchecked_param_type = "Role")] role: JsValue,
@@ -172,6 +190,13 @@ impl Memory {
 
     /// Appends a message given in the OpenAI chat format (`{ role, content, name?,
     /// tool_calls?, tool_call_id? }`), such as the `message` of a chat-completions response.
+    ///
+    /// @example
+    /// ```js
+    /// const res = await fetch(url, { method: "POST", body: JSON.stringify({ model, messages }) });
+    /// const { choices } = await res.json();
+    /// mem.addMessage(choices[0].message);
+    /// ```
     #[wasm_bindgen(js_name = addMessage)]
     pub fn add_message(
         &self,
@@ -186,6 +211,14 @@ impl Memory {
 
     /// Builds what to send this turn: `{ messages, report }`. With strategy "summary" and a
     /// `summarize` callback, first folds older turns into the summary when the trigger is hit.
+    ///
+    /// @example
+    /// ```js
+    /// mem.add("user", question);
+    /// const { messages, report } = await mem.context();
+    /// console.log(report.headline); // "Sending 12 of 40 messages (1834 / 3500 tokens, ...)"
+    /// const reply = await callModel(messages);
+    /// ```
     #[wasm_bindgen(unchecked_return_type = "Promise<ContextResult>")]
     pub fn context(
         &self,
@@ -212,7 +245,7 @@ impl Memory {
                 }
             }
             let built =
-                super::memory_recall::build_context(&core, &hooks, query.as_deref(), tools).await?;
+                super::recall_hooks::build_context(&core, &hooks, query.as_deref(), tools).await?;
             // Redacting this context may have added vault values; store them with the rest.
             core.borrow_mut().save_vault();
             if let Some(store) = &store {
@@ -226,6 +259,11 @@ impl Memory {
     }
 
     /// All entries in order, each with its cached `tokens` (message cost, overhead included).
+    ///
+    /// @example
+    /// ```js
+    /// for (const e of mem.entries()) console.log(e.id, e.role, e.tokens, e.content);
+    /// ```
     #[wasm_bindgen(unchecked_return_type = "Entry[]")]
     pub fn entries(&self) -> Result<JsValue, JsValue> {
         let core = self.core.borrow();
@@ -245,19 +283,31 @@ impl Memory {
     }
 
     /// Removes an entry everywhere (summaries that covered it are deleted too), or, given a
-    /// fact or episode id (`"f3"`, `"ep2"`), forgets that memory (a fact stays in `history`).
+    /// fact or episode id (`"f3"`, `"ep2"`), forgets that memory (a fact's trail stays in
+    /// `factHistory`).
+    ///
+    /// @example
+    /// ```js
+    /// const id = mem.add("user", "my card is 4111 1111 1111 1111");
+    /// mem.forget(id); // gone from the history, the summaries and the index
+    /// ```
     pub fn forget(
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue,
     ) -> Result<(), JsValue> {
         let id = string_arg(&id, "id")?;
         self.writable()?;
-        super::memory_recall::forget_any(&self.core, &id)?;
+        super::recall_hooks::forget_any(&self.core, &id)?;
         self.changed();
         Ok(())
     }
 
     /// Clears the conversation (entries, summaries, steps). Pinned facts and options stay.
+    ///
+    /// @example
+    /// ```js
+    /// newChatButton.onclick = () => mem.clear();
+    /// ```
     pub fn clear(&self) -> Result<(), JsValue> {
         self.writable()?;
         self.core.borrow_mut().clear();
@@ -266,6 +316,12 @@ impl Memory {
     }
 
     /// Pins a fact: sent every turn in a `[Pinned facts]` section while the budget allows.
+    /// Returns its id, for `unpin`.
+    ///
+    /// @example
+    /// ```js
+    /// const id = mem.pin("The user prefers metric units.");
+    /// ```
     pub fn pin(
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
@@ -277,6 +333,13 @@ impl Memory {
         Ok(id)
     }
 
+    /// Removes a pinned fact. Throws `NOT_FOUND` for an unknown id.
+    ///
+    /// @example
+    /// ```js
+    /// const id = mem.pin("Answer in French.");
+    /// mem.unpin(id);
+    /// ```
     pub fn unpin(
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue,
@@ -289,6 +352,11 @@ impl Memory {
     }
 
     /// The pinned facts, `{ id, text }[]`.
+    ///
+    /// @example
+    /// ```js
+    /// for (const { id, text } of mem.pinned()) console.log(id, text);
+    /// ```
     #[wasm_bindgen(unchecked_return_type = "PinnedFact[]")]
     pub fn pinned(&self) -> Result<JsValue, JsValue> {
         let core = self.core.borrow();
@@ -303,12 +371,25 @@ impl Memory {
     }
 
     /// The summaries written so far, oldest first; the last is the current one.
+    ///
+    /// @example
+    /// ```js
+    /// const current = mem.summaries().at(-1);
+    /// if (current) console.log(`${current.count} turns folded:`, current.text);
+    /// ```
     #[wasm_bindgen(unchecked_return_type = "Summary[]")]
     pub fn summaries(&self) -> Result<JsValue, JsValue> {
         to_js(self.core.borrow().summaries())
     }
 
     /// Records an agent step (`{ type: "task" | "planning" | "action", ... }`); returns its id.
+    ///
+    /// @example
+    /// ```js
+    /// mem.addStep({ type: "task", task: "Book a table for two" });
+    /// mem.addStep({ type: "planning", plan: "1. search 2. book" });
+    /// mem.addStep({ type: "action", modelOutput: "searching", observations: "3 places found" });
+    /// ```
     #[wasm_bindgen(js_name = addStep)]
     pub fn add_step(
         &self,
@@ -322,6 +403,11 @@ impl Memory {
     }
 
     /// The step records, oldest first.
+    ///
+    /// @example
+    /// ```js
+    /// const actions = mem.steps().filter((s) => s.type === "action").length;
+    /// ```
     #[wasm_bindgen(unchecked_return_type = "StepRecord[]")]
     pub fn steps(&self) -> Result<JsValue, JsValue> {
         to_js(self.core.borrow().steps())
@@ -329,6 +415,11 @@ impl Memory {
 
     /// The step log as chat messages: view "full" (default) for acting, "summary" for
     /// re-planning (no model outputs, only the latest plan).
+    ///
+    /// @example
+    /// ```js
+    /// const next = await callModel([...mem.stepMessages("summary"), { role: "user", content: "Re-plan." }]);
+    /// ```
     #[wasm_bindgen(js_name = stepMessages, unchecked_return_type = "ChatMessage[]")]
     pub fn step_messages(
         &self,

@@ -1,11 +1,11 @@
 //! The episodic and tool face of `Memory` (another `#[wasm_bindgen] impl` block): episodes
 //! written by the app's `summarize` and recalled by situation, and the memory tools a model can
-//! call. Shares the recall hooks and helpers of `memory_recall`.
+//! call. Shares the recall hooks of `recall_hooks`.
 
 use super::errors::{invalid_option, js_error};
 use super::memory::Memory;
-use super::memory_recall::{now, search_vector};
 use super::options::{describe, string_arg};
+use super::recall_hooks::{now, search_vector};
 use super::to_js;
 use crate::error::ErrorCode;
 use crate::recall::{tools, ItemKind, RecallQuery};
@@ -16,6 +16,12 @@ use wasm_bindgen::prelude::*;
 impl Memory {
     /// Asks the `summarize` callback for a JSON episode over the turns since the last episode
     /// and stores it; resolves to the episode, or `null` when there are no new turns.
+    ///
+    /// @example
+    /// ```js
+    /// const episode = await mem.recordEpisode(); // e.g. when a task is done
+    /// if (episode) console.log(episode.summary, episode.outcome);
+    /// ```
     #[wasm_bindgen(js_name = recordEpisode, unchecked_return_type = "Promise<Episode | null>")]
     pub fn record_episode(&self) -> Result<Promise, JsValue> {
         let Some(f) = self.hooks.summarize_cb() else {
@@ -69,6 +75,12 @@ impl Memory {
     }
 
     /// The past episodes most similar to `situation`, best first, each with its `score`.
+    ///
+    /// @example
+    /// ```js
+    /// const similar = await mem.recallEpisodes("booking a restaurant", 2);
+    /// for (const e of similar) console.log(e.score.toFixed(2), e.summary, e.outcome);
+    /// ```
     #[wasm_bindgen(js_name = recallEpisodes, unchecked_return_type = "Promise<(Episode & { score: number })[]>")]
     pub fn recall_episodes(
         &self,
@@ -115,6 +127,11 @@ impl Memory {
     }
 
     /// The stored episodes, oldest first.
+    ///
+    /// @example
+    /// ```js
+    /// const last = mem.episodes().at(-1);
+    /// ```
     #[wasm_bindgen(unchecked_return_type = "Episode[]")]
     pub fn episodes(&self) -> Result<JsValue, JsValue> {
         self.core.borrow_mut().sync_recall();
@@ -124,6 +141,11 @@ impl Memory {
     /// The memory tools in OpenAI's function-calling format, to pass as `tools` in a
     /// chat-completions request: `store_memory`, `recall_memory`, `list_memories`,
     /// `forget_memory`. Run the model's calls with `callTool`.
+    ///
+    /// @example
+    /// ```js
+    /// const body = { model, messages: (await mem.context()).messages, tools: mem.tools() };
+    /// ```
     #[wasm_bindgen(unchecked_return_type = "MemoryTool[]")]
     pub fn tools(&self) -> Result<JsValue, JsValue> {
         to_js(tools::definitions())
@@ -135,6 +157,8 @@ impl Memory {
     ///
     /// @example
     /// ```js
+    /// const reply = choices[0].message;
+    /// mem.addMessage(reply);
     /// for (const call of reply.tool_calls ?? []) {
     ///   const result = await mem.callTool(call.function.name, call.function.arguments);
     ///   mem.add("tool", result, { toolCallId: call.id });

@@ -39,8 +39,8 @@ pub struct ParsedOptions {
     pub counter: Option<SharedCounter>,
     pub summarize: Option<Function>,
     pub summary_timeout_ms: Option<f64>,
-    /// `extract`, `embed`, `tools`, `retrieval` (see `memory_recall`).
-    pub recall: super::memory_recall::RecallOptions,
+    /// `extract`, `embed`, `tools`, `retrieval` (see `recall_hooks`).
+    pub recall: super::recall_hooks::RecallOptions,
     /// `redact`: `Some(None)` turns redaction off, `Some(Some(..))` on; `None` leaves it.
     pub redact: Option<Option<crate::redact::Redactor>>,
 }
@@ -135,12 +135,12 @@ pub fn parse_with(
         counter,
         summarize: o.function("summarize")?,
         summary_timeout_ms,
-        recall: super::memory_recall::parse_options(&o)?,
+        recall: super::recall_hooks::parse_options(&o)?,
         redact: parse_redact(&o)?,
     })
 }
 
-/// `redact: true | false | RedactorOptions`.
+/// `redact: true | false | RedactorInit`.
 fn parse_redact(o: &Opts) -> Result<Option<Option<crate::redact::Redactor>>, JsValue> {
     let Some(v) = o.get("redact") else {
         return Ok(None);

@@ -17,6 +17,7 @@ use crate::tokens::ApproximateCounter;
 use js_sys::Function;
 use std::sync::Arc;
 use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
 
 const OPEN_KEYS: &[&str] = &["session", "storage", "ttlMs", "onError", "onChange"];
 const IMPORT_KEYS: &[&str] = &[
@@ -179,6 +180,12 @@ impl Memory {
 
     /// Creates a stored session from an exported document (`mem.export()`, or a version-1
     /// plain message list). The document is checked before anything is stored.
+    ///
+    /// @example
+    /// ```js
+    /// const doc = JSON.parse(await file.text()); // a file saved from mem.export()
+    /// const mem = await Memory.import(doc, { session: "restored", overwrite: true });
+    /// ```
     #[wasm_bindgen(js_name = import, unchecked_return_type = "Memory")]
     pub async fn import_document(
         #[wasm_bindgen(unchecked_param_type = "SessionDocument | string")] document: JsValue,
@@ -251,7 +258,12 @@ impl Memory {
     }
 
     /// The stored sessions: `{ session, createdAt, updatedAt, turns, bytes, ttlMs?,
-    /// expiresAt?, schemaVersion }[]`.
+    /// expiresAt?, schemaVersion }[]`, the most recently changed first.
+    ///
+    /// @example
+    /// ```js
+    /// for (const s of await Memory.sessions()) console.log(s.session, s.turns, new Date(s.updatedAt));
+    /// ```
     #[wasm_bindgen(js_name = sessions, unchecked_return_type = "SessionInfo[]")]
     pub async fn list_sessions(
         #[wasm_bindgen(unchecked_param_type = "StorageName | undefined")] storage: Option<JsValue>,
@@ -268,6 +280,11 @@ impl Memory {
     }
 
     /// Deletes a stored session and everything in it.
+    ///
+    /// @example
+    /// ```js
+    /// await Memory.delete("chat-1");
+    /// ```
     #[wasm_bindgen(js_name = delete)]
     pub async fn delete_session(
         #[wasm_bindgen(unchecked_param_type = "string")] session: JsValue,
@@ -283,6 +300,11 @@ impl Memory {
     }
 
     /// The whole memory as a versioned JSON document, for `Memory.import` (lossless).
+    ///
+    /// @example
+    /// ```js
+    /// const blob = new Blob([JSON.stringify(mem.export())], { type: "application/json" });
+    /// ```
     #[wasm_bindgen(unchecked_return_type = "SessionDocument")]
     pub fn export(&self) -> Result<JsValue, JsValue> {
         let meta = match &self.store {
@@ -296,6 +318,12 @@ impl Memory {
     /// Resolves when every change so far is stored; rejects with a coded error
     /// (`QUOTA_EXCEEDED`, `STORAGE_FAILED`, ...) if a write failed. Unstored changes stay
     /// queued and are retried by the next `flush()`.
+    ///
+    /// @example
+    /// ```js
+    /// mem.add("user", "Keep this");
+    /// await mem.flush(); // stored, or throws e.g. QUOTA_EXCEEDED
+    /// ```
     #[wasm_bindgen(unchecked_return_type = "Promise<void>")]
     pub fn flush(&self) -> js_sys::Promise {
         match &self.store {
@@ -306,6 +334,11 @@ impl Memory {
 
     /// Stops listening to other tabs (and telling them of this tab's changes). The memory
     /// stays usable; later changes are still stored.
+    ///
+    /// @example
+    /// ```js
+    /// addEventListener("pagehide", () => mem.close());
+    /// ```
     pub fn close(&self) {
         if let Some(store) = &self.store {
             store.close();
@@ -325,11 +358,29 @@ impl Memory {
     }
 
     /// Called (with no arguments) after another tab's changes to this session were applied.
+    /// Throws `INVALID_OPTION` for anything but a function, `null` or `undefined`.
+    ///
+    /// @deprecated Pass `onChange` to `Memory.open` or `Memory.import` instead (one way to
+    /// set it); this setter will be removed in the next release.
     #[wasm_bindgen(setter, js_name = onchange)]
-    pub fn set_onchange(&self, f: Option<Function>) {
+    pub fn set_onchange(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "(() => void) | null | undefined")] f: JsValue,
+    ) -> Result<(), JsValue> {
+        let f = match f.dyn_into::<Function>() {
+            Ok(f) => Some(f),
+            Err(v) if v.is_undefined() || v.is_null() => None,
+            Err(v) => {
+                return Err(invalid_option(format!(
+                    "onchange must be a function, got {}",
+                    super::options::describe(&v)
+                )))
+            }
+        };
         if let Some(store) = &self.store {
             store.set_on_change(f);
         }
+        Ok(())
     }
 }
 

@@ -133,17 +133,7 @@ impl Opts {
     }
 }
 
-/// A short description of a JS value for error messages.
-pub fn describe(v: &JsValue) -> String {
-    if let Some(s) = v.as_string() {
-        let s = crate::history::truncate(&s, 30);
-        return format!("the string {s:?}");
-    }
-    if let Some(n) = v.as_f64() {
-        return n.to_string();
-    }
-    v.js_typeof().as_string().unwrap_or_else(|| "?".into())
-}
+pub use super::js::describe;
 
 fn edit_distance(a: &str, b: &str) -> usize {
     let b: Vec<char> = b.chars().collect();
@@ -172,15 +162,19 @@ extern "C" {
 /// field by field from Rust (serde-wasm-bindgen) recursed until the wasm stack ran out, which
 /// unwinds without releasing borrows and poisons the whole module.
 pub fn json_data<T: serde::de::DeserializeOwned>(v: &JsValue) -> Result<T, String> {
-    let text = json_text(v)
+    serde_json::from_str(&json_string(v)?).map_err(|e| e.to_string())
+}
+
+/// The JSON text of app data, as `json_data` reads it (for the core to parse).
+pub fn json_string(v: &JsValue) -> Result<String, String> {
+    json_text(v)
         .map_err(|e| {
             e.dyn_ref::<js_sys::Error>()
                 .map(|e| String::from(e.message()))
                 .unwrap_or_else(|| "not JSON data".to_string())
         })?
         .as_string()
-        .ok_or_else(|| "not JSON data".to_string())?;
-    serde_json::from_str(&text).map_err(|e| e.to_string())
+        .ok_or_else(|| "not JSON data".to_string())
 }
 
 pub fn string_arg(v: &JsValue, name: &str) -> Result<String, JsValue> {

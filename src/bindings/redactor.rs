@@ -11,19 +11,29 @@ use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(typescript_custom_section)]
 const REDACTOR_TYPES: &'static str = r#"
-/** A built-in entity type, or the name of a custom pattern. */
-export type EntityType =
-  | "EMAIL" | "PHONE" | "CREDIT_CARD" | "IBAN" | "US_SSN" | "IP_ADDRESS" | "MAC_ADDRESS"
-  | "URL" | "CRYPTO" | "API_KEY" | "JWT" | "PRIVATE_KEY" | "PASSWORD" | "DATE_OF_BIRTH"
-  | "PERSON" | "ADDRESS"
-  | "US_ITIN" | "US_PASSPORT" | "US_DRIVER_LICENSE" | "US_BANK_NUMBER" | "MEDICAL_LICENSE"
-  | "UK_NHS" | "UK_NINO" | "ES_NIF" | "ES_NIE" | "IT_FISCAL_CODE" | "PL_PESEL" | "SG_NRIC_FIN"
-  | "AU_TFN" | "AU_ABN" | "AU_ACN" | "AU_MEDICARE" | "IN_PAN" | "IN_AADHAAR"
-  | "FI_PERSONAL_IDENTITY_CODE" | "KR_RRN" | "TH_TNIN" | "ID_NUMBER" | (string & {});
+/**
+ * A custom pattern's name (`patterns: [{ name: "TICKET", ... }]`): upper-case letters, digits
+ * and `_`. Options with no custom pattern take built-in names only, so `tsc` rejects a typo such
+ * as `"EMAL"`; with patterns, `types` may name them too (give the names as the type argument,
+ * `RedactorOptions<"TICKET">`, to have every name checked).
+ */
+export type CustomEntityType = Uppercase<string>;
+
+/** A built-in entity type or a custom pattern's name. */
+export type EntityType = BuiltInEntityType | CustomEntityType;
+
+/** One entry of `Redactor.types`. */
+export interface EntityTypeInfo {
+  type: BuiltInEntityType;
+  /** What it finds, in a sentence. */
+  description: string;
+  /** A national identifier, tax, licence or account number. */
+  national: boolean;
+}
 
 /** A user-declared recognizer. `name` is upper case (`TICKET`) and becomes `[TICKET_1]`. */
-export interface CustomPattern {
-  name: string;
+export interface CustomPattern<Name extends string = CustomEntityType> {
+  name: Name;
   /** Rust `regex` syntax (no look-around or back-references; matching is linear-time). */
   regex: string;
   /** A built-in check the match must pass. */
@@ -32,17 +42,23 @@ export interface CustomPattern {
   score?: number;
 }
 
-export interface RedactorOptions {
+export interface RedactorOptions<Custom extends string = never> {
   /** Entity types to detect; default: every built-in type and every custom pattern. */
-  types?: EntityType[];
+  types?: (BuiltInEntityType | Custom)[];
   /** Values never redacted (compared case-insensitively). */
   allowList?: string[];
-  patterns?: CustomPattern[];
+  patterns?: CustomPattern<Custom>[];
   /** `placeholder` (default): `[EMAIL_1]`, reversible. `mask`: `[EMAIL]`, not reversible. */
   mode?: "placeholder" | "mask";
   /** Findings scoring below this are dropped (default 0.5). */
   minScore?: number;
 }
+
+/** Options with custom patterns: `types` may also name the patterns. */
+export type RedactorOptionsWithPatterns = RedactorOptions<CustomEntityType> & { patterns: CustomPattern[] };
+
+/** What `new Redactor(...)` and `new Memory({ redact })` take. */
+export type RedactorInit = RedactorOptions | RedactorOptionsWithPatterns;
 
 export interface Finding {
   type: EntityType;
@@ -70,6 +86,10 @@ export interface VaultDocument {
   entries: VaultEntry[];
 }
 "#;
+
+/// The closed union of built-in names, generated from the entity table.
+#[wasm_bindgen(typescript_custom_section)]
+const BUILT_IN_ENTITY_TYPES: &'static str = redact::entity::TYPESCRIPT;
 
 #[wasm_bindgen(module = "/src/bindings/redaction.js")]
 extern "C" {
@@ -213,7 +233,7 @@ fn json_of(value: &JsValue, what: &str) -> Result<Option<String>, JsValue> {
 /// // text: "I'm [PERSON_1], [EMAIL_1], [PHONE_1]"
 /// const reply = await llm(text);           // "Thanks [PERSON_1], I'll email [EMAIL_1]."
 /// redactor.restore(reply);                 // "Thanks Ann, I'll email ann@example.com."
-/// localStorage.vault = redactor.exportVault();
+/// localStorage.vault = JSON.stringify(redactor.vault());
 /// ```
 #[wasm_bindgen(js_name = Redactor)]
 pub struct JsRedactor {
@@ -224,9 +244,14 @@ pub struct JsRedactor {
 impl JsRedactor {
     /// Compiles the recognizers. Throws `INVALID_OPTION` for an unknown option or type and
     /// `INVALID_PATTERN` for a custom regex that does not compile.
+    ///
+    /// @example
+    /// ```js
+    /// const redactor = new Redactor({ types: ["EMAIL", "PHONE"], allowList: ["support@acme.com"] });
+    /// ```
     #[wasm_bindgen(constructor)]
     pub fn new(
-        #[wasm_bindgen(unchecked_param_type = "RedactorOptions | undefined")] options: Option<
+        #[wasm_bindgen(unchecked_param_type = "RedactorInit | undefined")] options: Option<
             js_sys::Object,
         >,
     ) -> Result<JsRedactor, JsValue> {
@@ -237,6 +262,19 @@ impl JsRedactor {
         Ok(JsRedactor {
             inner: redact::Redactor::new(config)?,
         })
+    }
+
+    /// The built-in entity types, in the order they are documented, each with what it finds
+    /// and whether it is a national identifier (a new array on each read).
+    ///
+    /// @example
+    /// ```js
+    /// Redactor.types[0] // { type: "EMAIL", description: "E-mail address, ...", national: false }
+    /// new Redactor({ types: Redactor.types.filter((t) => !t.national).map((t) => t.type) });
+    /// ```
+    #[wasm_bindgen(getter, unchecked_return_type = "EntityTypeInfo[]")]
+    pub fn types() -> Result<JsValue, JsValue> {
+        to_js(redact::entity::ENTITY_TABLE)
     }
 
     /// Replaces every detected value with its placeholder (or mask). New values join the vault;
@@ -261,6 +299,12 @@ impl JsRedactor {
     /// Puts the real values back into a model reply. Tolerates `[email_1]`, `EMAIL_1` and
     /// missing brackets; text the user wrote that only looked like a placeholder comes back
     /// as written.
+    ///
+    /// @example
+    /// ```js
+    /// redactor.redact("Mail ann@example.com").text;    // "Mail [EMAIL_1]"
+    /// redactor.restore("I'll write to [email_1] now"); // "I'll write to ann@example.com now"
+    /// ```
     pub fn restore(
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
@@ -282,20 +326,40 @@ impl JsRedactor {
         JsStreamRestorer::wrap(self.inner.stream_restorer())
     }
 
-    /// The vault as a plain object (`{ version: 1, entries: [...] }`).
+    /// The vault as a plain object (`{ version: 1, entries: [...] }`): what `importVault`
+    /// takes back. Keep it on the device.
+    ///
+    /// @example
+    /// ```js
+    /// localStorage.vault = JSON.stringify(redactor.vault());
+    /// // after a reload:
+    /// redactor.importVault(JSON.parse(localStorage.vault));
+    /// ```
     #[wasm_bindgen(unchecked_return_type = "VaultDocument")]
     pub fn vault(&self) -> Result<JsValue, JsValue> {
         to_js(self.inner.vault())
     }
 
-    /// The vault as a JSON string, for the app's own storage.
+    /// The vault as a JSON string.
+    ///
+    /// @deprecated Use `JSON.stringify(redactor.vault())`: `vault()` is the one way to read
+    /// the vault (an object, as `importVault` takes it); `exportVault` will be removed in the
+    /// next release.
     #[wasm_bindgen(js_name = exportVault)]
     pub fn export_vault(&self) -> String {
         self.inner.vault().to_json()
     }
 
-    /// Replaces the vault with one exported earlier (a JSON string or the object). Throws
-    /// `INVALID_DOCUMENT` if it is not a vault.
+    /// Replaces the vault with one saved earlier (the object from `vault()`, or its JSON).
+    /// Throws `INVALID_DOCUMENT` if it is not a vault.
+    ///
+    /// @example
+    /// ```js
+    /// const saved = redactor.vault();
+    /// const later = new Redactor();
+    /// later.importVault(saved);
+    /// later.restore("Hi [EMAIL_1]"); // the value from `saved`
+    /// ```
     #[wasm_bindgen(js_name = importVault)]
     pub fn import_vault(
         &mut self,
@@ -320,6 +384,13 @@ pub struct JsStreamRestorer {
 #[wasm_bindgen(js_class = StreamRestorer)]
 impl JsStreamRestorer {
     /// Adds a chunk; returns the restored text that is final so far (possibly empty).
+    ///
+    /// @example
+    /// ```js
+    /// const r = redactor.streamRestorer();
+    /// r.push("Hi [EMA"); // "Hi " (the placeholder is not complete yet)
+    /// r.push("IL_1]!");  // "ann@example.com!"
+    /// ```
     pub fn push(
         &mut self,
         #[wasm_bindgen(unchecked_param_type = "string")] chunk: JsValue,
@@ -346,6 +417,14 @@ impl JsStreamRestorer {
     }
 
     /// Returns whatever was held back. The restorer can then be reused for another reply.
+    ///
+    /// @example
+    /// ```js
+    /// const r = redactor.streamRestorer();
+    /// let shown = "";
+    /// for await (const chunk of stream) shown += r.push(chunk);
+    /// shown += r.finish();
+    /// ```
     pub fn finish(&mut self) -> String {
         let mut out = match self.high.take() {
             Some(high) => self.inner.push(&String::from(high)),

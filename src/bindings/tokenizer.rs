@@ -7,9 +7,9 @@ use super::errors::{invalid_option, js_error};
 #[cfg(feature = "chat-template")]
 use super::options::Opts;
 use super::options::{describe, string_arg};
-#[cfg(feature = "chat-template")]
-use crate::context::message::ChatMessage;
 use crate::error::ErrorCode;
+#[cfg(feature = "chat-template")]
+use crate::message::ChatMessage;
 #[cfg(feature = "chat-template")]
 use crate::tokens::chat_template::{ChatTemplate, RenderOptions};
 use crate::tokens::{ApproximateCounter, HfTokenizer, SharedCounter};
@@ -106,6 +106,12 @@ impl Tokenizer {
     /// (WordPiece, Unigram, WordLevel, BPE with other split rules) throw
     /// `UNSUPPORTED_TOKENIZER`: the full build (`pkg-full/`) loads them.
     /// Throws `INVALID_TOKENIZER` when the file cannot be used at all.
+    ///
+    /// @example
+    /// ```js
+    /// const tok = Tokenizer.fromJson(await (await fetch("/tokenizer.json")).text());
+    /// const mem = new Memory({ strategy: "tokens", maxTokens: 8000, tokenizer: tok });
+    /// ```
     #[wasm_bindgen(js_name = fromJson)]
     pub fn from_json(
         #[wasm_bindgen(unchecked_param_type = "string | Uint8Array | ArrayBuffer | object")]
@@ -146,6 +152,12 @@ pub(super) fn json_bytes(json: &JsValue) -> Result<Vec<u8>, JsValue> {
 #[wasm_bindgen]
 impl Tokenizer {
     /// The no-vocabulary fallback: `charsPerToken` characters per token (default 4).
+    ///
+    /// @example
+    /// ```js
+    /// Tokenizer.approximate().count("Hello there"); // 3
+    /// const cjk = Tokenizer.approximate(1.5);        // denser scripts: fewer characters per token
+    /// ```
     pub fn approximate(
         #[wasm_bindgen(js_name = charsPerToken, unchecked_param_type = "number | undefined")]
         chars_per_token: Option<JsValue>,
@@ -166,6 +178,11 @@ impl Tokenizer {
     }
 
     /// Tokens in `text`, without special tokens. Lone UTF-16 surrogates count as U+FFFD.
+    ///
+    /// @example
+    /// ```js
+    /// if (tok.count(draft) > 500) alert("That message is long");
+    /// ```
     pub fn count(
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
@@ -175,6 +192,11 @@ impl Tokenizer {
 
     /// Tokens in each text; one call for many messages is far cheaper than many calls: the
     /// texts cross into wasm as one joined string.
+    ///
+    /// @example
+    /// ```js
+    /// const counts = tok.countMany(["Hi!", "How are you?"]); // Uint32Array [2, 4] with gpt-4o
+    /// ```
     #[wasm_bindgen(js_name = countMany)]
     pub fn count_many(
         &self,
@@ -221,7 +243,9 @@ impl Tokenizer {
     /// ```js
     /// const tok = Tokenizer.fromJson(json);
     /// const bytes = tok.prepared(); // Uint8Array (undefined for kinds only pkg-full loads)
-    /// const again = Tokenizer.fromPrepared(bytes);
+    /// if (bytes) {
+    ///   const again = Tokenizer.fromPrepared(bytes);
+    /// }
     /// ```
     #[wasm_bindgen(js_name = fromPrepared)]
     pub fn from_prepared(
@@ -243,11 +267,22 @@ impl Tokenizer {
     /// The compact prepared form for `Tokenizer.fromPrepared` (the BPE files this build counts
     /// itself: gpt-4o, Llama 3, Qwen, Llama 2, Gemma ...); `undefined` for other tokenizers and
     /// the approximate one.
+    ///
+    /// @example
+    /// ```js
+    /// const bytes = tok.prepared();
+    /// if (bytes) await saveBytes("tokenizer:llama3", bytes); // e.g. into IndexedDB
+    /// ```
     pub fn prepared(&self) -> Option<Vec<u8>> {
         self.hf.as_ref().and_then(|h| h.prepared())
     }
 
     /// Token ids of `text` (without special tokens). Only for a loaded tokenizer.json.
+    ///
+    /// @example
+    /// ```js
+    /// const ids = tok.encode("Hello world"); // Uint32Array [9906, 1917] with llama3
+    /// ```
     pub fn encode(
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
@@ -314,6 +349,11 @@ impl Tokenizer {
 
     /// The prompt text `countChat` counts: `messages` rendered with the chat template of a
     /// `tokenizer_config.json` (text or parsed object).
+    ///
+    /// @example
+    /// ```js
+    /// const prompt = tok.renderChat(messages, config, { addGenerationPrompt: false });
+    /// ```
     #[wasm_bindgen(js_name = renderChat)]
     pub fn render_chat(
         &self,

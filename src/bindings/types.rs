@@ -81,14 +81,45 @@ export interface MemoryOptions {
   /** Redact personal data and secrets from everything sent (turns, tool arguments, system
    *  prompt, pinned facts, memories, the summarizer's prompt): true, or Redactor options.
    *  Restore replies with mem.restore() / mem.streamRestorer(). */
-  redact?: boolean | RedactorOptions;
+  redact?: boolean | RedactorInit;
+  /** Called after each exchange (by context(), or by extractFacts()) with the turns it has not
+   *  seen; resolves to fact operations, e.g. an LLM call that reads the turns. */
+  extract?: (turns: Entry[]) => Promise<ExtractOp[]> | ExtractOp[];
+  /** Embeds texts for hybrid retrieval (any embedding API or in-browser model). */
+  embed?: (texts: string[]) => Promise<(number[] | Float32Array)[]> | (number[] | Float32Array)[];
+  /** How long `extract`, `embed` and the `summarize` call of recordEpisode() may take, in ms
+   *  (default 30 000). Past it, context() goes on without them (a note says so) and
+   *  recordEpisode() rejects with CALLBACK_FAILED. */
+  callbackTimeoutMs?: number;
+  /** Count the memory tools' schemas (mem.tools()) against every context's budget. */
+  tools?: boolean;
+  /** Strategy "retrieval" knobs. */
+  retrieval?: {
+    /** Part of the budget after the mandatory messages that recent turns get first (default 0.5). */
+    recentShare?: number;
+    /** Most memories per context (default 24). */
+    maxItems?: number;
+    /** Age at which recency has halved, in days (default 30). */
+    halfLifeDays?: number;
+    /** 0..1, how much recency weighs (default 0.3). */
+    recencyWeight?: number;
+    /** 0..1, how much importance weighs (default 0.5). */
+    importanceWeight?: number;
+    /** Score vectors in int8 first, then re-score the best exactly (default false). */
+    quantize?: boolean;
+  };
 }
 
 export interface AddExtra {
   name?: string;
+  /** The calls of an assistant message (OpenAI format). */
   toolCalls?: ToolCall[];
+  /** @deprecated Use `toolCalls` (add()'s options are camelCase; `addMessage` takes the
+   *  OpenAI `tool_calls`). Still accepted; giving both is an `INVALID_ENTRY` error. */
   tool_calls?: ToolCall[];
+  /** The call a tool message answers. */
   toolCallId?: string;
+  /** @deprecated Use `toolCallId`. Still accepted; giving both is an `INVALID_ENTRY` error. */
   tool_call_id?: string;
   /** App data kept with the entry, never sent to the model. */
   metadata?: unknown;
@@ -112,6 +143,8 @@ export interface Entry {
 export interface ContextOptions {
   /** What the turn is about; used by retrieval strategies. */
   query?: string;
+  /** Count the memory tools' schemas against this context's budget (default: the tools option). */
+  tools?: boolean;
 }
 
 export type EntryStatus = "included" | "dropped" | "summarized" | "retrieved";
@@ -129,6 +162,8 @@ export interface EntryReport {
   reason: EntryReason;
   /** Values redacted from this entry as sent, by type: { EMAIL: 1 }. */
   redacted?: Record<string, number>;
+  /** Relevance score, for entries sent as retrieved memories. */
+  score?: number;
 }
 
 export interface SectionReport {
@@ -159,6 +194,8 @@ export interface ContextReport {
   notes: string[];
   /** Values redacted from everything sent, by type (present when redaction is on). */
   redactions?: Record<string, number>;
+  /** Memories strategy "retrieval" sent, with their scores. */
+  retrieved?: RetrievedReport[];
 }
 
 export interface ContextResult {
@@ -202,7 +239,8 @@ export interface OpenOptions extends MemoryOptions {
   ttlMs?: number;
   /** Called with a coded Error when a background write fails (default: console.error). */
   onError?: (error: LlmMemoryError) => void;
-  /** Called after another tab's changes to this session were applied here. */
+  /** Called after another tab's changes to this session were applied here (the one way to
+   *  listen; the `onchange` setter is deprecated). */
   onChange?: () => void;
 }
 

@@ -2,48 +2,10 @@
 
 use wasm_bindgen::prelude::*;
 
-// Interfaces declared here merge with those of the same name in `types.rs`.
+// One declaration per interface: the recall options of `MemoryOptions` and the recall parts
+// of the report are declared with the rest of them in `types.rs`.
 #[wasm_bindgen(typescript_custom_section)]
 const RECALL_TYPES: &'static str = r#"
-export interface MemoryOptions {
-  /** Called after each exchange (by context(), or by extractFacts()) with the turns it has not
-   *  seen; resolves to fact operations, e.g. an LLM call that reads the turns. */
-  extract?: (turns: Entry[]) => Promise<ExtractOp[]> | ExtractOp[];
-  /** Embeds texts for hybrid retrieval (any embedding API or in-browser model). */
-  embed?: (texts: string[]) => Promise<(number[] | Float32Array)[]> | (number[] | Float32Array)[];
-  /** How long `extract`, `embed` and the `summarize` call of recordEpisode() may take, in ms
-   *  (default 30 000). Past it, context() goes on without them (a note says so) and
-   *  recordEpisode() rejects with CALLBACK_FAILED. */
-  callbackTimeoutMs?: number;
-  /** Count the memory tools' schemas (mem.tools()) against every context's budget. */
-  tools?: boolean;
-  /** Strategy "retrieval" knobs. */
-  retrieval?: {
-    /** Part of the budget after the mandatory messages that recent turns get first (default 0.5). */
-    recentShare?: number;
-    /** Most memories per context (default 24). */
-    maxItems?: number;
-    /** Age at which recency has halved, in days (default 30). */
-    halfLifeDays?: number;
-    /** 0..1, how much recency weighs (default 0.3). */
-    recencyWeight?: number;
-    /** 0..1, how much importance weighs (default 0.5). */
-    importanceWeight?: number;
-    /** Score vectors in int8 first, then re-score the best exactly (default false). */
-    quantize?: boolean;
-  };
-}
-
-export interface ContextOptions {
-  /** Count the memory tools' schemas against this context's budget (default: the tools option). */
-  tools?: boolean;
-}
-
-export interface EntryReport {
-  /** Relevance score, for entries sent as retrieved memories. */
-  score?: number;
-}
-
 export interface RetrievedReport {
   /** The fact or episode id; "" for a turn (see the entry with status "retrieved"). */
   id: string;
@@ -52,11 +14,6 @@ export interface RetrievedReport {
   tokens: number;
   /** YYYY-MM-DD (UTC), as shown in the section. */
   date: string;
-}
-
-export interface ContextReport {
-  /** Memories strategy "retrieval" sent, with their scores. */
-  retrieved?: RetrievedReport[];
 }
 
 export interface ExtractOp {

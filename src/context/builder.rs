@@ -3,83 +3,20 @@
 //! priority: pinned facts, the summary, recent turns (newest first, contiguous, tool groups
 //! whole). It never exceeds the budget and explains every decision in the report.
 
-use super::message::ChatMessage;
+use super::input::BuildInput;
 use super::report::*;
-use super::retrieved::{self, RetrievalInput};
-use super::sections::{pinned_section, summary_section};
+use super::retrieved;
+use super::sections::{pinned_section, summary_section, Budget};
 use super::strategy::Strategy;
-use super::units::{group, Unit, UnitKind};
 use crate::error::{Error, ErrorCode, Result};
+use crate::history::units::{group, Unit, UnitKind};
 use crate::history::{Entry, Role};
-use crate::summary::SummaryRecord;
-use crate::tokens::{MessageOverhead, TokenCounter};
-
-pub const PINNED_MARKER: &str = "[Pinned facts]";
-pub const SUMMARY_MARKER: &str = "[Summary of earlier conversation]";
-
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct PinnedFact {
-    pub id: String,
-    pub text: String,
-}
-
-/// Budget knobs, validated by the engine's config.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Limits {
-    pub max_tokens: Option<usize>,
-    pub reserve_tokens: usize,
-    pub max_turns: Option<usize>,
-    /// Upper bounds per section, in tokens; the rest of the budget goes to recent turns.
-    pub pinned_max: Option<usize>,
-    pub summary_max: Option<usize>,
-}
-
-pub struct SummaryInput<'a> {
-    pub record: &'a SummaryRecord,
-    /// `entries[..covered]` are folded into the summary.
-    pub covered: usize,
-}
-
-pub struct BuildInput<'a> {
-    pub strategy: Strategy,
-    pub limits: &'a Limits,
-    pub overhead: MessageOverhead,
-    pub counter: &'a dyn TokenCounter,
-    /// The system prompt and its message tokens (cached by the engine).
-    pub system_prompt: Option<(&'a str, usize)>,
-    pub pinned: &'a [PinnedFact],
-    pub summary: Option<SummaryInput<'a>>,
-    pub entries: &'a [Entry],
-    /// Message tokens of each entry, overhead included (cached by the engine).
-    pub entry_tokens: &'a [usize],
-    pub dedup: bool,
-    pub notes: Vec<String>,
-    /// Ranked memories for strategy "retrieval" (ignored by the others).
-    pub retrieval: Option<RetrievalInput>,
-    /// Tool schemas sent with the request: their tokens and how many tools.
-    pub tools: Option<(usize, usize)>,
-}
+use crate::message::ChatMessage;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct BuiltContext {
     pub messages: Vec<ChatMessage>,
     pub report: ContextReport,
-}
-
-/// Tracks spending against the budget (unbounded when no `maxTokens` is set).
-pub(super) struct Budget {
-    available: Option<usize>,
-    pub(super) used: usize,
-}
-
-impl Budget {
-    pub(super) fn fits(&self, tokens: usize) -> bool {
-        self.available.is_none_or(|a| self.used + tokens <= a)
-    }
-    pub(super) fn remaining(&self) -> usize {
-        self.available
-            .map_or(usize::MAX, |a| a.saturating_sub(self.used))
-    }
 }
 
 pub fn build(mut input: BuildInput<'_>) -> Result<BuiltContext> {

@@ -141,7 +141,7 @@ pub struct ContextReport {
     pub summary: Option<SummaryReport>,
     /// Memories sent by strategy "retrieval" (turns, facts, episodes), with their scores.
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub retrieved: Vec<super::retrieved::RetrievedReport>,
+    pub retrieved: Vec<RetrievedReport>,
     pub tokenizer: TokenizerReport,
     /// Things the app should know: a summarizer that failed, a fallback taken, ...
     pub notes: Vec<String>,
@@ -173,4 +173,17 @@ impl ContextReport {
             self.entries.len()
         );
     }
+}
+
+/// One retrieved item as the report lists it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RetrievedReport {
+    pub id: String,
+    /// "turn", "fact" or "episode".
+    pub kind: &'static str,
+    pub score: f64,
+    /// Tokens of its line in the section.
+    pub tokens: usize,
+    pub date: String,
 }

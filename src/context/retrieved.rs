@@ -3,12 +3,11 @@
 //! message, each item with its date, in chronological order. Items are taken best first while
 //! they fit; the exact count of the rendered messages has the last word.
 
-use super::message::ChatMessage;
-use super::report::{SectionKind, SectionReport};
+use super::report::{RetrievedReport, SectionKind, SectionReport};
 use crate::history::Role;
-use crate::recall::format_date;
+use crate::message::ChatMessage;
+use crate::time::format_date;
 use crate::tokens::{MessageOverhead, TokenCounter};
-use serde::Serialize;
 
 pub const MEMORY_MARKER: &str = "[Memory]";
 pub const EPISODE_MARKER: &str = "[Past episode]";
@@ -42,19 +41,6 @@ pub struct RetrievalInput {
     pub recent_share: f32,
     /// Most items sent.
     pub max_items: usize,
-}
-
-/// One retrieved item as the report lists it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct RetrievedReport {
-    pub id: String,
-    /// "turn", "fact" or "episode".
-    pub kind: &'static str,
-    pub score: f64,
-    /// Tokens of its line in the section.
-    pub tokens: usize,
-    pub date: String,
 }
 
 #[derive(Debug, Default)]

@@ -1,12 +1,33 @@
 //! The sections sent before the recent turns, in priority order: pinned facts, then the
 //! summary. Each takes what fits its cap and the budget and reports why it did not when not.
 
-use super::builder::{Budget, BuildInput, PINNED_MARKER, SUMMARY_MARKER};
-use super::message::ChatMessage;
+use super::input::BuildInput;
 use super::report::*;
 use super::strategy::Strategy;
 use crate::history::Role;
+use crate::message::ChatMessage;
 use crate::tokens::{MessageOverhead, TokenCounter};
+
+/// The first line of the pinned-facts message, so a reader (and the report) can tell it apart.
+pub const PINNED_MARKER: &str = "[Pinned facts]";
+/// The first line of the summary message.
+pub const SUMMARY_MARKER: &str = "[Summary of earlier conversation]";
+
+/// Tracks spending against the budget (unbounded when no `maxTokens` is set).
+pub(super) struct Budget {
+    pub(super) available: Option<usize>,
+    pub(super) used: usize,
+}
+
+impl Budget {
+    pub(super) fn fits(&self, tokens: usize) -> bool {
+        self.available.is_none_or(|a| self.used + tokens <= a)
+    }
+    pub(super) fn remaining(&self) -> usize {
+        self.available
+            .map_or(usize::MAX, |a| a.saturating_sub(self.used))
+    }
+}
 
 /// Pinned facts as one system message, as many as fit (in pin order), deduplicated.
 pub(super) fn pinned_section(

@@ -31,7 +31,7 @@ impl Strategy {
                 return Err(Error::option(format!(
                     "unknown strategy {:?}: use \"none\", \"full\", \"window\", \"tokens\", \
                      \"summary\" or \"retrieval\"",
-                    crate::history::truncate(other, 40)
+                    crate::error::truncate(other, 40)
                 )))
             }
         })

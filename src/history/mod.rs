@@ -3,68 +3,13 @@
 
 pub mod ids;
 pub mod steps;
+pub mod units;
 
 use crate::error::{Error, ErrorCode, Result};
+use crate::message::ChatMessage;
+pub use crate::message::{FunctionCall, Role, ToolCall};
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
-
-/// Who said it, in OpenAI chat terms.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Role {
-    System,
-    User,
-    Assistant,
-    Tool,
-}
-
-impl Role {
-    pub fn parse(s: &str) -> Result<Role> {
-        match s {
-            "system" => Ok(Role::System),
-            "user" => Ok(Role::User),
-            "assistant" => Ok(Role::Assistant),
-            "tool" => Ok(Role::Tool),
-            other => Err(Error::new(
-                ErrorCode::InvalidRole,
-                format!(
-                    "unknown role {:?}: use \"system\", \"user\", \"assistant\" or \"tool\"",
-                    truncate(other, 40)
-                ),
-            )),
-        }
-    }
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Role::System => "system",
-            Role::User => "user",
-            Role::Assistant => "assistant",
-            Role::Tool => "tool",
-        }
-    }
-}
-
-/// The function part of an OpenAI tool call.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct FunctionCall {
-    pub name: String,
-    /// JSON text, as the model produced it (may be invalid JSON; it is passed through as is).
-    pub arguments: String,
-}
-
-/// An assistant's request to call a tool, in the OpenAI chat format.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ToolCall {
-    pub id: String,
-    #[serde(rename = "type", default = "function_type")]
-    pub kind: String,
-    pub function: FunctionCall,
-}
-
-fn function_type() -> String {
-    "function".to_string()
-}
 
 /// One message in the conversation log.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -84,6 +29,19 @@ pub struct Entry {
     /// Free-form app data; never sent to the model.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub metadata: Option<serde_json::Value>,
+}
+
+/// Written here rather than in `message`, which sits below `history` and knows no entries.
+impl ChatMessage {
+    pub fn from_entry(e: &Entry) -> Self {
+        ChatMessage {
+            role: e.role,
+            content: e.content.clone(),
+            name: e.name.clone(),
+            tool_calls: e.tool_calls.clone(),
+            tool_call_id: e.tool_call_id.clone(),
+        }
+    }
 }
 
 /// What the caller supplies for a new entry; the log assigns the id.
@@ -264,14 +222,6 @@ fn validate_shape(role: Role, extra: &NewEntry) -> Result<()> {
             invalid("toolCallId belongs on tool messages (role \"tool\")")
         }
         _ => Ok(()),
-    }
-}
-
-/// Shortens user-supplied text quoted in an error message.
-pub(crate) fn truncate(s: &str, max_chars: usize) -> String {
-    match s.char_indices().nth(max_chars) {
-        Some((i, _)) => format!("{}…", &s[..i]),
-        None => s.to_string(),
     }
 }
 

@@ -4,8 +4,8 @@
 //! own outputs and all but the latest plan, so the planner sees facts rather than its old prose.
 
 use super::ToolCall;
-use crate::context::message::ChatMessage;
 use crate::history::Role;
+use crate::message::ChatMessage;
 use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -1,10 +1,12 @@
 //! The sans-IO memory engine: the history with cached token counts, pinned facts, the agent
 //! step log and the summary state, and `context()` which hands them to the builder. It reads no
-//! clock and calls nothing: time comes in as arguments and summarization goes out as a
-//! `SummaryRequest` that the caller completes or fails.
+//! clock and calls nothing: time comes in as arguments, and what the app's callbacks compute
+//! goes out as requests the caller answers (`SummaryRequest`, `ExtractRequest`, `EmbedRequest`).
 
 pub mod config;
 mod egress;
+mod embedding;
+mod extraction;
 mod persist;
 mod recall;
 mod summaries;
@@ -17,6 +19,8 @@ use crate::summary::SummaryRecord;
 use crate::tokens::SharedCounter;
 
 pub use config::MemoryConfig;
+pub use embedding::{EmbedRequest, EmbedRound, EMBED_BATCH};
+pub use extraction::{ExtractAnswer, ExtractOutcome, ExtractRequest};
 pub use recall::{ContextExtras, ExtractOp, Recalled};
 
 pub struct Memory {

@@ -379,7 +379,7 @@ impl Memory {
 
     /// The turns of completed exchanges the `extract` hook has not seen: everything unseen up
     /// to the newest assistant reply (a user message still waiting for its reply waits).
-    pub fn extraction_turns(&self) -> Vec<Entry> {
+    pub(super) fn extraction_turns(&self) -> Vec<Entry> {
         let entries = self.history.entries();
         let Some(end) = entries.iter().rposition(|e| e.role == Role::Assistant) else {
             return Vec::new();
@@ -401,7 +401,7 @@ impl Memory {
 
     /// Applies the `extract` hook's operations for turns up to `upto` (an entry id). Bad
     /// operations are skipped and described in the returned notes.
-    pub fn apply_extraction(
+    pub(super) fn apply_extraction(
         &mut self,
         ops: &[ExtractOp],
         upto: Option<&str>,

@@ -4,8 +4,9 @@
 //! and correct, never raised, so it cannot break the app's chat loop.
 
 use super::facts::NewFact;
-use super::{find_entry, format_date, ItemKind, RecallQuery, RecallState};
+use super::{find_entry, ItemKind, RecallQuery, RecallState};
 use crate::history::Entry;
+use crate::time::format_date;
 use serde_json::{json, Map, Value};
 use std::sync::OnceLock;
 
@@ -92,7 +93,7 @@ fn run(
     if !TOOL_NAMES.contains(&name) {
         return Err(format!(
             "unknown tool {:?}; the memory tools are {}",
-            crate::history::truncate(name, 40),
+            crate::error::truncate(name, 40),
             TOOL_NAMES.join(", ")
         ));
     }

@@ -5,139 +5,121 @@
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;
 
-/// A built-in entity type, or a custom one declared with `patterns: [{ name, regex }]`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum EntityType {
-    Email,
-    Phone,
-    CreditCard,
-    Iban,
-    UsSsn,
-    IpAddress,
-    MacAddress,
-    Url,
-    Crypto,
-    ApiKey,
-    Jwt,
-    PrivateKey,
-    Password,
-    DateOfBirth,
-    Person,
-    Address,
-    /// National identifiers, tax and licence numbers, named as Presidio names them.
-    UsItin,
-    UsPassport,
-    UsDriverLicense,
-    UsBankNumber,
-    MedicalLicense,
-    UkNhs,
-    UkNino,
-    EsNif,
-    EsNie,
-    ItFiscalCode,
-    PlPesel,
-    SgNricFin,
-    AuTfn,
-    AuAbn,
-    AuAcn,
-    AuMedicare,
-    InPan,
-    InAadhaar,
-    FiPersonalIdentityCode,
-    KrRrn,
-    ThTnin,
-    /// An identity, tax or licence number stated after its label ("my BSN is …", "ID number:
-    /// …", "Personalausweis …") in a format no type above reads.
-    IdNumber,
-    /// A user-declared pattern; the name is upper-case ASCII (validated in the config).
-    Custom(String),
+/// The one list of built-in types. Each row is `Variant "NAME" "description"`; the macro makes
+/// the enum, [`EntityType::BUILT_IN`], [`EntityType::as_str`], [`ENTITY_TABLE`] (which
+/// `Redactor.types` returns) and [`TYPESCRIPT`] (the closed union in the `.d.ts`). The README's
+/// table and the demo are checked against `Redactor.types` (tests/js/entity-types.test.mjs).
+/// Adding a type is one row here; its recognizer produces the variant.
+macro_rules! entity_types {
+    (
+        common { $($c:ident $c_name:literal $c_text:literal,)* }
+        national { $($n:ident $n_name:literal $n_text:literal,)* }
+    ) => {
+        /// A built-in entity type, or a custom one declared with `patterns: [{ name, regex }]`.
+        #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum EntityType {
+            $($c,)*
+            // National identifiers, tax and licence numbers, named as Presidio names them.
+            $($n,)*
+            /// A user-declared pattern; the name is upper-case ASCII (validated in the config).
+            Custom(String),
+        }
+
+        /// Every built-in type with what it finds, in the order they are documented.
+        pub const ENTITY_TABLE: &[EntityInfo] = &[
+            $(EntityInfo { kind: EntityType::$c, name: $c_name, description: $c_text, national: false },)*
+            $(EntityInfo { kind: EntityType::$n, name: $n_name, description: $n_text, national: true },)*
+        ];
+
+        /// The TypeScript of the built-in names: a closed union, so `tsc` flags a misspelled one.
+        pub const TYPESCRIPT: &str = concat!(
+            "\n/** A built-in entity type; `Redactor.types` lists them with what each finds. */\n",
+            "export type BuiltInEntityType =",
+            $("\n  | \"", $c_name, "\"",)*
+            $("\n  | \"", $n_name, "\"",)*
+            ";\n",
+        );
+
+        impl EntityType {
+            /// Every built-in type, in the order they are documented.
+            pub const BUILT_IN: &'static [EntityType] = &[$(EntityType::$c,)* $(EntityType::$n,)*];
+
+            pub fn as_str(&self) -> &str {
+                match self {
+                    $(EntityType::$c => $c_name,)*
+                    $(EntityType::$n => $n_name,)*
+                    EntityType::Custom(name) => name,
+                }
+            }
+        }
+    };
+}
+
+/// One row of the entity table.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct EntityInfo {
+    #[serde(rename = "type")]
+    pub kind: EntityType,
+    #[serde(skip)]
+    pub name: &'static str,
+    pub description: &'static str,
+    /// A national identifier, tax, licence or account number: found after its label unless its
+    /// shape alone is distinctive.
+    pub national: bool,
+}
+
+entity_types! {
+    common {
+        Email "EMAIL" "E-mail address, internationalized or spelled out (\"john [at] example [dot] com\")",
+        Phone "PHONE" "Phone number: with a country code, nine digits or more, or a context word on its line",
+        CreditCard "CREDIT_CARD" "Payment card number that passes the Luhn check",
+        Iban "IBAN" "International bank account number that passes mod-97",
+        UsSsn "US_SSN" "US Social Security number",
+        IpAddress "IP_ADDRESS" "IPv4 or IPv6 address",
+        MacAddress "MAC_ADDRESS" "MAC address",
+        Url "URL" "URL that carries credentials or a token",
+        Crypto "CRYPTO" "Crypto wallet address (base58check, bech32)",
+        ApiKey "API_KEY" "API key or token of a known provider (AWS, GitHub, OpenAI, Anthropic, Google, Hugging Face, Slack, Stripe)",
+        Jwt "JWT" "JSON Web Token",
+        PrivateKey "PRIVATE_KEY" "PEM private key",
+        Password "PASSWORD" "Password or PIN: an assignment (`password=`, `DB_PASS`) or said in a sentence",
+        DateOfBirth "DATE_OF_BIRTH" "Date of birth",
+        Person "PERSON" "Person's name, after a cue or a listed given name followed by a surname",
+        Address "ADDRESS" "Street address with a house number, or a post office box",
+    }
+    national {
+        UsItin "US_ITIN" "US individual taxpayer identification number",
+        UsPassport "US_PASSPORT" "US passport number, after its label",
+        UsDriverLicense "US_DRIVER_LICENSE" "US driver's licence number, after its label",
+        UsBankNumber "US_BANK_NUMBER" "US bank account number, after its label",
+        MedicalLicense "MEDICAL_LICENSE" "DEA registration number",
+        UkNhs "UK_NHS" "UK NHS number",
+        UkNino "UK_NINO" "UK National Insurance number",
+        EsNif "ES_NIF" "Spanish NIF (DNI) tax number",
+        EsNie "ES_NIE" "Spanish foreigner identity number (NIE)",
+        ItFiscalCode "IT_FISCAL_CODE" "Italian fiscal code (codice fiscale)",
+        PlPesel "PL_PESEL" "Polish PESEL number",
+        SgNricFin "SG_NRIC_FIN" "Singapore NRIC or FIN",
+        AuTfn "AU_TFN" "Australian tax file number",
+        AuAbn "AU_ABN" "Australian business number",
+        AuAcn "AU_ACN" "Australian company number",
+        AuMedicare "AU_MEDICARE" "Australian Medicare card number",
+        InPan "IN_PAN" "Indian permanent account number (PAN)",
+        InAadhaar "IN_AADHAAR" "Indian Aadhaar number",
+        FiPersonalIdentityCode "FI_PERSONAL_IDENTITY_CODE" "Finnish personal identity code",
+        KrRrn "KR_RRN" "Korean resident registration number",
+        ThTnin "TH_TNIN" "Thai national identification number",
+        IdNumber "ID_NUMBER" "Identity, tax or licence number after its label (\"my BSN is …\", \"Personalausweis …\", \"ID number: …\") in a format no other type reads",
+    }
 }
 
 impl EntityType {
-    /// Every built-in type, in the order they are documented.
-    pub const BUILT_IN: [EntityType; 38] = [
-        EntityType::Email,
-        EntityType::Phone,
-        EntityType::CreditCard,
-        EntityType::Iban,
-        EntityType::UsSsn,
-        EntityType::IpAddress,
-        EntityType::MacAddress,
-        EntityType::Url,
-        EntityType::Crypto,
-        EntityType::ApiKey,
-        EntityType::Jwt,
-        EntityType::PrivateKey,
-        EntityType::Password,
-        EntityType::DateOfBirth,
-        EntityType::Person,
-        EntityType::Address,
-        EntityType::UsItin,
-        EntityType::UsPassport,
-        EntityType::UsDriverLicense,
-        EntityType::UsBankNumber,
-        EntityType::MedicalLicense,
-        EntityType::UkNhs,
-        EntityType::UkNino,
-        EntityType::EsNif,
-        EntityType::EsNie,
-        EntityType::ItFiscalCode,
-        EntityType::PlPesel,
-        EntityType::SgNricFin,
-        EntityType::AuTfn,
-        EntityType::AuAbn,
-        EntityType::AuAcn,
-        EntityType::AuMedicare,
-        EntityType::InPan,
-        EntityType::InAadhaar,
-        EntityType::FiPersonalIdentityCode,
-        EntityType::KrRrn,
-        EntityType::ThTnin,
-        EntityType::IdNumber,
-    ];
-
-    pub fn as_str(&self) -> &str {
-        match self {
-            EntityType::Email => "EMAIL",
-            EntityType::Phone => "PHONE",
-            EntityType::CreditCard => "CREDIT_CARD",
-            EntityType::Iban => "IBAN",
-            EntityType::UsSsn => "US_SSN",
-            EntityType::IpAddress => "IP_ADDRESS",
-            EntityType::MacAddress => "MAC_ADDRESS",
-            EntityType::Url => "URL",
-            EntityType::Crypto => "CRYPTO",
-            EntityType::ApiKey => "API_KEY",
-            EntityType::Jwt => "JWT",
-            EntityType::PrivateKey => "PRIVATE_KEY",
-            EntityType::Password => "PASSWORD",
-            EntityType::DateOfBirth => "DATE_OF_BIRTH",
-            EntityType::Person => "PERSON",
-            EntityType::Address => "ADDRESS",
-            EntityType::UsItin => "US_ITIN",
-            EntityType::UsPassport => "US_PASSPORT",
-            EntityType::UsDriverLicense => "US_DRIVER_LICENSE",
-            EntityType::UsBankNumber => "US_BANK_NUMBER",
-            EntityType::MedicalLicense => "MEDICAL_LICENSE",
-            EntityType::UkNhs => "UK_NHS",
-            EntityType::UkNino => "UK_NINO",
-            EntityType::EsNif => "ES_NIF",
-            EntityType::EsNie => "ES_NIE",
-            EntityType::ItFiscalCode => "IT_FISCAL_CODE",
-            EntityType::PlPesel => "PL_PESEL",
-            EntityType::SgNricFin => "SG_NRIC_FIN",
-            EntityType::AuTfn => "AU_TFN",
-            EntityType::AuAbn => "AU_ABN",
-            EntityType::AuAcn => "AU_ACN",
-            EntityType::AuMedicare => "AU_MEDICARE",
-            EntityType::InPan => "IN_PAN",
-            EntityType::InAadhaar => "IN_AADHAAR",
-            EntityType::FiPersonalIdentityCode => "FI_PERSONAL_IDENTITY_CODE",
-            EntityType::KrRrn => "KR_RRN",
-            EntityType::ThTnin => "TH_TNIN",
-            EntityType::IdNumber => "ID_NUMBER",
-            EntityType::Custom(name) => name,
-        }
+    /// What a built-in type finds (`None` for a custom one).
+    pub fn description(&self) -> Option<&'static str> {
+        ENTITY_TABLE
+            .iter()
+            .find(|row| row.kind == *self)
+            .map(|row| row.description)
     }
 
     /// Parses a built-in name (case-insensitive). Custom names are resolved by the config,
@@ -214,6 +196,49 @@ mod tests {
             EntityType::built_in("credit_card"),
             Some(EntityType::CreditCard)
         );
+    }
+
+    #[test]
+    fn the_table_names_each_type_once_as_a_placeholder_stem() {
+        let mut seen = std::collections::HashSet::new();
+        for row in ENTITY_TABLE {
+            assert_eq!(row.kind.as_str(), row.name);
+            assert!(seen.insert(row.name), "{} is listed twice", row.name);
+            // A built-in name must read as a stem of `[NAME_1]`, as custom names must.
+            let stem = row
+                .name
+                .bytes()
+                .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_');
+            assert!(
+                stem && !row.name.ends_with('_'),
+                "{} is not a placeholder stem",
+                row.name
+            );
+            assert!(!row.description.is_empty() && row.description.len() < 160);
+            assert!(!EntityType::is_valid_custom_name(row.name));
+        }
+        assert_eq!(EntityType::BUILT_IN.len(), ENTITY_TABLE.len());
+        assert!(EntityType::BUILT_IN
+            .iter()
+            .zip(ENTITY_TABLE)
+            .all(|(t, row)| *t == row.kind));
+    }
+
+    #[test]
+    fn the_typescript_union_lists_every_built_in_name() {
+        let quoted: Vec<&str> = TYPESCRIPT.split('"').skip(1).step_by(2).collect();
+        let names: Vec<&str> = EntityType::BUILT_IN.iter().map(|t| t.as_str()).collect();
+        assert_eq!(quoted, names);
+        assert!(!TYPESCRIPT.contains("string"), "the union must stay closed");
+    }
+
+    #[test]
+    fn rows_serialize_as_redactor_types_returns_them() {
+        let json = serde_json::to_value(&ENTITY_TABLE[0]).unwrap();
+        assert_eq!(json["type"], "EMAIL");
+        assert_eq!(json["national"], false);
+        assert_eq!(EntityType::UkNhs.description(), Some("UK NHS number"));
+        assert_eq!(EntityType::Custom("TICKET".into()).description(), None);
     }
 
     #[test]

@@ -12,16 +12,16 @@
 pub mod config;
 mod egress;
 pub mod entity;
-mod known;
-pub mod placeholder;
 pub mod recognizers;
+mod scan;
 pub mod validate;
 pub mod vault;
 
 pub use config::{CustomPattern, Mode, RedactorConfig, DEFAULT_MIN_SCORE};
 pub use egress::Counts;
 pub use entity::EntityType;
-pub use placeholder::StreamRestorer;
+pub use vault::placeholder;
+pub use vault::placeholder::StreamRestorer;
 pub use vault::{KnownValues, Vault, VaultEntry};
 
 use crate::error::Result;

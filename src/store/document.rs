@@ -4,11 +4,10 @@
 //! would rewrite a JS object's prototype when the data reaches JS again.
 
 use super::migrate;
-use super::records::{kind, Record, SessionMeta, SCHEMA_VERSION};
+use super::records::{kind, Record, SessionMeta, FORMAT, SCHEMA_VERSION};
 use crate::error::{Error, ErrorCode, Result};
 use serde::{Deserialize, Serialize};
 
-pub const FORMAT: &str = "llm-memory/session";
 /// Largest document `import` accepts unless told otherwise.
 pub const DEFAULT_MAX_IMPORT_BYTES: usize = 64 << 20;
 

@@ -3,8 +3,7 @@
 //! `localStorage.setItem(key, JSON.stringify(history))` leaves it; version 2 is the record
 //! format. Each step upgrades one version, so old data always has a path to the current one.
 
-use super::document::FORMAT;
-use super::records::{kind, SCHEMA_VERSION};
+use super::records::{kind, FORMAT, SCHEMA_VERSION};
 use crate::error::{Error, ErrorCode, Result};
 use serde_json::{json, Value};
 

@@ -4,6 +4,9 @@
 
 use serde::{Deserialize, Serialize};
 
+/// The `format` field of an exported document.
+pub const FORMAT: &str = "llm-memory/session";
+
 /// The schema version of stored records and exported documents.
 pub const SCHEMA_VERSION: u32 = 2;
 
@@ -157,12 +160,17 @@ pub fn parse_stored(text: &str) -> serde_json::Result<Stored> {
     }))
 }
 
+/// One string for kind and id: a map with this key type is in the binary already, a tuple
+/// key would add its own copy of the hash map code (the wasm size budget is tight).
+pub(crate) fn key(kind: &str, id: &str) -> String {
+    format!("{kind}\u{0}{id}")
+}
+
 /// The queued changes with each record's last change only: a record put and then deleted
 /// before it was stored is not written at all (so forgetting a turn too big for the quota
 /// unblocks the queue), and one rewritten twice is written once. `DeleteKinds` drops every
 /// earlier change of its kinds. Order is kept otherwise.
 pub fn compact(ops: Vec<RecordOp>) -> Vec<RecordOp> {
-    use super::sizes::key;
     use std::collections::HashSet;
     let mut seen: HashSet<String> = HashSet::new();
     let mut cleared: HashSet<String> = HashSet::new();

@@ -2,7 +2,7 @@
 //! session's meta stays true as records are rewritten (a summary, a fact, the vault) and
 //! deleted, instead of only growing with every write.
 
-use super::records::{Record, RecordOp};
+use super::records::{key, Record, RecordOp};
 use std::collections::HashMap;
 
 /// The stored size of each record, keyed by kind and id (see `key`).
@@ -10,12 +10,6 @@ use std::collections::HashMap;
 pub struct StoredSizes {
     sizes: HashMap<String, usize>,
     total: usize,
-}
-
-/// One string for kind and id: a map with this key type is in the binary already, a tuple
-/// key would add its own copy of the hash map code (the wasm size budget is tight).
-pub(crate) fn key(kind: &str, id: &str) -> String {
-    format!("{kind}\u{0}{id}")
 }
 
 /// Bytes one record takes: its JSON data plus its key and bookkeeping (an estimate of what a

@@ -3,8 +3,8 @@
 //! (which turns, what prompt) and records the result; calling the summarizer is the binding's
 //! I/O. A failed or late summary loses nothing: the turns stay and trimming takes over.
 
-use crate::context::units::{group, UnitKind};
 use crate::error::{Error, Result};
+use crate::history::units::{group, UnitKind};
 use crate::history::{Entry, Role, ToolCall};
 use serde::{Deserialize, Serialize};
 

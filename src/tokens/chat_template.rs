@@ -12,9 +12,9 @@
 //! as `apply_chat_template(tokenize=True)` does: templates that want a BOS emit `bos_token`.
 
 use super::TokenCounter;
-use crate::context::message::ChatMessage;
 use crate::error::{Error, ErrorCode, Result};
 use crate::history::ToolCall;
+use crate::message::ChatMessage;
 use minijinja::{Environment, ErrorKind, Value};
 use serde::Serialize;
 
@@ -372,7 +372,7 @@ fn strftime(format: &str, ms: f64) -> String {
     let secs = (ms / 1000.0).floor() as i64;
     let days = secs.div_euclid(86_400);
     let sod = secs.rem_euclid(86_400);
-    let (y, m, d) = crate::recall::civil_from_days(days);
+    let (y, m, d) = crate::time::civil_from_days(days);
     let weekday = DAYS[days.rem_euclid(7) as usize];
     let month = MONTHS[(m - 1) as usize];
     let mut out = String::new();

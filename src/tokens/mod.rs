@@ -7,8 +7,8 @@ pub mod bpe;
 pub mod chat_template;
 pub mod hf;
 
-use crate::context::message::ChatMessage;
 use crate::error::{Error, Result};
+use crate::message::ChatMessage;
 use std::sync::Arc;
 
 pub use hf::HfTokenizer;

@@ -76,13 +76,16 @@ test("a page killed mid-write reopens to a consistent prefix, and writing goes o
 
 test("two tabs writing one session lose nothing, mint no duplicate ids, and see each other", async () => {
   const [a, b] = [await h.open(), await h.open()];
-  const open = (tab) => tab.evaluate(async () => {
-    window.mem = await lib.Memory.open({ session: "two-tabs", storage: "indexeddb" });
+  // Tab A listens through the onChange option; tab B through the deprecated onchange setter,
+  // which keeps working for this release.
+  const open = (tab, setter) => tab.evaluate(async (setter) => {
     window.changes = 0;
-    window.mem.onchange = () => { window.changes++; };
-  });
-  await open(a);
-  await open(b);
+    const onChange = () => { window.changes++; };
+    window.mem = await lib.Memory.open({ session: "two-tabs", storage: "indexeddb", ...(setter ? {} : { onChange }) });
+    if (setter) window.mem.onchange = onChange;
+  }, setter);
+  await open(a, false);
+  await open(b, true);
   const write = (tab, who) => tab.evaluate(async (who) => {
     for (let i = 0; i < 100; i++) {
       mem.add("user", `${who} ${i}`);
@@ -106,6 +109,7 @@ test("two tabs writing one session lose nothing, mint no duplicate ids, and see 
   }
   const seenByA = await a.evaluate(() => ({ n: mem.length, changes: window.changes, contents: mem.entries().map((e) => e.content) }));
   assert.ok(seenByA.changes > 0, "tab A was told about tab B's turns");
+  assert.ok(await b.evaluate(() => window.changes) > 0, "tab B was told about tab A's turns");
   assert.deepEqual(seenByA.contents.sort(), stored.map((e) => e.content).sort());
   for (const t of [a, b, c]) await t.close();
 });

@@ -2,7 +2,7 @@
 // browser-only backends fail with a clear code rather than crashing.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { Memory, loadTokenizer } from "./helpers.mjs";
+import { Memory, loadTokenizer, throwsCode } from "./helpers.mjs";
 
 test("storage \"memory\" keeps a session for the life of the process", async () => {
   const mem = await Memory.open({ session: "node-1", storage: "memory", strategy: "tokens", maxTokens: 500, tokenizer: loadTokenizer("llama3") });
@@ -89,4 +89,14 @@ test("a session's bytes follow what is stored: counted at import, replaced on re
   mem.clear();
   await mem.flush();
   assert.ok((await bytesOf("sized")) < imported / 4, "clear frees the turns");
+});
+
+test("the deprecated onchange setter takes a function or null, and refuses anything else", async () => {
+  const mem = await Memory.open({ session: "onchange", storage: "memory", onChange: () => {} });
+  mem.onchange = () => {};
+  mem.onchange = null;
+  mem.onchange = undefined;
+  throwsCode(assert, () => { mem.onchange = "render()"; }, "INVALID_OPTION");
+  throwsCode(assert, () => { mem.onchange = {}; }, "INVALID_OPTION");
+  throwsCode(assert, () => { new Memory().onchange = 1; }, "INVALID_OPTION");
 });

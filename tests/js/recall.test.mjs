@@ -71,28 +71,28 @@ test("facts: remember, supersede, update, forget, history", async () => {
   const all = mem.facts({ all: true });
   assert.equal(all.find((f) => f.id === blue).status, "superseded");
   assert.equal(all.find((f) => f.id === blue).supersededBy, green);
-  assert.deepEqual(mem.history(blue).map((c) => c.op), ["add", "supersede"]);
+  assert.deepEqual(mem.factHistory(blue).map((c) => c.op), ["add", "supersede"]);
   const hits = await mem.recall("what is my favorite color", { k: 5 });
   assert.equal(hits[0].id, green);
   assert.ok(!hits.some((h) => h.id === blue), "a superseded fact is not recalled");
   const dog = mem.remember("Dog's name is Rex");
-  mem.update(dog, "Dog's name is Rex, a beagle");
-  assert.equal(mem.history(dog)[1].previousText, "Dog's name is Rex");
+  mem.updateFact(dog, "Dog's name is Rex, a beagle");
+  assert.equal(mem.factHistory(dog)[1].previousText, "Dog's name is Rex");
   // forget() takes fact ids and entry ids; a forgotten fact's words leave its history too.
   mem.forget(dog);
-  assert.equal(mem.history(dog).at(-1).op, "delete");
-  assert.deepEqual(mem.history(dog).map((c) => [c.op, c.text, c.previousText]), [["add", "", undefined], ["update", "", undefined], ["delete", "", undefined]]);
+  assert.equal(mem.factHistory(dog).at(-1).op, "delete");
+  assert.deepEqual(mem.factHistory(dog).map((c) => [c.op, c.text, c.previousText]), [["add", "", undefined], ["update", "", undefined], ["delete", "", undefined]]);
   throwsCode(assert, () => mem.forget(dog), "NOT_FOUND");
   const e = mem.add("user", "hello");
   mem.forget(e);
   assert.equal(mem.length, 0);
-  throwsCode(assert, () => mem.update(dog, "x"), "NOT_FOUND");
+  throwsCode(assert, () => mem.updateFact(dog, "x"), "NOT_FOUND");
   throwsCode(assert, () => mem.forget("f999"), "NOT_FOUND");
   throwsCode(assert, () => mem.remember("   "), "INVALID_ENTRY");
   throwsCode(assert, () => mem.remember("x", { importance: 2 }), "INVALID_OPTION");
   throwsCode(assert, () => mem.remember("x", { categroy: "a" }), "INVALID_OPTION");
   throwsCode(assert, () => mem.remember(42), "INVALID_OPTION");
-  throwsCode(assert, () => mem.history("f404"), "NOT_FOUND");
+  throwsCode(assert, () => mem.factHistory("f404"), "NOT_FOUND");
   // Facts join the [Memory] section, superseded ones never.
   mem.add("user", "Pick a paint with my favorite color");
   const { messages } = await mem.context();
@@ -314,4 +314,15 @@ test("the README's Remember and recall example runs", async () => {
   assert.deepEqual(logs[1], ["The user is allergic to peanuts", "The user lives in Porto"]);
   assert.equal(requests.length, 2);
   assert.equal(requests[0].tools.length, 4);
+});
+
+test("update() and history(), the facts' earlier names, still work as updateFact() and factHistory()", () => {
+  const mem = new Memory();
+  const id = mem.remember("Dog's name is Rex");
+  mem.update(id, "Dog's name is Rex, a beagle");
+  assert.equal(mem.facts()[0].text, "Dog's name is Rex, a beagle");
+  assert.deepEqual(mem.history(id), mem.factHistory(id));
+  assert.deepEqual(mem.history(id).map((c) => c.op), ["add", "update"]);
+  throwsCode(assert, () => mem.update("f404", "x"), "NOT_FOUND");
+  throwsCode(assert, () => mem.history("f404"), "NOT_FOUND");
 });

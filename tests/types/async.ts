@@ -12,5 +12,13 @@ export function asyncUsage(json: string, doc: SessionDocument): Promise<unknown>
   const rough: Tokenizer = Tokenizer.approximate();
   const cached: Promise<Tokenizer> = Tokenizer.fromJsonCached(json);
   const current: Fact[] = new Memory().facts();
-  return [opened, imported, asSaved, listed, gone, cached, Promise.resolve([current, rough])];
+  const listening: Promise<Memory> = Memory.open({ session: "chat", onChange: () => console.log("changed") });
+  const mem = new Memory();
+  mem.onchange = () => {}; // deprecated, typed as a listener
+  mem.onchange = null;
+  // @ts-expect-error: a listener is a function
+  mem.onchange = "render()";
+  // @ts-expect-error: toolCalls holds tool calls
+  mem.add("assistant", null, { toolCalls: "c1" });
+  return [opened, imported, asSaved, listed, gone, cached, listening, Promise.resolve([current, rough])];
 }

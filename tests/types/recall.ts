@@ -11,12 +11,15 @@ export async function recallUsage(): Promise<void> {
     retrieval: { recentShare: 0.4, maxItems: 12, halfLifeDays: 14, quantize: true },
   });
   const id: string = mem.remember("The user is vegetarian", { category: "diet", importance: 0.8 });
-  mem.update(id, "The user is vegan");
+  mem.updateFact(id, "The user is vegan");
   const hits: RecallHit[] = await mem.recall("diet", { k: 3, kinds: ["fact", "turn"] });
   const kind: "turn" | "fact" | "episode" = hits[0].kind;
   const facts: Fact[] = mem.facts({ all: true });
   const status: "active" | "superseded" | "deleted" = facts[0].status;
-  const trail: FactChange[] = mem.history(id);
+  const trail: FactChange[] = mem.factHistory(id);
+  // The earlier names stay for a release, typed the same (and marked @deprecated).
+  mem.update(id, "The user is vegan");
+  const sameTrail: FactChange[] = mem.history(id);
   const episode: Episode | null = await mem.recordEpisode();
   const similar = await mem.recallEpisodes("planning a trip", 2);
   const score: number = similar[0].score;

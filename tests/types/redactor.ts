@@ -2,11 +2,13 @@
 // use it (issue contract: `new Redactor(options?)`, `redact`, `restore`, a streaming restorer,
 // the vault kept by the app).
 import { Redactor } from "../../pkg/llm_memory.js";
-import type { EntityType, Finding, RedactionResult, RedactorOptions, VaultDocument } from "../../pkg/llm_memory.js";
+import type {
+  BuiltInEntityType, EntityType, EntityTypeInfo, Finding, RedactionResult, RedactorInit, RedactorOptions, VaultDocument,
+} from "../../pkg/llm_memory.js";
 
 export function redactorUsage(chunks: string[]): string {
   const every = new Redactor(); // options are optional: every built-in type
-  const options: RedactorOptions = {
+  const options: RedactorInit = {
     types: ["EMAIL", "PHONE", "TICKET"],
     allowList: ["help@acme.com"],
     patterns: [{ name: "TICKET", regex: "TCK-\\d{6}", score: 0.9 }, { name: "CARD", regex: "\\d{16}", validate: "luhn" }],
@@ -22,9 +24,12 @@ export function redactorUsage(chunks: string[]): string {
   const stream = r.streamRestorer();
   let shown = chunks.map((c) => stream.push(c)).join("") + stream.finish();
   const doc: VaultDocument = r.vault();
-  const saved: string = r.exportVault();
+  const saved: string = JSON.stringify(r.vault());
   every.importVault(saved);
   every.importVault(doc);
+  // Deprecated for a release: the vault as JSON text.
+  const old: string = r.exportVault();
+  every.importVault(old);
   shown += every.redact(restored).text + String(span) + String(type);
   // @ts-expect-error: not a mode
   new Redactor({ mode: "hash" });
@@ -34,5 +39,22 @@ export function redactorUsage(chunks: string[]): string {
   r.redact(42);
   // @ts-expect-error: a vault document has a version
   r.importVault({ entries: [] });
+  // The built-in types, listed at run time and as a closed union.
+  const info: EntityTypeInfo[] = Redactor.types;
+  const builtIn: BuiltInEntityType[] = info.filter((t) => !t.national).map((t) => t.type);
+  new Redactor({ types: builtIn });
+  // @ts-expect-error: a misspelled built-in type
+  const typo: BuiltInEntityType = "EMAL";
+  // @ts-expect-error: with no custom pattern, only built-in names
+  new Redactor({ types: ["EMAIL", "EMAL"] });
+  // With custom patterns, `types` may name them.
+  new Redactor({ types: ["EMAIL", "TICKET"], patterns: [{ name: "TICKET", regex: "x" }] });
+  // Custom names given as the type argument: every name in `types` is checked.
+  const named: RedactorOptions<"TICKET"> = { types: ["EMAIL", "TICKET"], patterns: [{ name: "TICKET", regex: "x" }] };
+  // @ts-expect-error: not a built-in type nor a declared pattern
+  const misspelled: RedactorOptions<"TICKET"> = { types: ["EMAL"] };
+  // @ts-expect-error: custom names are upper case
+  new Redactor({ patterns: [{ name: "ticket", regex: "x" }] });
+  shown += String(typo) + String(named) + String(misspelled);
   return shown;
 }

@@ -2,8 +2,10 @@
 //! (`иван@mail.ru`, `王伟@例子.中国`) that must not take the words of a script written without
 //! spaces around it, and one spelled out against scrapers ("john [at] example [dot] com").
 
-use super::patterns::hit;
-use super::Hit;
+use super::{Hit, Spec};
+use crate::redact::entity::EntityType;
+use crate::redact::scan::gate::{ByteSet, Gate, RunShape};
+use crate::redact::scan::text::hit;
 
 /// An address with no `..` or trailing dot in its mailbox and no `..` in its domain.
 pub(super) fn email(text: &str, s: usize, e: usize) -> Option<Hit> {
@@ -94,4 +96,29 @@ pub(super) fn spelled_at(text: &str, at: usize) -> bool {
         && b.len() > at + 2
         && b[at..at + 2].eq_ignore_ascii_case(b"at")
         && pair(b[at - 1]) == Some(b[at + 2])
+}
+
+// What a gate run (or seed) must look like to hold a match, looking only at its bytes
+// (see `Runs::accepting` and `Runs::seeded_where` in `scan/gate.rs`).
+
+/// Holds a non-ASCII byte (a letter of an internationalized e-mail address, say).
+fn non_ascii(run: &[u8]) -> bool {
+    !run.is_ascii()
+}
+
+/// The specs, in the order their candidates are listed.
+pub(super) fn specs() -> Vec<Spec> {
+    use EntityType::*;
+    vec![
+        Spec::new(Email, r"\b[A-Za-z0-9][A-Za-z0-9._%+-]{0,63}@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,24}\b", email)
+            .gate(Gate::runs(RunShape { alphabet: ByteSet::of(&["A-Z", "a-z", "0-9", "._%+-@"]), seeds: &["@"], min_seeds: 1, min_len: 3 })),
+        // Internationalized addresses (`иван@пример.рф`, `user@bücher.de`): only runs holding a
+        // non-ASCII byte are searched, so ASCII text pays nothing for the Unicode classes.
+        Spec::new(Email, r"[\p{L}\p{N}][\p{L}\p{N}._%+-]{0,63}@(?:[\p{L}\p{N}](?:[\p{L}\p{N}-]{0,61}[\p{L}\p{N}])?\.)+\p{L}{2,24}", unicode_email)
+            .gate(Gate::runs(RunShape { alphabet: ByteSet::of(&["A-Z", "a-z", "0-9", "._%+-@", "non-ascii"]), seeds: &["@"], min_seeds: 1, min_len: 3 }).accepting(non_ascii)),
+        // Spelled out against scrapers: "john [at] example [dot] com". A bracketed `at`
+        // between a mailbox and a domain is written for no other reason.
+        Spec::new(Email, r"\b[A-Za-z0-9][A-Za-z0-9._%+-]{0,63}[^\S\n]?(?i:\[at\]|\(at\)|\{at\}|<at>)[^\S\n]?(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?[^\S\n]?(?i:\[dot\]|\(dot\)|\{dot\}|<dot>|\.)[^\S\n]?)+[A-Za-z]{2,24}\b", |_, s, e| hit(s, e, 0.9))
+            .gate(Gate::Near { words: &["at"], back: 1, ahead: 10, test: Some(spelled_at) }),
+    ]
 }

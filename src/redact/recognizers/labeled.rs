@@ -15,8 +15,9 @@
 //! Cost: values hold digits, so cues are only searched in the few dozen bytes before each run
 //! of digits, with one Aho-Corasick automaton for every cue of every class.
 
-use super::super::entity::EntityType::{self, *};
-use super::Candidate;
+use super::{Candidate, Recognizer};
+use crate::redact::entity::EntityType::{self, *};
+use crate::redact::scan::prescan::{Needs, Prescan};
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, Input, MatchKind};
 use regex_automata::Span;
 use std::sync::OnceLock;
@@ -253,21 +254,41 @@ fn cues() -> &'static Cues {
 
 /// Which classes a redactor looks for: a bit per entry of [`CUES`].
 #[derive(Clone, Copy, Default)]
-pub(crate) struct Enabled(u32);
+struct Enabled(u32);
 
-impl Enabled {
-    pub(crate) fn new(enabled: impl Fn(&EntityType) -> bool) -> Enabled {
-        Enabled(
-            CUES.iter()
-                .enumerate()
-                .filter(|(_, (kind, _, _))| enabled(kind))
-                .fold(0, |bits, (i, _)| bits | 1 << i),
-        )
+/// The recognizer of labeled values, for the classes whose type a redactor enables.
+pub(crate) fn recognizer(enabled: &dyn Fn(&EntityType) -> bool) -> Option<Box<dyn Recognizer>> {
+    let bits = CUES
+        .iter()
+        .enumerate()
+        .filter(|(_, (kind, _, _))| enabled(kind))
+        .fold(0, |bits, (i, _)| bits | 1 << i);
+    (bits != 0).then(|| Box::new(Enabled(bits)) as Box<dyn Recognizer>)
+}
+
+impl Recognizer for Enabled {
+    fn kinds(&self) -> Vec<EntityType> {
+        let mut kinds: Vec<EntityType> = Vec::new();
+        for (i, (kind, _, _)) in CUES.iter().enumerate() {
+            if self.0 & 1 << i != 0 && !kinds.contains(kind) {
+                kinds.push(kind.clone());
+            }
+        }
+        kinds
+    }
+
+    /// Only the digit groups, which every prescan finds.
+    fn needs(&self) -> Needs {
+        Needs::NONE
+    }
+
+    fn scan(&self, text: &str, pre: &Prescan, out: &mut Vec<Candidate>) {
+        scan(text, &pre.groups, *self, out);
     }
 }
 
 /// The labeled values in `text`, whose digit runs are `groups`.
-pub(super) fn scan(text: &str, groups: &[Span], enabled: Enabled, out: &mut Vec<Candidate>) {
+fn scan(text: &str, groups: &[Span], enabled: Enabled, out: &mut Vec<Candidate>) {
     if enabled.0 == 0 || groups.is_empty() {
         return;
     }

@@ -1,75 +1,64 @@
-//! Recognizers: everything that turns text into scored candidate spans. Regex recognizers
-//! ([`patterns`]) cover formats with a shape and a checksum; [`person`] and [`address`] read
-//! words for names and street addresses, which have no fixed shape.
+//! Recognizers: everything that turns text into scored candidate spans. Each family (a file or
+//! a folder here) knows one kind of value; the engine they share, which knows none, is in
+//! [`crate::redact::scan`]. [`registry`] lists them all, and [`Recognizers`] runs the ones a
+//! redactor enables.
 //!
-//! Built-in regexes are compiled once per process, custom ones once per redactor, one `Regex`
-//! per spec. We measured a single `RegexSet` pre-pass over all of them and dropped it: with ~30
-//! patterns its lazy DFA overflows its cache and falls back to the slow engine (0.8 MB/s).
-//! Instead each regex has a [`gate`]: a cheap byte scan (memchr for `@`, `_`, `-`; the shared
-//! list of digit positions) finds the few windows where it can match, and the regex searches
-//! only those. The engine guarantees linear-time matching and the gates are linear too, so
-//! 1 MB without a space or 100 kB of digits cannot blow up.
+//! Most families are regex formats with a shape and a checksum (`email`, `phone`, `card`, …):
+//! they list [`regexes::Spec`]s, which one table runs. [`person`], [`address`] and
+//! [`national`] read words, shapes and checksums their own way and implement [`Recognizer`]
+//! themselves. `README.md` here shows how to add one.
 
 pub mod address;
-mod address_cues;
-mod address_lookalikes;
-mod classes;
-mod code;
-mod context;
-mod credentials;
+mod api_key;
+mod birth_date;
+mod card;
+mod crypto;
 mod email;
-mod gate;
-#[cfg(test)]
-mod gate_texts;
+mod iban;
+mod ip;
+mod jwt;
 mod labeled;
-mod literals;
-pub mod names;
-mod national;
-mod national_formats;
-mod national_shape;
-mod near;
-mod patterns;
+mod mac;
+pub(crate) mod national;
+mod password;
 pub mod person;
 mod phone;
-mod po_box;
-mod prescan;
-mod runs;
-mod skip;
-mod starts;
-mod values;
+mod private_key;
+pub(crate) mod regexes;
+pub(crate) mod registry;
+mod ssn;
+mod url;
 
-use super::config::{invalid_pattern, RedactorConfig, Validator, DEFAULT_MIN_SCORE};
+use super::config::{RedactorConfig, DEFAULT_MIN_SCORE};
 use super::entity::EntityType;
 use crate::error::Result;
-pub(crate) use classes::classify;
-pub(crate) use context::has_context;
-use context::{cued, line_window, Pairs};
-use gate::{find_in, Gate};
-use prescan::{Needs, Prescan};
-use regex::RegexBuilder;
-use regex_automata::meta::Regex;
-use regex_automata::{Anchored, Input, Span};
+pub use crate::redact::scan::byte_classes_agree;
+pub(crate) use crate::redact::scan::classes::classify;
+pub(crate) use crate::redact::scan::context::has_context;
+use crate::redact::scan::prescan::{Needs, Prescan};
+pub use crate::redact::scan::text::Hit;
+use regexes::Regexes;
+pub(crate) use regexes::Spec;
+pub(crate) use registry::key_literals;
+use registry::{Entry, REGISTRY};
 
-/// Whether the vector byte classifier of this build agrees with the byte-by-byte one for every
-/// byte value in every lane: the wasm tests run it where simd128 is compiled in.
-#[doc(hidden)]
-pub fn byte_classes_agree() -> bool {
-    (0..16).all(|lane| {
-        (0..=255u8).all(|b| {
-            let mut block = [b'a'; 16];
-            block[lane] = b;
-            block[(lane + 7) % 16] = 0xff - b;
-            classes::classify(&block) == classes::classify_bytes(&block)
-        })
-    })
-}
+/// One family of recognizers, made for the entity types a redactor enables.
+pub(crate) trait Recognizer: Send + Sync {
+    /// The entity types it can report.
+    fn kinds(&self) -> Vec<EntityType>;
 
-/// A validated match: byte offsets into the scanned text and a confidence in 0..=1.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Hit {
-    pub start: usize,
-    pub end: usize,
-    pub score: f32,
+    /// What it reads of each text's [`Prescan`]; the rest is not computed for it, so a
+    /// disabled type costs nothing.
+    fn needs(&self) -> Needs;
+
+    /// Pushes its candidates in `text` (scored, context applied) onto `out`.
+    fn scan(&self, text: &str, pre: &Prescan, out: &mut Vec<Candidate>);
+
+    /// [`Recognizer::scan`] without shortcuts (gates, value readers), over a whole prescan:
+    /// what `scan` must equal, for the tests.
+    fn scan_reference(&self, text: &str, pre: &Prescan, out: &mut Vec<Candidate>) {
+        self.scan(text, pre, out);
+    }
 }
 
 /// A candidate finding before overlaps are resolved.
@@ -81,250 +70,41 @@ pub struct Candidate {
     pub score: f32,
 }
 
-/// The span of a match's sensitive part, from the text and the match's span.
-type Value = fn(&str, usize, usize) -> Option<(usize, usize)>;
-
-/// Pushes the value span of every match in a text, in order.
-type Finder = fn(&str, &mut Vec<(usize, usize)>);
-
-type Check = Box<dyn Fn(&str, usize, usize) -> Option<Hit> + Send + Sync>;
-
-/// One regex recognizer.
-pub(crate) struct Spec {
-    kind: EntityType,
-    pattern: String,
-    check: Check,
-    /// Words that, found near a match, raise its score by `boost`.
-    context: &'static [&'static str],
-    /// The context words' first two bytes, for [`cued`].
-    pairs: Pairs,
-    boost: f32,
-    /// Capture group holding the sensitive part (0 = the whole match; otherwise the first
-    /// group that participated, counting from this one, for alternatives like quoted values).
-    group: usize,
-    /// Finds that group by reading the match (see [`values`]); the regex resolves it when this
-    /// gives `None`.
-    value: Option<Value>,
-    /// Finds the values of every match without the regex (see [`values`]), in place of the
-    /// gate and the regex; the regex stays the reference the tests compare it with.
-    finder: Option<Finder>,
-    /// How far (bytes) before and after the match context words count. Some cues only work
-    /// close and in front: a date followed by someone else's "I was born" is just a date.
-    window: (usize, usize),
-    /// Context words count only on the match's own line (log lines are separate records).
-    own_line: bool,
-    /// Where in a text the regex can match; the rest is not searched.
-    gate: Gate,
-    /// The highest score the check gives without context words. When it is below the
-    /// redactor's minimum, only windows with a context word nearby are searched.
-    weak: f32,
-}
-
-impl Spec {
-    pub(crate) fn new(
-        kind: EntityType,
-        pattern: &str,
-        check: impl Fn(&str, usize, usize) -> Option<Hit> + Send + Sync + 'static,
-    ) -> Spec {
-        // ASCII-only boundaries and digits keep each regex on the fast DFA: Unicode `\b` does not.
-        let pattern = pattern.replace(r"\b", r"(?-u:\b)").replace(r"\d", "[0-9]");
-        Spec {
-            kind,
-            pattern,
-            check: Box::new(check),
-            context: &[],
-            pairs: Pairs::of(&[]),
-            boost: 0.35,
-            group: 0,
-            value: None,
-            finder: None,
-            window: (CONTEXT_BEFORE, CONTEXT_AFTER),
-            own_line: false,
-            gate: Gate::Always,
-            weak: 1.0,
-        }
-    }
-
-    /// The check never scores above `score` without context (see [`Spec::weak`]).
-    pub(crate) fn weak(mut self, score: f32) -> Spec {
-        self.weak = score;
-        self
-    }
-
-    pub(crate) fn gate(mut self, gate: impl Into<Gate>) -> Spec {
-        self.gate = gate.into();
-        self
-    }
-
-    /// Only context words within `before` bytes in front of the match count.
-    pub(crate) fn context_before_only(mut self, before: usize) -> Spec {
-        self.window = (before, 0);
-        self
-    }
-
-    /// Only context words on the match's line count.
-    pub(crate) fn context_on_its_line(mut self) -> Spec {
-        self.own_line = true;
-        self
-    }
-
-    pub(crate) fn context(mut self, words: &'static [&'static str]) -> Spec {
-        self.context = words;
-        self.pairs = Pairs::of(words);
-        self
-    }
-
-    pub(crate) fn boost(mut self, boost: f32) -> Spec {
-        self.boost = boost;
-        self
-    }
-
-    pub(crate) fn group(mut self, group: usize) -> Spec {
-        self.group = group;
-        self
-    }
-
-    pub(crate) fn finder(mut self, finder: Finder) -> Spec {
-        self.finder = Some(finder);
-        self
-    }
-
-    pub(crate) fn value(mut self, value: Value) -> Spec {
-        self.value = Some(value);
-        self
-    }
-}
-
-/// One spec with its compiled regex.
-pub(crate) struct Compiled {
-    spec: Spec,
-    regex: Regex,
-}
-
-/// The compiled recognizers of one redactor.
+/// The recognizers of one redactor.
 pub struct Recognizers {
-    /// Built-in patterns are compiled once per process and shared: a new session then starts
-    /// with warm lazy-DFA caches instead of rebuilding them turn by turn.
-    built_in: Vec<&'static Compiled>,
-    custom: Vec<Compiled>,
-    person: bool,
-    address: bool,
-    /// The enabled national identifier formats (see [`national`]).
-    national: national::Enabled,
-    /// The enabled classes of values stated with their label (see [`labeled`]).
-    labeled: labeled::Enabled,
-    min_score: f32,
+    /// The regex table first, then the registry's other families in order.
+    families: Vec<Box<dyn Recognizer>>,
     /// What the enabled recognizers read of each text's prescan.
     needs: Needs,
 }
 
-fn built_in() -> &'static [Compiled] {
-    static BUILT_IN: std::sync::OnceLock<Vec<Compiled>> = std::sync::OnceLock::new();
-    BUILT_IN.get_or_init(|| {
-        patterns::built_in()
-            .into_iter()
-            .chain(credentials::specs())
-            .chain([po_box::spec()])
-            .map(|spec| Compiled {
-                // The patterns are constants; a failure here is a bug caught by the unit tests.
-                regex: Regex::new(&spec.pattern)
-                    .unwrap_or_else(|e| panic!("{} pattern: {e}", spec.kind)),
-                spec,
-            })
-            .collect()
-    })
-}
-
-/// Every literal a built-in gate over long runs needs, so the prescan finds them all in one
-/// pass over each long run (see [`literals`]).
-fn key_literals() -> &'static literals::Literals {
-    static SET: std::sync::OnceLock<literals::Literals> = std::sync::OnceLock::new();
-    SET.get_or_init(|| {
-        let runs = built_in().iter().filter_map(|c| match &c.spec.gate {
-            Gate::Runs(runs) => Some(runs),
-            _ => None,
-        });
-        literals::Literals::of(runs.flat_map(|r| r.long_literals()))
-    })
-}
-
-/// How far around a match context words are looked for (bytes), about five words each side.
-const CONTEXT_BEFORE: usize = 48;
-const CONTEXT_AFTER: usize = 24;
-
 impl Recognizers {
     pub fn new(config: &RedactorConfig) -> Result<Recognizers> {
-        let built_in: Vec<&'static Compiled> = built_in()
+        let min_score = config.min_score.unwrap_or(DEFAULT_MIN_SCORE);
+        let regexes: Box<dyn Recognizer> =
+            Box::new(Regexes::new(config, min_score, registry::built_in())?);
+        let enabled = |kind: &EntityType| config.enables(kind);
+        let others = REGISTRY.iter().filter_map(|entry| match entry {
+            Entry::Family(make) => make(&enabled),
+            Entry::Specs(_) => None,
+        });
+        let families: Vec<Box<dyn Recognizer>> = std::iter::once(regexes).chain(others).collect();
+        let needs = families
             .iter()
-            .filter(|c| config.enables(&c.spec.kind))
-            .collect();
-        let mut custom = Vec::new();
-        for p in &config.patterns {
-            let kind = EntityType::Custom(p.name.clone());
-            if !config.enables(&kind) {
-                continue;
-            }
-            let validator = p.validate.as_deref().and_then(Validator::by_name);
-            let score = p.score.unwrap_or(1.0);
-            let check = move |text: &str, s: usize, e: usize| {
-                let ok = validator.is_none_or(|v| v.check(&text[s..e]));
-                ok.then_some(Hit {
-                    start: s,
-                    end: e,
-                    score,
-                })
-            };
-            // Compile alone first so the error names the pattern that is wrong.
-            RegexBuilder::new(&p.regex)
-                .build()
-                .map_err(|e| invalid_pattern(&p.name, e))?;
-            let spec = Spec {
-                kind,
-                pattern: p.regex.clone(),
-                check: Box::new(check),
-                context: &[],
-                pairs: Pairs::of(&[]),
-                boost: 0.0,
-                group: 0,
-                value: None,
-                finder: None,
-                window: (0, 0),
-                own_line: false,
-                gate: Gate::Always,
-                weak: 1.0,
-            };
-            let regex = Regex::new(&spec.pattern).map_err(|e| invalid_pattern(&p.name, e))?;
-            custom.push(Compiled { spec, regex });
-        }
-        let person = config.enables(&EntityType::Person);
-        let address = config.enables(&EntityType::Address);
-        let words = Needs {
-            words: person || address,
-            spaces: address,
-            starts: person,
-            ..Needs::NONE
-        };
-        let needs = built_in
-            .iter()
-            .map(|c| c.spec.gate.needs())
-            .fold(words, Needs::or);
-        let national = national::Enabled::new(|kind| config.enables(kind));
-        let labeled = labeled::Enabled::new(|kind| config.enables(kind));
-        Ok(Recognizers {
-            built_in,
-            custom,
-            person,
-            address,
-            national,
-            labeled,
-            min_score: config.min_score.unwrap_or(DEFAULT_MIN_SCORE),
-            needs,
-        })
+            .map(|f| f.needs())
+            .fold(Needs::NONE, Needs::or);
+        Ok(Recognizers { families, needs })
     }
 
-    fn compiled(&self) -> impl Iterator<Item = (&Spec, &Regex)> {
-        let built_in = self.built_in.iter().copied();
-        built_in.chain(&self.custom).map(|c| (&c.spec, &c.regex))
+    /// The entity types the enabled recognizers can report, each once.
+    pub fn kinds(&self) -> Vec<EntityType> {
+        let mut kinds: Vec<EntityType> = Vec::new();
+        for kind in self.families.iter().flat_map(|f| f.kinds()) {
+            if !kinds.contains(&kind) {
+                kinds.push(kind);
+            }
+        }
+        kinds
     }
 
     /// Every candidate in `text`, scored, context applied, overlaps not yet resolved.
@@ -332,92 +112,18 @@ impl Recognizers {
         self.scan_with(text, true)
     }
 
-    /// `gated: false` searches every regex over the whole text: what the gates (and the parts
-    /// of the prescan they read) must equal.
+    /// `gated: false` runs each recognizer's reference scan over a whole prescan: what the
+    /// gates (and the parts of the prescan they read) must equal.
     fn scan_with(&self, text: &str, gated: bool) -> Vec<Candidate> {
         let mut out = Vec::new();
-        let mut windows: Vec<Span> = Vec::new();
-        // The reference scan reads a whole prescan: what each redactor's part must equal.
-        let pre = Prescan::with(text, if gated { self.needs } else { Needs::ALL });
-        let mut found = Vec::new();
-        for (spec, regex) in self.compiled() {
-            let mut push = |s: usize, e: usize| {
-                if s >= e {
-                    return;
-                }
-                if let Some(mut hit) = (spec.check)(text, s, e) {
-                    let window = if spec.own_line {
-                        line_window(text, hit.start, hit.end, spec.window)
-                    } else {
-                        spec.window
-                    };
-                    if hit.score < 1.0
-                        && has_context(text, hit.start, hit.end, window, spec.context)
-                    {
-                        hit.score = (hit.score + spec.boost).min(1.0);
-                    }
-                    out.push(Candidate {
-                        kind: spec.kind.clone(),
-                        start: hit.start,
-                        end: hit.end,
-                        score: hit.score,
-                    });
-                }
-            };
-            if let (true, Some(find)) = (gated, spec.finder) {
-                found.clear();
-                find(text, &mut found);
-                for &(s, e) in &found {
-                    push(s, e);
-                }
-                continue;
-            }
-            let gate = if gated { &spec.gate } else { &Gate::Always };
-            gate.windows(text, &pre, &mut windows);
-            if gated && spec.weak < self.min_score {
-                let (before, after) = spec.window;
-                windows.retain(|w| {
-                    let lo = w.start.saturating_sub(before + 4);
-                    cued(text, lo, w.end + after, spec.context, &spec.pairs)
-                });
-            }
-            if windows.is_empty() {
-                continue;
-            }
-            if spec.group == 0 {
-                for (s, e) in find_in(regex, text, &windows) {
-                    push(s, e);
-                }
+        let needs = if gated { self.needs } else { Needs::ALL };
+        let pre = Prescan::with(text, needs, key_literals());
+        for family in &self.families {
+            if gated {
+                family.scan(text, &pre, &mut out);
             } else {
-                // Made only when a value reader does not answer.
-                let mut caps = None;
-                // Matches are found by the fast engines; groups are then resolved on the match
-                // alone (the same leftmost-first match), where the slow engines have little
-                // to read.
-                for (s, e) in find_in(regex, text, &windows) {
-                    if let Some((gs, ge)) = spec.value.and_then(|v| v(text, s, e)) {
-                        push(gs, ge);
-                        continue;
-                    }
-                    let caps = caps.get_or_insert_with(|| regex.create_captures());
-                    let input = Input::new(text).span(s..e).anchored(Anchored::Yes);
-                    regex.search_captures(&input, caps);
-                    let group = (spec.group..caps.group_len()).find_map(|g| caps.get_group(g));
-                    if let Some(g) = group {
-                        push(g.start, g.end);
-                    }
-                }
+                family.scan_reference(text, &pre, &mut out);
             }
-        }
-        national::scan(text, &pre.groups, &self.national, &mut out);
-        labeled::scan(text, &pre.groups, self.labeled, &mut out);
-        if self.person {
-            let starts = pre.starts.as_ref().map(|s| s.all());
-            person::scan_from(text, &pre.upper, &pre.leads, starts, &mut out);
-            person::cjk::scan(text, &pre.leads, &mut out);
-        }
-        if self.address {
-            address::scan(text, &pre, &mut out);
         }
         out
     }
@@ -455,7 +161,7 @@ mod tests {
             .contains(&("DATE_OF_BIRTH".to_string(), "03/04/1987".to_string())));
     }
 
-    pub(super) use super::gate_texts::gate_texts;
+    pub(crate) use crate::redact::scan::gate_texts::gate_texts;
 
     #[test]
     fn gates_find_what_the_whole_text_finds() {

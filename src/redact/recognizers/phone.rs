@@ -1,8 +1,10 @@
 //! The phone-number check: what separates a phone number from the other digit groups of a
 //! text (dates, clock times, versions, IPs, amounts, postal codes, decimals).
 
-use super::patterns::{before, embedded_in_token, hit};
-use super::Hit;
+use super::{Hit, Spec};
+use crate::redact::entity::EntityType;
+use crate::redact::scan::gate::{ByteSet, Gate, RunShape};
+use crate::redact::scan::text::{before, embedded_in_token, hit};
 
 /// Phone numbers: 7–15 digits (E.164), not a date, a version, an IP or an amount, and not part
 /// of a longer identifier. An explicit `+` country code is strong evidence; national formats
@@ -245,6 +247,16 @@ const ID_LABELS: &[&str] = &[
     "isbn",
     "pid",
     "port",
+    // "numer zamówienia 09390333837", "Partia 67130218219": "numer" is a contact word too.
+    "zamówienia",
+    "zamowienia",
+    "partia",
+    "faktury",
+    "przesyłki",
+    "auftrag",
+    "kundennummer",
+    "bestellnummer",
+    "lote",
 ];
 
 /// Whether the word before `start` (past spaces and `:#.=`) is one of [`ID_LABELS`].
@@ -264,7 +276,8 @@ fn label_before(b: &[u8], start: usize) -> bool {
         }
     }
     let end = i;
-    while i > 0 && end - i <= 9 && b[i - 1].is_ascii_alphabetic() {
+    // Letters of any script: "zamówienia" is no "wienia".
+    while i > 0 && end - i <= 13 && (b[i - 1].is_ascii_alphabetic() || b[i - 1] >= 0x80) {
         i -= 1;
     }
     let word = &b[i..end];
@@ -355,4 +368,23 @@ impl Shape {
                 .all(|&c| c.is_ascii_digit() || c == shape.first_sep);
         shape
     }
+}
+
+/// The specs, in the order their candidates are listed.
+pub(super) fn specs() -> Vec<Spec> {
+    use EntityType::*;
+    vec![
+        Spec::new(Phone, r"(?:\+|\b00)[0-9][0-9]{0,3}(?:[ .\-/]?(?:\([0-9]{1,4}\)|[0-9]{1,6})){1,7}(?:(?:,\s*(?i-u:ext\.?|extension)|\s*(?:(?i-u:x|ext\.?|extension)|#))\s*[0-9]{1,6}\b)?", phone)
+            .gate(Gate::runs(RunShape { alphabet: ByteSet::of(&["0-9", "+ .-/()"]), seeds: &["0-9"], min_seeds: 7, min_len: 7 }).containing(&["+", "00"]).with_tail(&["0-9", "xetnsioXETNSIO.#,"]))
+            .context(PHONE_CONTEXT)
+            .context_before_only(40)
+            .context_on_its_line(),
+        Spec::new(Phone, r"(?:\(\d{2,5}\)[ .\-]?|\b\d{1,5}(?: / |[ .\-/])?)(?:\d{1,5}[ .\-/]?){1,4}\d{2,5}(?:(?:,\s*(?i-u:ext\.?|extension)|\s*(?i-u:x|ext\.?|extension))\s*\d{1,6}\b|\b)", phone)
+            // The number itself is digits and separators only (the check wants 7 digits there);
+            // an extension (" ext. 12", ", Ext 3", "x459") may follow.
+            .gate(Gate::runs(RunShape { alphabet: ByteSet::of(&["0-9", " .-/()"]), seeds: &["0-9"], min_seeds: 7, min_len: 7 }).with_tail(&["0-9", "xetnsioXETNSIO.,"]))
+            .context(PHONE_CONTEXT)
+            .context_before_only(40)
+            .context_on_its_line(),
+    ]
 }

@@ -3,7 +3,6 @@
 //! whole redaction stays linear on pathological text.
 
 pub mod crypto;
-pub mod national;
 
 /// Luhn (mod 10) over the ASCII digits of `s`, ignoring separators. Used by the custom `luhn`
 /// validator; [`credit_card`] adds the issuer and length rules.

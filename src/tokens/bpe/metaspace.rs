@@ -9,7 +9,7 @@
 //! The few files with such entries (Gemma 3 has `>▁</`) list them as `crossing`, and a cut is
 //! skipped where one of them occurs; files with too many keep the whole text as one piece.
 
-use super::prepared::{put, Reader};
+use super::bytes::{put, Reader};
 use rustc_hash::FxHashMap;
 
 /// `▁` (U+2581), what SentencePiece writes for a space.

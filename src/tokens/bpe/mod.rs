@@ -6,6 +6,7 @@
 //! decides from a tokenizer.json whether this path applies; the `tokenizers` crate, where the
 //! build has it, handles every other file.
 
+mod bytes;
 mod load;
 pub mod merge;
 pub mod metaspace;

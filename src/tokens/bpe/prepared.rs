@@ -9,6 +9,7 @@
 //! n × (u32 id, u8 normalized, u32 len, bytes) added, then a u64 checksum of everything before it: a cached form with one byte changed (a damaged
 //! IndexedDB entry) would otherwise load and count wrong, since most bytes are ids and ranks.
 
+use super::bytes::{put, Reader};
 use super::merge::MergeTable;
 use super::metaspace::Symbols;
 use super::pretok::Pattern;
@@ -32,10 +33,6 @@ fn checksum(data: &[u8]) -> u64 {
         h = (h ^ b as u64).wrapping_mul(PRIME);
     }
     h
-}
-
-pub(super) fn put(out: &mut Vec<u8>, v: u32) {
-    out.extend_from_slice(&v.to_le_bytes());
 }
 
 impl FastBpe {
@@ -94,7 +91,7 @@ impl FastBpe {
         if checksum(data) != u64::from_le_bytes(sum.try_into().ok()?) {
             return None;
         }
-        let mut r = Reader { data, at: 0 };
+        let mut r = Reader::new(data);
         if r.bytes(8)? != MAGIC {
             return None;
         }
@@ -159,29 +156,9 @@ impl FastBpe {
                 normalized,
             });
         }
-        if r.at != data.len() {
+        if r.left() != 0 {
             return None;
         }
         Some(FastBpe::new(pieces, normalizer, table, whole, added))
-    }
-}
-
-pub(super) struct Reader<'a> {
-    data: &'a [u8],
-    at: usize,
-}
-
-impl<'a> Reader<'a> {
-    /// What is left to read: an upper bound for counts read from the data.
-    pub(super) fn left(&self) -> usize {
-        self.data.len() - self.at
-    }
-    pub(super) fn bytes(&mut self, n: usize) -> Option<&'a [u8]> {
-        let s = self.data.get(self.at..self.at.checked_add(n)?)?;
-        self.at += n;
-        Some(s)
-    }
-    pub(super) fn u32(&mut self) -> Option<u32> {
-        Some(u32::from_le_bytes(self.bytes(4)?.try_into().ok()?))
     }
 }

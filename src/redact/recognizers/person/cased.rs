@@ -8,14 +8,14 @@
 //! The cues are found in one literal search over the text (aho-corasick, which the tokenizer
 //! already links): the capitals the main scan walks are not there to find them.
 
-use super::super::code::glued_into_code;
-use super::super::context::pair_bit;
-use super::super::names::{is_particle, Listed};
 use super::super::Candidate;
 use super::cues::{given_among, record_follows};
+use super::names::{is_particle, Listed};
 use super::score::{cued_given_name, listed_word};
 use super::words::word_end;
 use crate::redact::entity::EntityType;
+use crate::redact::scan::context::pair_bit;
+use crate::redact::scan::text::glued_into_code;
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
 use cue_list::{Opens, CUES};
 use std::sync::OnceLock;
@@ -420,7 +420,7 @@ mod tests {
     /// overlap, hide one another, or sit inside words.
     #[test]
     fn word_starts_find_what_the_search_finds() {
-        use super::super::super::prescan::{Needs, Prescan};
+        use crate::redact::scan::prescan::Prescan;
         let texts = [
             "xi'my name is bob; i'my name is bob; i'mme llamo ana; i'm ana",
             "amy name is: john; my name is john; nom: ana; nominal name: jo",
@@ -430,7 +430,7 @@ mod tests {
             "éname: jo; _name: jo; 9name: jo; name : jo; Name:\tjo; contact person: ana",
         ];
         for text in texts.iter().copied().chain(["i'm ".repeat(40).as_str()]) {
-            let pre = Prescan::with(text, Needs::ALL);
+            let pre = Prescan::new(text);
             let starts = pre.starts.as_ref().unwrap().all();
             let (mut from_starts, mut searched) = (Vec::new(), Vec::new());
             scan(text, Some(starts), &mut from_starts);

@@ -2,8 +2,8 @@
 //! never sees them: found only after (or, in Japanese, before) a phrase that says a name is
 //! there ("我叫王伟", "私の名前は田中太郎です", "田中太郎と申します", "제 이름은 김민수입니다").
 
-use super::super::super::entity::EntityType;
 use super::super::Candidate;
+use crate::redact::entity::EntityType;
 
 /// A phrase before the name, and how many characters the name may have.
 const BEFORE: &[(&str, usize)] = &[

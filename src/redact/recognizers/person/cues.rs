@@ -3,7 +3,7 @@
 //! or without a comma, in several languages, titles written in lower case ("dhr. Jansen"), and
 //! "Surname, Given" after a cue. One copy, so the two scans cannot drift apart.
 
-use super::super::names::is_honorific;
+use super::names::is_honorific;
 use super::score::{cued_given_name, listed_word};
 use super::words::{is_capitalized, word_end};
 use super::Token;

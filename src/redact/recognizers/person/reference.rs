@@ -1,10 +1,10 @@
 //! The person scan as it was before [`super::scan_from`]: every word of the text tokenized,
 //! then read in order. The tests keep it as the reference the lazy scan must equal.
 
-use super::*;
-use crate::redact::recognizers::names::{
+use super::names::{
     is_accented_given_name, is_honorific, is_not_name, names_a_thing, precedes_a_given_name,
 };
+use super::*;
 
 /// Words: runs of letters, with inner apostrophes and hyphens (O'Brien, Jean-Luc, I'm).
 fn tokenize(text: &str, out: &mut Vec<Token>) {

@@ -3,10 +3,10 @@
 //! would be; "I'm Indian", "Dear Hiring Manager", "Dr. Pepper" or "from Charlotte" put other
 //! words there.
 
-use super::super::code::glued_into_code;
-use super::super::names::{is_accented_given_name, listed, Listed};
+use super::names::{is_accented_given_name, listed, Listed};
 use super::words::{word_after_space, word_before};
 use super::Token;
+use crate::redact::scan::text::glued_into_code;
 
 /// What the scan found about a run of capitalized words.
 pub(super) struct Evidence {

@@ -1,0 +1,210 @@
+//! The long-term facts of the JS `Memory` class (another `#[wasm_bindgen] impl` block):
+//! `remember`, `recall`, `updateFact`, `facts`, `factHistory`, `extractFacts`, and the names
+//! they had before (`update`, `history`), kept for one release. The hooks they call live in
+//! `recall_hooks`; no `RefCell` borrow of the core is held while JS runs.
+
+use super::errors::invalid_option;
+use super::memory::Memory;
+use super::options::{string_arg, Opts};
+use super::recall_hooks::{now, parse_kinds, run_extract, search_vector, unit_f64};
+use super::to_js;
+use crate::recall::facts::{FactStatus, NewFact};
+use crate::recall::RecallQuery;
+use js_sys::Promise;
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen]
+impl Memory {
+    /// Stores a long-term fact and returns its id (`"f1"`, ...). A fact on the same subject as
+    /// an older one ("my favorite color is green" after "... is blue") supersedes it: the old
+    /// one stays in `factHistory(id)` but is no longer recalled. The same words twice return
+    /// the existing id.
+    ///
+    /// @example
+    /// ```js
+    /// const id = mem.remember("The user is allergic to peanuts", { category: "health", importance: 0.9 });
+    /// const hits = await mem.recall("what allergies?", { k: 3 });
+    /// ```
+    pub fn remember(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "RememberOptions | undefined")] options: Option<
+            JsValue,
+        >,
+    ) -> Result<String, JsValue> {
+        let text = string_arg(&text, "text")?;
+        let options = options.unwrap_or(JsValue::UNDEFINED);
+        let o = Opts::new(&options, "remember options")?;
+        o.check_keys(&["category", "importance", "subject"])?;
+        let opts = NewFact {
+            category: o.string("category")?,
+            importance: unit_f64(&o, "importance")?,
+            subject: o.string("subject")?,
+        };
+        self.writable()?;
+        let r = self.core.borrow_mut().remember(&text, opts, now())?;
+        self.changed();
+        Ok(r.id)
+    }
+
+    /// Searches past turns, current facts and episodes: BM25, plus cosine when `embed` is set,
+    /// fused by rank with recency and importance. Best first.
+    ///
+    /// @example
+    /// ```js
+    /// const hits = await mem.recall("where does the user live?", { k: 3, kinds: ["fact"] });
+    /// for (const hit of hits) console.log(hit.id, hit.score.toFixed(2), hit.text);
+    /// ```
+    #[wasm_bindgen(unchecked_return_type = "Promise<RecallHit[]>")]
+    pub fn recall(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] query: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "RecallOptions | undefined")] options: Option<
+            JsValue,
+        >,
+    ) -> Result<Promise, JsValue> {
+        let query = string_arg(&query, "query")?;
+        let options = options.unwrap_or(JsValue::UNDEFINED);
+        let o = Opts::new(&options, "recall options")?;
+        o.check_keys(&["k", "kinds", "category"])?;
+        let k = o.uint("k")?.unwrap_or(5);
+        let category = o.string("category")?;
+        let kinds = parse_kinds(o.get("kinds"))?;
+        let core = self.core.clone();
+        let embed_fn = self.hooks.embed_cb();
+        Ok(wasm_bindgen_futures::future_to_promise(async move {
+            // A failed embed falls back to words; results have no place for its note.
+            let (vector, _notes) = search_vector(&core, embed_fn.as_ref(), &query).await;
+            let q = RecallQuery {
+                text: &query,
+                vector: vector.as_deref(),
+                k,
+                kinds,
+                category: category.as_deref(),
+            };
+            let hits = core.borrow().recall(&q, now());
+            to_js(&hits)
+        }))
+    }
+
+    /// Rewrites a fact; its old text stays in `factHistory(id)`. Throws `NOT_FOUND` for an id
+    /// that is not a current fact.
+    ///
+    /// @example
+    /// ```js
+    /// const id = mem.remember("The user's dog is called Rex");
+    /// mem.updateFact(id, "The user's dog is called Rex, a beagle");
+    /// ```
+    #[wasm_bindgen(js_name = updateFact)]
+    pub fn update_fact(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
+    ) -> Result<(), JsValue> {
+        let id = string_arg(&id, "id")?;
+        let text = string_arg(&text, "text")?;
+        self.writable()?;
+        self.core.borrow_mut().update_fact(&id, &text, now())?;
+        self.changed();
+        Ok(())
+    }
+
+    /// The current facts, oldest first; `{ all: true }` adds superseded and deleted ones.
+    ///
+    /// @example
+    /// ```js
+    /// for (const fact of mem.facts()) console.log(fact.id, fact.category ?? "-", fact.text);
+    /// const everything = mem.facts({ all: true }); // with superseded and deleted facts
+    /// ```
+    #[wasm_bindgen(unchecked_return_type = "Fact[]")]
+    pub fn facts(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "FactsOptions | undefined")] options: Option<JsValue>,
+    ) -> Result<JsValue, JsValue> {
+        let options = options.unwrap_or(JsValue::UNDEFINED);
+        let o = Opts::new(&options, "facts options")?;
+        o.check_keys(&["all"])?;
+        let all = o.boolean("all")?.unwrap_or(false);
+        self.core.borrow_mut().sync_recall();
+        let core = self.core.borrow();
+        let facts: Vec<_> = core
+            .facts()
+            .iter()
+            .filter(|f| all || f.status == FactStatus::Active)
+            .collect();
+        to_js(&facts)
+    }
+
+    /// A fact's change trail, oldest first: added, updated, superseded (with `by`), deleted.
+    /// Throws `NOT_FOUND` for an unknown id.
+    ///
+    /// @example
+    /// ```js
+    /// const blue = mem.remember("My favorite color is blue");
+    /// mem.remember("My favorite color is green"); // supersedes it
+    /// mem.factHistory(blue).map((c) => c.op); // ["add", "supersede"]
+    /// ```
+    #[wasm_bindgen(js_name = factHistory, unchecked_return_type = "FactChange[]")]
+    pub fn fact_history(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let id = string_arg(&id, "id")?;
+        self.core.borrow_mut().sync_recall();
+        let trail = self.core.borrow().fact_history(&id)?;
+        to_js(&trail)
+    }
+
+    /// Runs the `extract` option's hook over the turns it has not seen yet and applies its
+    /// operations. `context()` does this by itself after each assistant reply.
+    ///
+    /// @example
+    /// ```js
+    /// const { applied, notes } = await mem.extractFacts();
+    /// if (notes.length) console.warn(notes.join("\n"));
+    /// ```
+    #[wasm_bindgen(js_name = extractFacts, unchecked_return_type = "Promise<{ applied: number; notes: string[] }>")]
+    pub fn extract_facts(&self) -> Result<Promise, JsValue> {
+        let Some(f) = self.hooks.extract_cb() else {
+            return Err(invalid_option(
+                "extractFacts needs the extract option: extract: async (turns) => [{ op, text, id? }]",
+            ));
+        };
+        self.writable()?;
+        let core = self.core.clone();
+        let store = self.store.clone();
+        Ok(wasm_bindgen_futures::future_to_promise(async move {
+            let outcome = run_extract(&core, &f).await;
+            if let Some(s) = &store {
+                s.schedule();
+            }
+            let out = js_sys::Object::new();
+            js_sys::Reflect::set(&out, &"applied".into(), &(outcome.applied as f64).into())?;
+            js_sys::Reflect::set(&out, &"notes".into(), &to_js(&outcome.notes)?)?;
+            Ok(out.into())
+        }))
+    }
+
+    /// Rewrites a fact.
+    ///
+    /// @deprecated Use `updateFact(id, text)`; `update` will be removed in the next release.
+    pub fn update(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
+    ) -> Result<(), JsValue> {
+        self.update_fact(id, text)
+    }
+
+    /// A fact's change trail.
+    ///
+    /// @deprecated Use `factHistory(id)` ("history" also names the conversation); `history`
+    /// will be removed in the next release.
+    #[wasm_bindgen(unchecked_return_type = "FactChange[]")]
+    pub fn history(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        self.fact_history(id)
+    }
+}

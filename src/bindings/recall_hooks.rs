@@ -1,0 +1,329 @@
+//! The app's recall hooks as `Memory` keeps them: the recall options (`extract`, `embed`,
+//! `tools`, `retrieval`), and the JS calls of `extract` and `embed`. What to ask and what an
+//! answer or a failure means is the core's (`memory::extraction`, `memory::embedding`); this
+//! file only makes the calls. No `RefCell` borrow of the core is held while JS runs.
+
+use super::callbacks::{error_text, Callback, DEFAULT_CALLBACK_TIMEOUT_MS};
+use super::errors::invalid_option;
+use super::options::{describe, json_string, Opts};
+use super::to_js;
+use crate::context::BuiltContext;
+use crate::memory::{ContextExtras, EmbedRound, ExtractAnswer, ExtractOutcome, Memory as Core};
+use crate::recall::ItemKind;
+use js_sys::{Array, Function};
+use std::cell::RefCell;
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+
+/// The recall options of `MemoryOptions`, parsed; `None` leaves a value as it is.
+#[derive(Default)]
+pub struct RecallOptions {
+    extract: Option<Function>,
+    embed: Option<Function>,
+    summarize: Option<Function>,
+    tools: Option<bool>,
+    callback_timeout_ms: Option<f64>,
+    recent_share: Option<f32>,
+    max_items: Option<usize>,
+    half_life_days: Option<f64>,
+    recency_weight: Option<f32>,
+    importance_weight: Option<f32>,
+    quantize: Option<bool>,
+}
+
+/// The app's callbacks for recall, kept on the JS side.
+#[derive(Clone)]
+pub struct RecallHooks {
+    pub(super) extract: Option<Function>,
+    pub(super) embed: Option<Function>,
+    pub(super) summarize: Option<Function>,
+    /// Count the memory tools' schemas in every context.
+    tools: bool,
+    /// How long `extract`, `embed` and an episode's `summarize` may take per call.
+    pub(super) timeout_ms: f64,
+}
+
+impl Default for RecallHooks {
+    fn default() -> Self {
+        RecallHooks {
+            extract: None,
+            embed: None,
+            summarize: None,
+            tools: false,
+            timeout_ms: DEFAULT_CALLBACK_TIMEOUT_MS,
+        }
+    }
+}
+
+fn unit(o: &Opts, key: &str) -> Result<Option<f32>, JsValue> {
+    Ok(unit_f64(o, key)?.map(|x| x as f32))
+}
+
+/// As `unit`, kept as given: a fact's importance comes back exactly as it was set (0.9, not
+/// 0.8999999761581421).
+pub(super) fn unit_f64(o: &Opts, key: &str) -> Result<Option<f64>, JsValue> {
+    match o.number(key)? {
+        Some(x) if !(0.0..=1.0).contains(&x) => Err(invalid_option(format!(
+            "{key} must be between 0 and 1, got {x}"
+        ))),
+        x => Ok(x),
+    }
+}
+
+/// Reads `extract`, `embed`, `tools` and `retrieval: { ... }` from the Memory options.
+pub fn parse_options(o: &Opts) -> Result<RecallOptions, JsValue> {
+    let r = o.object("retrieval")?;
+    r.check_keys(&[
+        "recentShare",
+        "maxItems",
+        "halfLifeDays",
+        "recencyWeight",
+        "importanceWeight",
+        "quantize",
+    ])?;
+    let half_life_days = r.number("halfLifeDays")?;
+    if half_life_days.is_some_and(|d| d <= 0.0) {
+        return Err(invalid_option(
+            "retrieval.halfLifeDays must be a positive number of days",
+        ));
+    }
+    let callback_timeout_ms = o.number("callbackTimeoutMs")?;
+    if callback_timeout_ms.is_some_and(|t| t <= 0.0) {
+        return Err(invalid_option(
+            "callbackTimeoutMs must be a positive number of milliseconds",
+        ));
+    }
+    let max_items = r.uint("maxItems")?;
+    if max_items == Some(0) {
+        return Err(invalid_option("retrieval.maxItems must be at least 1"));
+    }
+    Ok(RecallOptions {
+        extract: o.function("extract")?,
+        embed: o.function("embed")?,
+        summarize: o.function("summarize")?,
+        tools: o.boolean("tools")?,
+        callback_timeout_ms,
+        recent_share: unit(&r, "recentShare")?,
+        max_items,
+        half_life_days,
+        recency_weight: unit(&r, "recencyWeight")?,
+        importance_weight: unit(&r, "importanceWeight")?,
+        quantize: r.boolean("quantize")?,
+    })
+}
+
+impl RecallHooks {
+    fn callback(&self, f: &Option<Function>) -> Option<Callback> {
+        f.clone().map(|f| Callback {
+            f,
+            timeout_ms: self.timeout_ms,
+        })
+    }
+
+    pub(super) fn extract_cb(&self) -> Option<Callback> {
+        self.callback(&self.extract)
+    }
+
+    pub(super) fn embed_cb(&self) -> Option<Callback> {
+        self.callback(&self.embed)
+    }
+
+    pub(super) fn summarize_cb(&self) -> Option<Callback> {
+        self.callback(&self.summarize)
+    }
+
+    pub fn apply(&mut self, core: &RefCell<Core>, o: &RecallOptions) {
+        if o.extract.is_some() {
+            self.extract = o.extract.clone();
+        }
+        if o.summarize.is_some() {
+            self.summarize = o.summarize.clone();
+        }
+        if let Some(t) = o.tools {
+            self.tools = t;
+        }
+        if let Some(t) = o.callback_timeout_ms {
+            self.timeout_ms = t;
+        }
+        let mut core = core.borrow_mut();
+        if o.embed.is_some() {
+            self.embed = o.embed.clone();
+            let quantize = o.quantize.unwrap_or(core.recall_state().config.quantize);
+            core.enable_vectors(quantize);
+        } else if let Some(q) = o.quantize {
+            if core.recall_state().vectors_enabled() {
+                core.enable_vectors(q);
+            }
+        }
+        let c = core.recall_config_mut();
+        if let Some(x) = o.recent_share {
+            c.recent_share = x;
+        }
+        if let Some(x) = o.max_items {
+            c.max_items = x;
+        }
+        if let Some(x) = o.half_life_days {
+            c.weights.half_life_days = x;
+        }
+        if let Some(x) = o.recency_weight {
+            c.weights.recency = x;
+        }
+        if let Some(x) = o.importance_weight {
+            c.weights.importance = x;
+        }
+    }
+}
+
+pub(super) fn now() -> f64 {
+    js_sys::Date::now()
+}
+
+/// `embed(texts)` → one vector per text, as `number[][]` or `Float32Array[]` (the core checks
+/// there is one per text).
+async fn embed(f: &Callback, texts: &[String]) -> Result<Vec<Vec<f32>>, String> {
+    let arr: Array = texts.iter().map(|t| JsValue::from_str(t)).collect();
+    let out = f.call(&[arr.into()], "embed").await?;
+    if !super::js::is_array(&out) {
+        return Err(format!(
+            "embed must resolve to an array of vectors, got {}",
+            describe(&out)
+        ));
+    }
+    super::js::items(&out, "embed's answer")?
+        .iter()
+        .map(|v| {
+            if !v.is_object() {
+                return Err(format!(
+                    "each embedding must be an array of numbers, got {}",
+                    describe(&v)
+                ));
+            }
+            super::js::f32s(&v, "an embedding")
+        })
+        .collect()
+}
+
+/// Makes the calls an embedding round asks for; returns the query's vector (if any) and notes
+/// on failures.
+pub(super) async fn run_embedding(
+    core: &Rc<RefCell<Core>>,
+    f: &Callback,
+    mut round: EmbedRound,
+) -> (Option<Vec<f32>>, Vec<String>) {
+    loop {
+        let Some(request) = core.borrow().next_embedding(&mut round) else {
+            return round.finish();
+        };
+        let answer = embed(f, &request.texts).await;
+        core.borrow_mut()
+            .answer_embedding(&mut round, request, answer);
+    }
+}
+
+/// The vector of a search for `text` when the app gave `embed` (the index is brought up to
+/// date either way), and notes on embedding failures.
+pub(super) async fn search_vector(
+    core: &Rc<RefCell<Core>>,
+    embed_fn: Option<&Callback>,
+    text: &str,
+) -> (Option<Vec<f32>>, Vec<String>) {
+    let round = core.borrow_mut().begin_embedding(text);
+    match embed_fn {
+        Some(f) => run_embedding(core, f, round).await,
+        None => (None, Vec::new()),
+    }
+}
+
+/// Calls the `extract` hook with the turns the core asks about and hands back its answer.
+pub(super) async fn run_extract(core: &Rc<RefCell<Core>>, f: &Callback) -> ExtractOutcome {
+    let Some(request) = core.borrow().begin_extraction() else {
+        return ExtractOutcome::default();
+    };
+    let arg = match to_js(&request.turns) {
+        Ok(v) => v,
+        Err(e) => {
+            return ExtractOutcome {
+                applied: 0,
+                notes: vec![format!("extract was not run: {}", error_text(&e))],
+            }
+        }
+    };
+    let answer = f.call(&[arg], "extract").await;
+    let json = answer
+        .as_ref()
+        .map(|v| match v.is_undefined() || v.is_null() {
+            true => Ok("null".to_string()),
+            false => json_string(v),
+        });
+    let answer = match &json {
+        Err(call_failed) => ExtractAnswer::Failed(call_failed),
+        Ok(Ok(text)) => ExtractAnswer::Json(text),
+        Ok(Err(unreadable)) => ExtractAnswer::Unreadable(unreadable),
+    };
+    core.borrow_mut().finish_extraction(&request, answer, now())
+}
+
+/// The async part of `context()`: extraction, embeddings, then the build itself.
+pub async fn build_context(
+    core: &Rc<RefCell<Core>>,
+    hooks: &RecallHooks,
+    query: Option<&str>,
+    tools: Option<bool>,
+) -> Result<BuiltContext, JsValue> {
+    let mut notes = Vec::new();
+    if let Some(f) = hooks.extract_cb() {
+        notes.extend(run_extract(core, &f).await.notes);
+    }
+    core.borrow_mut().sync_recall();
+    let mut extras = ContextExtras {
+        query_vector: None,
+        tools: tools.unwrap_or(hooks.tools),
+    };
+    if let Some(f) = hooks.embed_cb() {
+        let round = core.borrow_mut().context_embedding(query);
+        if let Some(round) = round {
+            let (vector, failures) = run_embedding(core, &f, round).await;
+            extras.query_vector = vector;
+            notes.extend(failures);
+        }
+    }
+    let mut built = core.borrow().context_with(query, &extras)?;
+    built.report.notes.extend(notes);
+    Ok(built)
+}
+
+/// `forget(id)`: a fact or episode id forgets that memory, anything else an entry.
+pub fn forget_any(core: &RefCell<Core>, id: &str) -> Result<(), JsValue> {
+    let mut c = core.borrow_mut();
+    if c.is_memory_id(id) {
+        Ok(c.forget_memory(id, now())?)
+    } else {
+        Ok(c.forget(id)?)
+    }
+}
+
+pub(super) fn parse_kinds(v: Option<JsValue>) -> Result<Vec<ItemKind>, JsValue> {
+    let Some(v) = v else {
+        return Ok(Vec::new());
+    };
+    if !super::js::is_array(&v) {
+        return Err(invalid_option(
+            "kinds must be an array of \"turn\", \"fact\", \"episode\"",
+        ));
+    }
+    super::js::items(&v, "kinds")
+        .map_err(invalid_option)?
+        .iter()
+        .map(|k| {
+            k.as_string()
+                .as_deref()
+                .and_then(ItemKind::parse)
+                .ok_or_else(|| {
+                    invalid_option(format!(
+                        "kinds must hold \"turn\", \"fact\" or \"episode\", got {}",
+                        describe(&k)
+                    ))
+                })
+        })
+        .collect()
+}

@@ -1,0 +1,32 @@
+//! URLs that carry a secret: credentials before the host or a token in the query. Other URLs
+//! are left alone.
+
+use super::{Hit, Spec};
+use crate::redact::entity::EntityType;
+use crate::redact::scan::gate::{ByteSet, Gate, RunShape};
+use crate::redact::scan::text::hit;
+
+/// URLs are only sensitive when they carry credentials or a token; trailing punctuation of the
+/// sentence is not part of them.
+fn url(text: &str, s: usize, mut e: usize) -> Option<Hit> {
+    while e > s
+        && matches!(
+            text.as_bytes()[e - 1],
+            b'.' | b',' | b')' | b';' | b'!' | b'?' | b'\'' | b'"'
+        )
+    {
+        e -= 1;
+    }
+    hit(s, e, 0.9)
+}
+
+/// The specs, in the order their candidates are listed.
+pub(super) fn specs() -> Vec<Spec> {
+    use EntityType::*;
+    vec![
+        Spec::new(Url, r"\b[A-Za-z][A-Za-z0-9+.-]{1,15}://[^\s/?#@:]*:[^\s/?#@]+@[^\s<>]+", url)
+            .gate(Gate::runs(RunShape { alphabet: ByteSet::all_but(b" \t\n\r\x0b\x0c<>"), seeds: &["@"], min_seeds: 1, min_len: 8 }).containing(&["://"])),
+        Spec::new(Url, r"\b(?i-u:https?)://[^\s<>]*?[?&#](?i-u:access_token|token|api_key|apikey|key|secret|password|pwd|passwd|sig|signature|auth|session|sessionid|sid|code|client_secret|x-amz-signature|x-amz-credential)=[^\s&#<>]{6,}[^\s<>]*", url)
+            .gate(Gate::runs(RunShape { alphabet: ByteSet::all_but(b" \t\n\r\x0b\x0c<>"), seeds: &["="], min_seeds: 1, min_len: 12 }).containing(&["://"])),
+    ]
+}
