@@ -133,12 +133,20 @@ fn values_after_their_label_need_no_checksum() {
         ("UK_NHS", "NHS number 943 476 5918", "943 476 5918"),
         ("PL_PESEL", "PESEL 44051401358", "44051401358"),
         ("AU_TFN", "TFN 123 456 783", "123 456 783"),
-        ("IT_FISCAL_CODE", "codice fiscale RSSMRA85T10A562X", "RSSMRA85T10A562X"),
+        (
+            "IT_FISCAL_CODE",
+            "codice fiscale RSSMRA85T10A562X",
+            "RSSMRA85T10A562X",
+        ),
         ("IN_AADHAAR", "Aadhaar 2345 6789 0125", "2345 6789 0125"),
         ("UK_NINO", "NI number QQ 12 34 56 C", "QQ 12 34 56 C"),
         ("US_ITIN", "ITIN 912-93-1234", "912-93-1234"),
     ] {
-        assert_eq!(found(text), [(kind.to_string(), value.to_string())], "{text:?}");
+        assert_eq!(
+            found(text),
+            [(kind.to_string(), value.to_string())],
+            "{text:?}"
+        );
     }
 }
 

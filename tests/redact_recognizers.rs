@@ -476,3 +476,6 @@ mod labeled;
 
 #[path = "redact_recognizers/phones.rs"]
 mod phones;
+
+#[path = "redact_recognizers/secrets.rs"]
+mod secrets;
