@@ -98,17 +98,11 @@ fn look_alikes_are_left_alone() {
         "ref 44051401359 in the log",
         "batch 123 456 782 done",
         "ticket 2345 6789 0124",
-        // Checksums that fail, with their cues.
-        "NHS number 943 476 5918",
-        "PESEL 44051401358",
-        "TFN 123 456 783",
-        "codice fiscale RSSMRA85T10A562X",
+        // Checksums that fail, with cues that are no label of a value (NRIC, DEA and RRN
+        // numbers are found by their format alone).
         "NRIC S1234567A",
-        "Aadhaar 2345 6789 0125",
         "DEA AB1234564",
-        // A NINO prefix never issued, an ITIN group never issued, an impossible date.
-        "NI number QQ 12 34 56 C",
-        "ITIN 912-93-1234",
+        // An impossible date.
         "주민등록번호 901301-1234568",
         // A cue on another line names another number.
         "passport photo attached\norder 123456789",
@@ -127,6 +121,31 @@ fn look_alikes_are_left_alone() {
         assert!(
             kinds.is_empty(),
             "expected nothing in {text:?}, got {kinds:?}"
+        );
+    }
+}
+
+/// A value right after its label is that value even when its checksum fails or its prefix was
+/// never issued: a typo or another country's format must not leave it in the clear.
+#[test]
+fn values_after_their_label_need_no_checksum() {
+    for (kind, text, value) in [
+        ("UK_NHS", "NHS number 943 476 5918", "943 476 5918"),
+        ("PL_PESEL", "PESEL 44051401358", "44051401358"),
+        ("AU_TFN", "TFN 123 456 783", "123 456 783"),
+        (
+            "IT_FISCAL_CODE",
+            "codice fiscale RSSMRA85T10A562X",
+            "RSSMRA85T10A562X",
+        ),
+        ("IN_AADHAAR", "Aadhaar 2345 6789 0125", "2345 6789 0125"),
+        ("UK_NINO", "NI number QQ 12 34 56 C", "QQ 12 34 56 C"),
+        ("US_ITIN", "ITIN 912-93-1234", "912-93-1234"),
+    ] {
+        assert_eq!(
+            found(text),
+            [(kind.to_string(), value.to_string())],
+            "{text:?}"
         );
     }
 }

@@ -470,3 +470,12 @@ fn pathological_inputs_finish_quickly() {
 
 #[path = "redact_recognizers/leaks.rs"]
 mod leaks;
+
+#[path = "redact_recognizers/labeled.rs"]
+mod labeled;
+
+#[path = "redact_recognizers/phones.rs"]
+mod phones;
+
+#[path = "redact_recognizers/secrets.rs"]
+mod secrets;

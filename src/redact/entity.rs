@@ -110,6 +110,7 @@ entity_types! {
         FiPersonalIdentityCode "FI_PERSONAL_IDENTITY_CODE" "Finnish personal identity code",
         KrRrn "KR_RRN" "Korean resident registration number",
         ThTnin "TH_TNIN" "Thai national identification number",
+        IdNumber "ID_NUMBER" "Identity, tax or licence number after its label (\"my BSN is …\", \"Personalausweis …\", \"ID number: …\") in a format no other type reads",
     }
 }
 

@@ -17,6 +17,7 @@ mod email;
 mod iban;
 mod ip;
 mod jwt;
+mod labeled;
 mod mac;
 pub(crate) mod national;
 mod password;

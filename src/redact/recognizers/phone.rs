@@ -16,7 +16,8 @@ pub(super) fn phone(text: &str, s: usize, mut e: usize) -> Option<Hit> {
     }
     let m = &text[s..e];
     let main = match m.find(|c: char| c.is_ascii_alphabetic() || c == '#') {
-        Some(i) => &m[..i],
+        // "415-555-0132, ext. 12": the comma belongs to neither.
+        Some(i) => m[..i].trim_end_matches([' ', ',']),
         None => m,
     };
     let shape = Shape::of(main);
@@ -155,6 +156,19 @@ pub(super) const PHONE_CONTEXT: &[&str] = &[
     "joindre",
     "joignable",
     "contacto",
+    // "answering at", "messages to", "text at …", "mój numer", "Kontakt", messengers. Not
+    // "text" or "signal" alone: `let text = "123 456 789"`, `__NR_signalfd: u32 = 1073742106`.
+    "answering",
+    "messages",
+    "text at",
+    "text on",
+    "text to",
+    "texting",
+    "numer",
+    "kontakt",
+    "telegram",
+    "viber",
+    "imessage",
 ];
 
 /// Whether a national number is grouped like a count in thousands ("796 080 921", "1.234.567"):
@@ -233,6 +247,16 @@ const ID_LABELS: &[&str] = &[
     "isbn",
     "pid",
     "port",
+    // "numer zamówienia 09390333837", "Partia 67130218219": "numer" is a contact word too.
+    "zamówienia",
+    "zamowienia",
+    "partia",
+    "faktury",
+    "przesyłki",
+    "auftrag",
+    "kundennummer",
+    "bestellnummer",
+    "lote",
 ];
 
 /// Whether the word before `start` (past spaces and `:#.=`) is one of [`ID_LABELS`].
@@ -252,7 +276,8 @@ fn label_before(b: &[u8], start: usize) -> bool {
         }
     }
     let end = i;
-    while i > 0 && end - i <= 9 && b[i - 1].is_ascii_alphabetic() {
+    // Letters of any script: "zamówienia" is no "wienia".
+    while i > 0 && end - i <= 13 && (b[i - 1].is_ascii_alphabetic() || b[i - 1] >= 0x80) {
         i -= 1;
     }
     let word = &b[i..end];
@@ -349,15 +374,15 @@ impl Shape {
 pub(super) fn specs() -> Vec<Spec> {
     use EntityType::*;
     vec![
-        Spec::new(Phone, r"(?:\+|\b00)[0-9][0-9]{0,3}(?:[ .\-/]?(?:\([0-9]{1,4}\)|[0-9]{1,6})){1,7}(?:\s*(?:x|ext\.?|extension|#)\s*[0-9]{1,6}\b)?", phone)
-            .gate(Gate::runs(RunShape { alphabet: ByteSet::of(&["0-9", "+ .-/()"]), seeds: &["0-9"], min_seeds: 7, min_len: 7 }).containing(&["+", "00"]).with_tail(&["0-9", "xetnsio.#"]))
+        Spec::new(Phone, r"(?:\+|\b00)[0-9][0-9]{0,3}(?:[ .\-/]?(?:\([0-9]{1,4}\)|[0-9]{1,6})){1,7}(?:(?:,\s*(?i-u:ext\.?|extension)|\s*(?:(?i-u:x|ext\.?|extension)|#))\s*[0-9]{1,6}\b)?", phone)
+            .gate(Gate::runs(RunShape { alphabet: ByteSet::of(&["0-9", "+ .-/()"]), seeds: &["0-9"], min_seeds: 7, min_len: 7 }).containing(&["+", "00"]).with_tail(&["0-9", "xetnsioXETNSIO.#,"]))
             .context(PHONE_CONTEXT)
             .context_before_only(40)
             .context_on_its_line(),
-        Spec::new(Phone, r"(?:\(\d{2,5}\)[ .\-]?|\b\d{1,5}(?: / |[ .\-/])?)(?:\d{1,5}[ .\-/]?){1,4}\d{2,5}\b(?:\s*(?:x|ext\.?|extension)\s*\d{1,6}\b)?", phone)
+        Spec::new(Phone, r"(?:\(\d{2,5}\)[ .\-]?|\b\d{1,5}(?: / |[ .\-/])?)(?:\d{1,5}[ .\-/]?){1,4}\d{2,5}(?:(?:,\s*(?i-u:ext\.?|extension)|\s*(?i-u:x|ext\.?|extension))\s*\d{1,6}\b|\b)", phone)
             // The number itself is digits and separators only (the check wants 7 digits there);
-            // an extension (" ext. 12") may follow.
-            .gate(Gate::runs(RunShape { alphabet: ByteSet::of(&["0-9", " .-/()"]), seeds: &["0-9"], min_seeds: 7, min_len: 7 }).with_tail(&["0-9", "xetnsio."]))
+            // an extension (" ext. 12", ", Ext 3", "x459") may follow.
+            .gate(Gate::runs(RunShape { alphabet: ByteSet::of(&["0-9", " .-/()"]), seeds: &["0-9"], min_seeds: 7, min_len: 7 }).with_tail(&["0-9", "xetnsioXETNSIO.,"]))
             .context(PHONE_CONTEXT)
             .context_before_only(40)
             .context_on_its_line(),

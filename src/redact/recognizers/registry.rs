@@ -6,8 +6,8 @@
 
 use super::regexes::{run_literals, Compiled, Spec};
 use super::{
-    address, api_key, birth_date, card, crypto, email, iban, ip, jwt, mac, national, password,
-    person, phone, private_key, ssn, url, Recognizer,
+    address, api_key, birth_date, card, crypto, email, iban, ip, jwt, labeled, mac, national,
+    password, person, phone, private_key, ssn, url, Recognizer,
 };
 use crate::redact::entity::EntityType;
 use crate::redact::scan::literals::Literals;
@@ -40,6 +40,7 @@ pub(crate) const REGISTRY: &[Entry] = &[
     Entry::Specs(birth_date::specs),
     Entry::Specs(address::po_box::specs),
     Entry::Family(national::recognizer),
+    Entry::Family(labeled::recognizer),
     Entry::Family(person::recognizer),
     Entry::Family(address::recognizer),
 ];

@@ -261,9 +261,10 @@ pub(crate) struct Cluster {
     pub extension: bool,
 }
 
-/// Whether an extension starts at `i`: white space, `x`, `ext`, `ext.`, `extension` or `#`,
-/// white space and a digit (`\s*(?:x|ext\.?|extension|#)\s*[0-9]`), the only way a phone
-/// pattern goes on past its number.
+/// Whether an extension starts at `i`: white space, `x`, `ext`, `ext.`, `extension` (in
+/// either case) or `#`, or a comma and one of the words; then white space and a digit. The
+/// only way a phone pattern goes on past its number ("415-555-0132, Ext. 12",
+/// "415-555-0132x459").
 pub(crate) fn extension_at(text: &str, i: usize) -> bool {
     let b = text.as_bytes();
     // Asked at the end of every number: most are followed by a byte that can start neither
@@ -273,22 +274,32 @@ pub(crate) fn extension_at(text: &str, i: usize) -> bool {
         Some(&c)
             if c < 0x80
                 && !matches!(
-                    c,
-                    b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c | b'x' | b'e' | b'#'
+                    c.to_ascii_lowercase(),
+                    b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c | b'x' | b'e' | b'#' | b','
                 ) =>
         {
             return false
         }
         _ => {}
     }
-    let j = skip_blank(text, i);
-    if !matches!(b.get(j), Some(b'x' | b'e' | b'#')) {
+    // After a comma only a word says extension: "2003-2013, x264 project" is a copyright.
+    let comma = b[i] == b',';
+    let j = skip_blank(text, i + comma as usize);
+    if !matches!(
+        b.get(j).map(u8::to_ascii_lowercase),
+        Some(b'x' | b'e' | b'#')
+    ) {
         return false;
     }
     let rest = &b[j..];
-    let word = [&b"extension"[..], b"ext.", b"ext", b"x", b"#"]
-        .into_iter()
-        .find(|w| rest.starts_with(w));
+    let words: &[&[u8]] = if comma {
+        &[b"extension", b"ext.", b"ext"]
+    } else {
+        &[b"extension", b"ext.", b"ext", b"x", b"#"]
+    };
+    let word = words
+        .iter()
+        .find(|w| rest.len() >= w.len() && rest[..w.len()].eq_ignore_ascii_case(w));
     word.is_some_and(|w| {
         b.get(skip_blank(text, j + w.len()))
             .is_some_and(u8::is_ascii_digit)

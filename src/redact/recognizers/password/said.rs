@@ -14,9 +14,14 @@ use crate::redact::scan::text::starts_ci;
 /// The specs, appended to the built-in ones.
 pub(super) fn specs() -> Vec<Spec> {
     vec![
-        Spec::new(Password, r"\b(?:(?i-u:passwort|kennwort|mot de passe|contrase(?:ñ|Ñ)a|senha|wachtwoord|pass|pw)(?:\s+(?i-u:ist|is|est|es|é|era|was)\s+|\s*[:=]\s*)|(?i-u:password|passwd)\s+(?i-u:is|was)\s+)([^\s,;]{4,100})", said_secret)
+        Spec::new(Password, r"(?:\b(?i-u:passwort|kennwort|mot de passe|contrase(?:ñ|Ñ)a|senha|wachtwoord|pass|pw)(?:\s+(?i-u:ist|is|est|es|é|è|era|was)\s+|\s*[:=]\s*)|\b(?i-u:parola|passord(?:et)?|adgangskode(?:n)?|lösenord(?:et)?|salasana|hasło|haslo)(?:\s+(?i-u:è|er|är|on|jest|to|is)\s+|\s*[:=]\s*)|\b(?i-u:password|passwd)\s+(?i-u:is|was|è|é|es|ist|est)\s+|(?:п|П)ароль(?:\s+(?:—|-)\s+|\s*[:=]\s*))([^\s,;]{4,100})", said_secret)
             .group(1)
-            .gate(Gate::Near { words: &["pass", "pw", "kennwort", "mot", "contrase", "senha", "wachtwoord"], back: 0, ahead: 4, test: Some(says_secret) }),
+            .gate(Gate::Near { words: &["pass", "pw", "kennwort", "mot", "contrase", "senha", "wachtwoord", "parola", "adgangskode", "lösenord", "salasana", "hasło", "haslo", "пароль", "Пароль"], back: 0, ahead: 4, test: Some(says_secret) }),
+        // Door, gate and alarm codes: "the door code is 4821", "gate code: 1357#", "Türcode
+        // 4711", "el código de la puerta es 2580", "code de la porte : 4821".
+        Spec::new(Password, r"\b(?:(?i-u:door|gate|garage|alarm|keypad|entry|building|lockbox|key box|keybox)\s+code|(?i-u:türcode|tuercode|torcode|haustürcode|alarmcode|deurcode|portkod|portkode|digicode)|(?i-u:código|codigo)\s+(?i-u:de\s+la|del|do|da|de)\s+(?i-u:puerta|portal|portão|portao|porta|alarma|alarme)|(?i-u:code)\s+(?i-u:de\s+la|du|de\s+l'|d')\s*(?i-u:porte|portail|alarme|entrée|immeuble)|(?i-u:codice)\s+(?i-u:della|del|dell')\s*(?i-u:porta|portone|cancello|allarme))(?:\s+(?i-u:is|was|ist|es|est|è|é|er|är|on)\s+|\s*[:=]\s*|\s+)([0-9]{3,8}[#*]?)(?:[^0-9A-Za-z]|$)", door_code)
+            .group(1)
+            .gate(Gate::Near { words: &["door", "gate", "garage", "alarm", "keypad", "entry", "building", "lockbox", "key", "türcode", "tuercode", "torcode", "haustürcode", "deurcode", "portkod", "digicode", "código", "codigo", "code", "codice"], back: 0, ahead: 6, test: Some(opens_door_code) }),
         Spec::new(Password, r"\b(?i-u:with|using)\s+(?i-u:password|passwort|pass|pw)\s+([^\s,;]{4,100})", said_secret)
             .group(1)
             .gate(Gate::Near { words: &["pass", "pw"], back: 1, ahead: 1, test: Some(used_secret) }),
@@ -132,8 +137,25 @@ fn says_secret(text: &str, at: usize) -> bool {
         "pass",
         "pw",
     ];
+    let nordic = ["er", "on", "jest", "to", "is"];
+    let said_nordic = [
+        "parola",
+        "passordet",
+        "passord",
+        "adgangskoden",
+        "adgangskode",
+        "lösenordet",
+        "lösenord",
+        "salasana",
+        "hasło",
+        "haslo",
+    ];
     starts_ci(text, at, "contrase")
         || said.iter().any(|k| follows(k, &verbs, true))
+        || said_nordic.iter().any(|k| follows(k, &nordic, true))
+        || ["пароль", "Пароль"]
+            .iter()
+            .any(|k| follows(k, &["-"], true))
         || ["password", "passwd"]
             .iter()
             .any(|k| follows(k, &["is", "was"], false))
@@ -193,6 +215,63 @@ pub(super) fn owns_secret(text: &str, at: usize) -> bool {
     let owned = word_before(at, &owners).is_some()
         || word_before(at, &["wifi", "wi-fi"]).is_some_and(|s| word_before(s, &owners).is_some());
     owned && states_secret(text, at)
+}
+
+/// The first words of a door-code label, and what must follow each ("door" → "code").
+const DOOR_LABELS: &[(&str, &[&str])] = &[
+    ("door", &["code"]),
+    ("gate", &["code"]),
+    ("garage", &["code"]),
+    ("alarm", &["code"]),
+    ("keypad", &["code"]),
+    ("entry", &["code"]),
+    ("building", &["code"]),
+    ("lockbox", &["code"]),
+    ("key", &["box", "code"]),
+    ("türcode", &[]),
+    ("tuercode", &[]),
+    ("torcode", &[]),
+    ("haustürcode", &[]),
+    ("alarmcode", &[]),
+    ("deurcode", &[]),
+    ("portkod", &[]),
+    ("digicode", &[]),
+    ("código", &["de", "del", "do", "da"]),
+    ("codigo", &["de", "del", "do", "da"]),
+    ("code", &["de", "du", "d'"]),
+    ("codice", &["della", "del", "dell'"]),
+];
+
+/// Whether a door-code label starts at `at`: its first word, then (for most) the word the
+/// pattern wants next. Most "code" and "door" in a text are followed by something else.
+fn opens_door_code(text: &str, at: usize) -> bool {
+    DOOR_LABELS.iter().any(|(first, next)| {
+        if !starts_ci(text, at, first) {
+            return false;
+        }
+        let after = at + first.len();
+        if next.is_empty() {
+            return !text
+                .as_bytes()
+                .get(after)
+                .is_some_and(u8::is_ascii_alphabetic);
+        }
+        let n = skip_space(text, after);
+        n > after && next.iter().any(|w| starts_ci(text, n, w))
+    })
+}
+
+/// A door code: its digits (and a closing `#` or `*`), not a year after "code" or a count.
+fn door_code(text: &str, s: usize, e: usize) -> Option<Hit> {
+    let b = text.as_bytes();
+    // "gate code 2024" in a changelog names a year more often than a code.
+    let digits = b[s..e].iter().take_while(|c| c.is_ascii_digit()).count();
+    let year = digits == 4 && (&b"1900"[..]..=&b"2099"[..]).contains(&&b[s..s + 4]);
+    (!year).then_some(Hit {
+        start: s,
+        end: e,
+        score: 0.85,
+    })
 }
 
 /// A value that reads as a secret: four characters or more, not a variable or a placeholder,
