@@ -88,7 +88,6 @@ entity_types! {
         Address "ADDRESS" "Street address with a house number, or a post office box",
     }
     national {
-        IdNumber "ID_NUMBER" "Government, tax, passport or driver's licence number of any country, found by the PII model (`NerModel`) after its label",
         UsItin "US_ITIN" "US individual taxpayer identification number",
         UsPassport "US_PASSPORT" "US passport number, after its label",
         UsDriverLicense "US_DRIVER_LICENSE" "US driver's licence number, after its label",
@@ -110,7 +109,7 @@ entity_types! {
         FiPersonalIdentityCode "FI_PERSONAL_IDENTITY_CODE" "Finnish personal identity code",
         KrRrn "KR_RRN" "Korean resident registration number",
         ThTnin "TH_TNIN" "Thai national identification number",
-        IdNumber "ID_NUMBER" "Identity, tax or licence number after its label (\"my BSN is …\", \"Personalausweis …\", \"ID number: …\") in a format no other type reads",
+        IdNumber "ID_NUMBER" "ID, tax, passport or licence number of any country after its label (\"my BSN is …\") in a format no other type reads",
     }
 }
 
