@@ -122,6 +122,30 @@ impl F32x4 {
         acc.add(self.mul(b))
     }
 
+    /// `2^n` for lanes holding whole numbers `n` in `[-127, 127]` (`-127` gives 0): the
+    /// exponent bits built directly.
+    #[inline(always)]
+    pub fn pow2_int(self) -> Self {
+        #[cfg(target_arch = "wasm32")]
+        return F32x4(arch::i32x4_shl(
+            arch::i32x4_add(arch::i32x4_trunc_sat_f32x4(self.0), arch::i32x4_splat(127)),
+            23,
+        ));
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: SSE2 is part of the x86_64 baseline.
+        return F32x4(unsafe {
+            arch::_mm_castsi128_ps(arch::_mm_slli_epi32(
+                arch::_mm_add_epi32(arch::_mm_cvttps_epi32(self.0), arch::_mm_set1_epi32(127)),
+                23,
+            ))
+        });
+        #[cfg(not(any(target_arch = "wasm32", target_arch = "x86_64")))]
+        return F32x4(
+            self.0
+                .map(|n| f32::from_bits(((n as i32 + 127) << 23) as u32)),
+        );
+    }
+
     /// The four lanes added as `(l0 + l1) + (l2 + l3)`.
     #[inline(always)]
     pub fn sum(self) -> f32 {
