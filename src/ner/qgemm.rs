@@ -67,6 +67,16 @@ pub mod portable {
         }
     }
 
+    /// Eight values times `inv`, rounded to the nearest i16 (ties to even, saturating), as four
+    /// little-endian pairs.
+    #[inline(always)]
+    pub fn round_pairs(x: &[f32], inv: f32, out: &mut [u32]) {
+        let q = |v: f32| (v * inv).round_ties_even().clamp(-32768.0, 32767.0) as i16 as u16 as u32;
+        for (o, p) in out[..4].iter_mut().zip(x[..8].chunks_exact(2)) {
+            *o = q(p[0]) | (q(p[1]) << 16);
+        }
+    }
+
     /// The 32 nibbles of 16 bytes minus 8, as i16: low nibbles of bytes 0..16, then high ones.
     #[inline(always)]
     pub fn unpack_nibbles(bytes: &[u8], out: &mut [i16]) {
@@ -166,6 +176,31 @@ pub mod native {
     }
 
     #[inline(always)]
+    pub fn round_pairs(x: &[f32], inv: f32, out: &mut [u32]) {
+        let (x, out) = (&x[..8], &mut out[..4]);
+        #[cfg(target_arch = "wasm32")]
+        // SAFETY: 32 bytes read, 16 written, all in bounds; no alignment required.
+        unsafe {
+            use arch::*;
+            let s = f32x4_splat(inv);
+            let p = x.as_ptr() as *const V;
+            let round = |v: V| i32x4_trunc_sat_f32x4(f32x4_nearest(f32x4_mul(v, s)));
+            let (a, b) = (round(v128_load(p)), round(v128_load(p.add(1))));
+            v128_store(out.as_mut_ptr() as *mut V, i16x8_narrow_i32x4(a, b));
+        }
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: SSE2 baseline; 32 bytes read, 16 written, all in bounds. The conversion
+        // rounds to nearest even (the default MXCSR mode, which Rust code never changes).
+        unsafe {
+            use arch::*;
+            let s = _mm_set1_ps(inv);
+            let a = _mm_cvtps_epi32(_mm_mul_ps(_mm_loadu_ps(x.as_ptr()), s));
+            let b = _mm_cvtps_epi32(_mm_mul_ps(_mm_loadu_ps(x.as_ptr().add(4)), s));
+            _mm_storeu_si128(out.as_mut_ptr() as *mut V, _mm_packs_epi32(a, b));
+        }
+    }
+
+    #[inline(always)]
     pub fn unpack_nibbles(bytes: &[u8], out: &mut [i16]) {
         let (bytes, out) = (&bytes[..16], &mut out[..32]);
         #[cfg(target_arch = "wasm32")]
@@ -207,21 +242,18 @@ pub mod native {
 
 /// Rounds a row to i16 with one scale (`value ≈ q·scale`, the largest magnitude to ±32767) and
 /// writes it as pairs packed into u32s (input `2i` low, `2i + 1` high), the form `splat_pair`
-/// takes. Returns the scale.
+/// takes. Returns the scale. `x.len()` is a multiple of 8 (of the 32-value blocks).
 pub fn quantize_row(x: &[f32], out: &mut [u32]) -> f32 {
     let max = x.iter().fold(0f32, |m, v| m.max(v.abs()));
     if max == 0.0 || !max.is_finite() {
         out.fill(0);
         return if max == 0.0 { 0.0 } else { f32::NAN };
     }
-    let scale = max / 32767.0;
     let inv = 32767.0 / max;
-    for (o, p) in out.iter_mut().zip(x.chunks_exact(2)) {
-        let lo = (p[0] * inv).round() as i16 as u16 as u32;
-        let hi = (p[1] * inv).round() as i16 as u16 as u32;
-        *o = lo | (hi << 16);
+    for (o, v) in out.chunks_exact_mut(4).zip(x.chunks_exact(8)) {
+        fast::round_pairs(v, inv, o);
     }
-    scale
+    max / 32767.0
 }
 
 /// Expands the kernels on the integer lanes the enclosing module imports as `lanes`.
@@ -312,6 +344,7 @@ pub mod fast {
     use super::native as lanes;
     #[cfg(not(any(target_arch = "wasm32", target_arch = "x86_64")))]
     use super::portable as lanes;
+    pub use lanes::round_pairs;
     kernels!();
 }
 
@@ -369,6 +402,20 @@ mod tests {
     }
 
     #[test]
+    fn native_rounding_matches_the_plain_rounding() {
+        let x = [0.5, 1.5, 2.5, -0.5, -1.5, 32767.4, -32767.6, 1e9];
+        let (mut fast_q, mut plain_q) = ([0u32; 4], [1u32; 4]);
+        fast::round_pairs(&x, 1.0, &mut fast_q);
+        portable::round_pairs(&x, 1.0, &mut plain_q);
+        assert_eq!(fast_q, plain_q);
+        let values: Vec<i16> = plain_q
+            .iter()
+            .flat_map(|&p| [p as u16 as i16, (p >> 16) as u16 as i16])
+            .collect();
+        assert_eq!(values, [0, 2, 2, 0, -2, 32767, -32768, 32767]);
+    }
+
+    #[test]
     fn plain_tile_is_the_scaled_sum_of_integer_products() {
         let mut seed = 5;
         let k = 64;
@@ -404,8 +451,8 @@ mod tests {
 
     #[test]
     fn quantized_rows_round_to_the_nearest_step_of_the_largest_value() {
-        let x = [0.5, -2.0, 1.0, 0.001, 0.0, 2.0];
-        let mut q = [0u32; 3];
+        let x = [0.5, -2.0, 1.0, 0.001, 0.0, 2.0, 0.25, -0.125];
+        let mut q = [0u32; 4];
         let scale = quantize_row(&x, &mut q);
         assert_eq!(scale, 2.0 / 32767.0);
         let values: Vec<i16> = q
@@ -416,8 +463,8 @@ mod tests {
             assert!((v as f32 * scale - xi).abs() <= scale / 2.0 * 1.001, "{xi}");
         }
         assert_eq!(values[1], -32767);
-        let mut zeros = [7u32; 2];
-        assert_eq!(quantize_row(&[0.0; 4], &mut zeros), 0.0);
-        assert_eq!(zeros, [0, 0]);
+        let mut zeros = [7u32; 4];
+        assert_eq!(quantize_row(&[0.0; 8], &mut zeros), 0.0);
+        assert_eq!(zeros, [0; 4]);
     }
 }
