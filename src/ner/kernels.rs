@@ -5,7 +5,7 @@
 //! `simd::F32x4`: wasm `simd128` in our build, SSE2 natively on x86_64 (where the tests run
 //! them), plain arrays elsewhere.
 
-use super::qgemm::{fast::kernels as int, quantize_row, NR, PANEL_BLOCK};
+use super::qgemm::{fast::kernels as int, quantize_block, NR, PANEL_BLOCK};
 use super::simd::F32x4;
 
 pub use super::qgemm::BLOCK;
@@ -87,8 +87,8 @@ pub struct MatmulScratch {
     panel: Vec<i16>,
     /// The input rows rounded to i16, as packed pairs.
     x: Vec<u32>,
-    /// Each input row's scale.
-    row_scales: Vec<f32>,
+    /// The scale of each block of 32 input values.
+    x_scales: Vec<f32>,
 }
 
 /// `out[r][j] = bias[j] + Σₖ x[r][k]·W[j][k]` for `rows` rows of `x` (row-major, `w.k` wide).
@@ -103,16 +103,20 @@ pub fn matmul_q4(
     debug_assert!(x.len() >= rows * k && out.len() >= rows * n && k % BLOCK == 0);
     let half = k / 2;
     scratch.x.resize(rows * half, 0);
-    scratch.row_scales.resize(rows, 0.0);
+    let blocks = k / BLOCK;
+    scratch.x_scales.resize(rows * blocks, 0.0);
     scratch.panel.resize(k / BLOCK * PANEL_BLOCK, 0);
-    for ((row, q), s) in x
-        .chunks_exact(k)
-        .zip(scratch.x.chunks_exact_mut(half))
-        .zip(scratch.row_scales.iter_mut())
+    for ((block, q), s) in x[..rows * k]
+        .chunks_exact(BLOCK)
+        .zip(scratch.x.chunks_exact_mut(BLOCK / 2))
+        .zip(scratch.x_scales.iter_mut())
     {
-        *s = quantize_row(row, q);
+        *s = quantize_block(block, q);
     }
-    let (xq, row_scales) = (&scratch.x[..rows * half], &scratch.row_scales[..rows]);
+    let (xq, xs) = (
+        &scratch.x[..rows * half],
+        &scratch.x_scales[..rows * blocks],
+    );
     for (p, j0) in (0..n).step_by(NR).enumerate() {
         let (packed, scales) = w.panel(p);
         int::unpack_panel(packed, &mut scratch.panel);
@@ -121,9 +125,8 @@ pub fn matmul_q4(
         let bias = &w.bias[j0..j0 + width];
         let mut store = |r: usize, acc: [F32x4; 2]| {
             let mut lanes = [0f32; NR];
-            let s = F32x4::splat(row_scales[r]);
-            acc[0].mul(s).store(&mut lanes[..4]);
-            acc[1].mul(s).store(&mut lanes[4..]);
+            acc[0].store(&mut lanes[..4]);
+            acc[1].store(&mut lanes[4..]);
             let o = &mut out[r * n + j0..][..width];
             for l in 0..width {
                 o[l] = lanes[l] + bias[l];
@@ -131,14 +134,16 @@ pub fn matmul_q4(
         };
         let mut r = 0;
         while r + MR <= rows {
-            let acc = int::tile_4x8(&xq[r * half..(r + MR) * half], k, panel, scales);
+            let (x4, xs4) = (&xq[r * half..(r + MR) * half], &xs[r * blocks..]);
+            let acc = int::tile_4x8(x4, xs4, k, panel, scales);
             for (i, a) in acc.into_iter().enumerate() {
                 store(r + i, a);
             }
             r += MR;
         }
         while r < rows {
-            store(r, int::tile_1x8(&xq[r * half..][..half], k, panel, scales));
+            let (x1, xs1) = (&xq[r * half..][..half], &xs[r * blocks..]);
+            store(r, int::tile_1x8(x1, xs1, k, panel, scales));
             r += 1;
         }
     }
@@ -472,8 +477,8 @@ mod tests {
             let wd = w.dense();
             for r in 0..rows {
                 let xr = &x[r * k..][..k];
-                // Rows are rounded to i16: each value moves by at most half a step of the row's
-                // largest magnitude.
+                // Rows are rounded to i16 in blocks: each value moves by at most half a step of
+                // its row's largest magnitude.
                 let step = xr.iter().fold(0f32, |m, v| m.max(v.abs())) / 32767.0;
                 for j in 0..n {
                     let wj = &wd[j * k..][..k];

@@ -1,5 +1,5 @@
 //! The integer core of the 4-bit matrix products: activations rounded to i16 with one scale per
-//! row, weights unpacked from nibbles to i16 once per 8-column panel, and products summed in i32
+//! 32 values of a row, weights unpacked from nibbles to i16 once per 8-column panel, and products summed in i32
 //! by pairs (`i32x4_dot_i16x8` in wasm simd128, `pmaddwd` on x86: 8 multiply-adds per
 //! instruction, twice the f32 rate at half the instructions). Each 32-value block's i32 sums are
 //! exact; they are scaled by the block's f32 weight scales and summed in f32, then by the row's
@@ -240,10 +240,12 @@ pub mod native {
     }
 }
 
-/// Rounds a row to i16 with one scale (`value ≈ q·scale`, the largest magnitude to ±32767) and
-/// writes it as pairs packed into u32s (input `2i` low, `2i + 1` high), the form `splat_pair`
-/// takes. Returns the scale. `x.len()` is a multiple of 8 (of the 32-value blocks).
-pub fn quantize_row(x: &[f32], out: &mut [u32]) -> f32 {
+/// Rounds a block of 32 input values to i16 with one scale (`value ≈ q·scale`, the largest
+/// magnitude to ±32767) and writes it as 16 pairs packed into u32s (input `2i` low, `2i + 1`
+/// high), the form `splat_pair` takes. Returns the scale. A scale per block rather than per row
+/// keeps a row's few large values from coarsening the steps of all its others.
+pub fn quantize_block(x: &[f32], out: &mut [u32]) -> f32 {
+    let (x, out) = (&x[..BLOCK], &mut out[..BLOCK / 2]);
     let max = x.iter().fold(0f32, |m, v| m.max(v.abs()));
     if max == 0.0 || !max.is_finite() {
         out.fill(0);
@@ -272,10 +274,18 @@ macro_rules! kernels {
                 }
             }
 
-            /// Four quantized rows (pairs of i16, `k/2` each, one after another) times an
-            /// unpacked panel with its per-block scales: per row, 8 sums Σ_b s_b·Σ x·q.
+            /// Four quantized rows (pairs of i16, `k/2` each, one after another, with their
+            /// block scales `xs`, `k/32` each) times an unpacked panel with its block scales:
+            /// per row, 8 sums Σ_b xs_b·s_b·Σ x·q.
             #[inline(never)]
-            pub fn tile_4x8(x: &[u32], k: usize, w: &[i16], scales: &[f32]) -> [[F32x4; 2]; 4] {
+            pub fn tile_4x8(
+                x: &[u32],
+                xs: &[f32],
+                k: usize,
+                w: &[i16],
+                scales: &[f32],
+            ) -> [[F32x4; 2]; 4] {
+                let blocks = k / BLOCK;
                 let half = k / 2;
                 let (x0, rest) = x.split_at(half);
                 let (x1, rest) = rest.split_at(half);
@@ -286,9 +296,9 @@ macro_rules! kernels {
                     let z = I32x4::zero();
                     let (mut a00, mut a01, mut a10, mut a11) = (z, z, z, z);
                     let (mut a20, mut a21, mut a30, mut a31) = (z, z, z, z);
-                    let xs = b * pairs;
-                    let (x0, x1) = (&x0[xs..xs + pairs], &x1[xs..xs + pairs]);
-                    let (x2, x3) = (&x2[xs..xs + pairs], &x3[xs..xs + pairs]);
+                    let at = b * pairs;
+                    let (x0, x1) = (&x0[at..at + pairs], &x1[at..at + pairs]);
+                    let (x2, x3) = (&x2[at..at + pairs], &x3[at..at + pairs]);
                     for (p, wp) in wb.chunks_exact(16).enumerate() {
                         let (w0, w1) = (I16x8::load(&wp[..8]), I16x8::load(&wp[8..]));
                         let v = I16x8::splat_pair(x0[p]);
@@ -306,19 +316,27 @@ macro_rules! kernels {
                     }
                     let s = &scales[b * 8..][..8];
                     let (s0, s1) = (F32x4::load(&s[..4]), F32x4::load(&s[4..]));
-                    for (row, (lo, hi)) in
-                        acc.iter_mut()
-                            .zip([(a00, a01), (a10, a11), (a20, a21), (a30, a31)])
+                    for (r, (row, (lo, hi))) in acc
+                        .iter_mut()
+                        .zip([(a00, a01), (a10, a11), (a20, a21), (a30, a31)])
+                        .enumerate()
                     {
-                        row[0] = lo.to_f32().mul_add(s0, row[0]);
-                        row[1] = hi.to_f32().mul_add(s1, row[1]);
+                        let x_scale = F32x4::splat(xs[r * blocks + b]);
+                        row[0] = lo.to_f32().mul_add(s0.mul(x_scale), row[0]);
+                        row[1] = hi.to_f32().mul_add(s1.mul(x_scale), row[1]);
                     }
                 }
                 acc
             }
 
             /// One quantized row times an unpacked panel: 8 sums, as `tile_4x8`.
-            pub fn tile_1x8(x: &[u32], k: usize, w: &[i16], scales: &[f32]) -> [F32x4; 2] {
+            pub fn tile_1x8(
+                x: &[u32],
+                xs: &[f32],
+                k: usize,
+                w: &[i16],
+                scales: &[f32],
+            ) -> [F32x4; 2] {
                 let mut acc = [F32x4::splat(0.0); 2];
                 let pairs = BLOCK / 2;
                 for (b, wb) in w.chunks_exact(PANEL_BLOCK).enumerate().take(k / BLOCK) {
@@ -329,8 +347,13 @@ macro_rules! kernels {
                         a1 = a1.add(v.dot_pairs(I16x8::load(&wp[8..])));
                     }
                     let s = &scales[b * 8..][..8];
-                    acc[0] = a0.to_f32().mul_add(F32x4::load(&s[..4]), acc[0]);
-                    acc[1] = a1.to_f32().mul_add(F32x4::load(&s[4..]), acc[1]);
+                    let x_scale = F32x4::splat(xs[b]);
+                    acc[0] = a0
+                        .to_f32()
+                        .mul_add(F32x4::load(&s[..4]).mul(x_scale), acc[0]);
+                    acc[1] = a1
+                        .to_f32()
+                        .mul_add(F32x4::load(&s[4..]).mul(x_scale), acc[1]);
                 }
                 acc
             }
@@ -391,11 +414,18 @@ mod tests {
             plain::kernels::unpack_panel(&packed, &mut plain_w);
             assert_eq!(fast_w, plain_w);
             assert!(plain_w.iter().all(|&q| (-8..8).contains(&q)));
-            let fast = fast::kernels::tile_4x8(&x, k, &fast_w, &scales);
-            let plain = plain::kernels::tile_4x8(&x, k, &plain_w, &scales);
+            let xs: Vec<f32> = (0..4 * k / BLOCK).map(|i| 0.25 + i as f32).collect();
+            let fast = fast::kernels::tile_4x8(&x, &xs, k, &fast_w, &scales);
+            let plain = plain::kernels::tile_4x8(&x, &xs, k, &plain_w, &scales);
             for r in 0..4 {
                 assert_eq!(lanes(fast[r]), lanes(plain[r]), "k {k} row {r}");
-                let one = fast::kernels::tile_1x8(&x[r * k / 2..], k, &fast_w, &scales);
+                let one = fast::kernels::tile_1x8(
+                    &x[r * k / 2..],
+                    &xs[r * k / BLOCK..],
+                    k,
+                    &fast_w,
+                    &scales,
+                );
                 assert_eq!(lanes(one), lanes(plain[r]), "k {k} row {r}, single");
             }
         }
@@ -428,7 +458,8 @@ mod tests {
             .map(|p| p[0] as u16 as u32 | (p[1] as u16 as u32) << 16)
             .collect();
         let scales: Vec<f32> = (0..k / BLOCK * NR).map(|i| 0.5 + i as f32).collect();
-        let got = lanes(plain::kernels::tile_1x8(&pairs, k, &w, &scales));
+        let xs = [0.75f32, 3.0];
+        let got = lanes(plain::kernels::tile_1x8(&pairs, &xs, k, &w, &scales));
         for (col, &g) in got.iter().enumerate() {
             let mut expected = 0f64;
             for b in 0..k / BLOCK {
@@ -440,7 +471,7 @@ mod tests {
                         x[kk] as i64 * q as i64
                     })
                     .sum();
-                expected += block as f64 * scales[b * NR + col] as f64;
+                expected += block as f64 * scales[b * NR + col] as f64 * xs[b] as f64;
             }
             assert!(
                 (g as f64 - expected).abs() <= expected.abs() * 1e-6,
@@ -450,10 +481,14 @@ mod tests {
     }
 
     #[test]
-    fn quantized_rows_round_to_the_nearest_step_of_the_largest_value() {
-        let x = [0.5, -2.0, 1.0, 0.001, 0.0, 2.0, 0.25, -0.125];
-        let mut q = [0u32; 4];
-        let scale = quantize_row(&x, &mut q);
+    fn quantized_blocks_round_to_the_nearest_step_of_the_largest_value() {
+        let x: Vec<f32> = [0.5, -2.0, 1.0, 0.001, 0.0, 2.0, 0.25, -0.125]
+            .into_iter()
+            .cycle()
+            .take(BLOCK)
+            .collect();
+        let mut q = [0u32; BLOCK / 2];
+        let scale = quantize_block(&x, &mut q);
         assert_eq!(scale, 2.0 / 32767.0);
         let values: Vec<i16> = q
             .iter()
@@ -463,8 +498,8 @@ mod tests {
             assert!((v as f32 * scale - xi).abs() <= scale / 2.0 * 1.001, "{xi}");
         }
         assert_eq!(values[1], -32767);
-        let mut zeros = [7u32; 4];
-        assert_eq!(quantize_row(&[0.0; 8], &mut zeros), 0.0);
-        assert_eq!(zeros, [0; 4]);
+        let mut zeros = [7u32; BLOCK / 2];
+        assert_eq!(quantize_block(&[0.0; BLOCK], &mut zeros), 0.0);
+        assert_eq!(zeros, [0; BLOCK / 2]);
     }
 }
