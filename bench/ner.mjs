@@ -7,6 +7,7 @@
 //
 //   make model && make build && node bench/ner.mjs [--runs 15] [--write]
 import { readFileSync, existsSync } from "node:fs";
+import { cpus, loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
 import { startServer } from "../tests/browser/static-server.mjs";
 import { launch } from "../tests/browser/chromium.mjs";
@@ -136,7 +137,8 @@ function table(rows) {
   }
   return t;
 }
-const body = `Measured by \`node bench/ner.mjs\` (after \`make model\` and \`make build\`): the logits of one window of token ids, our encoder (\`NerModel.logits\`, pkg/) against onnxruntime-web ${ortVersion} (wasm backend, \`numThreads = 1\`) on the original \`model_q4.onnx\`, the same ids, ${RUNS} interleaved calls per engine after 2 warm-up calls; "speed" is onnxruntime-web's median time over ours (above 1× we are faster).
+const load = `${cpus().length} × ${cpus()[0]?.model.trim() ?? "unknown CPU"}, load average ${loadavg().map((x) => x.toFixed(1)).join(" / ")} when it finished`;
+const body = `Measured by \`node bench/ner.mjs\` (after \`make model\` and \`make build\`): the logits of one window of token ids, our encoder (\`NerModel.logits\`, pkg/) against onnxruntime-web ${ortVersion} (wasm backend, \`numThreads = 1\`) on the original \`model_q4.onnx\`, the same ids, ${RUNS} interleaved calls per engine after 2 warm-up calls; "speed" is onnxruntime-web's median time over ours (above 1× we are faster). Machine: ${load}; interleaving keeps the ratio fair, the absolute times scale with the load.
 
 **Node ${process.version}**
 

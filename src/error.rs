@@ -48,6 +48,9 @@ pub enum ErrorCode {
     /// A model file (`models/pii-ner.bin`) that is truncated, corrupt, of another format
     /// version, or whose tensors do not have the shapes its header announces.
     InvalidModel,
+    /// `NerModel.fromUrl` could not download the model file (network, HTTP status), thrown by
+    /// the JS side of the download (`src/bindings/ner_fetch.js`).
+    ModelUnavailable,
 }
 
 impl ErrorCode {
@@ -72,6 +75,7 @@ impl ErrorCode {
             ErrorCode::CallbackFailed => "CALLBACK_FAILED",
             ErrorCode::Freed => "FREED",
             ErrorCode::InvalidModel => "INVALID_MODEL",
+            ErrorCode::ModelUnavailable => "MODEL_UNAVAILABLE",
         }
     }
 }

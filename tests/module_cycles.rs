@@ -14,19 +14,6 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use syn::visit::Visit;
 
-/// Cycles that other work removes; each pair's edges (both ways) are ignored until then.
-const ALLOWED: &[(&str, &str)] = &[
-    // `known` moves under `vault` (the vault/ folder of the redact layout).
-    ("redact::known", "redact::vault"),
-    // `js` reads a thrown value's text with `callbacks::error_text`, which describes other
-    // values with `options::describe`; that helper moves with the bindings' error reading.
-    ("bindings::js", "bindings::callbacks"),
-];
-
-/// Folders whose files are not checked against each other (the recognizers are being split
-/// into the scan engine and one registry; their sibling files still call each other).
-const UNCHECKED_FOLDERS: &[&str] = &["redact::recognizers"];
-
 type Module = Vec<String>;
 
 /// One reference: from the file's module to a path, with where it was written.
@@ -188,6 +175,12 @@ impl<'ast> Visit<'ast> for Collector<'_> {
         }
     }
 
+    fn visit_impl_item_fn(&mut self, f: &'ast syn::ImplItemFn) {
+        if !is_test_only(&f.attrs) {
+            syn::visit::visit_impl_item_fn(self, f);
+        }
+    }
+
     fn visit_item_mod(&mut self, m: &'ast syn::ItemMod) {
         if m.content.is_some() {
             self.inline.push(m.ident.to_string());
@@ -270,18 +263,6 @@ fn levels(files: &[(Module, String, String)]) -> Levels {
         let (a, b) = (r.from[shared].clone(), to[shared].clone());
         if parent.is_empty() && (a == "bindings" || b == "bindings") {
             continue; // the bindings sit above everything; they are not a core module
-        }
-        let named = |m: &str| {
-            let mut p = parent.clone();
-            p.push(m.to_string());
-            p.join("::")
-        };
-        let (na, nb) = (named(&a), named(&b));
-        if ALLOWED.iter().any(|&(x, y)| {
-            (x, y) == (na.as_str(), nb.as_str()) || (y, x) == (na.as_str(), nb.as_str())
-        }) || UNCHECKED_FOLDERS.contains(&parent.join("::").as_str())
-        {
-            continue;
         }
         levels
             .entry(parent)

@@ -2,7 +2,6 @@
 //! call is awaited at most `callbackTimeoutMs`: a callback that never settles must not freeze
 //! `context()` or `recordEpisode()` for good. What it answers later is ignored.
 
-use super::options::describe;
 use js_sys::{Array, Function, Promise};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -11,13 +10,7 @@ use wasm_bindgen_futures::JsFuture;
 /// Default for `callbackTimeoutMs`.
 pub const DEFAULT_CALLBACK_TIMEOUT_MS: f64 = 30_000.0;
 
-/// The message of what a callback threw or rejected with.
-pub fn error_text(e: &JsValue) -> String {
-    if let Some(err) = e.dyn_ref::<js_sys::Error>() {
-        return err.message().into();
-    }
-    e.as_string().unwrap_or_else(|| describe(e))
-}
+pub use super::js::error_text;
 
 /// Calls `f(...args)` and awaits its value or promise, for at most `timeout_ms`. No borrow of
 /// the core may be held by the caller: the callback may use the Memory.

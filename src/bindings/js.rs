@@ -4,9 +4,9 @@
 //! leave a borrowed object and the stack pointer behind (later calls fail, then every object of
 //! the instance). These bindings catch it; callers turn it into a coded error.
 
-use super::callbacks::error_text;
 use js_sys::{Array, Float32Array};
 use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
 
 #[wasm_bindgen]
 extern "C" {
@@ -40,4 +40,24 @@ pub fn f32s(v: &JsValue, what: &str) -> Result<Vec<f32>, String> {
     f32_from_checked(v)
         .map(|a| a.to_vec())
         .map_err(|e| format!("{what} could not be read: {}", error_text(&e)))
+}
+
+/// A short description of a JS value for error messages.
+pub fn describe(v: &JsValue) -> String {
+    if let Some(s) = v.as_string() {
+        let s = crate::error::truncate(&s, 30);
+        return format!("the string {s:?}");
+    }
+    if let Some(n) = v.as_f64() {
+        return n.to_string();
+    }
+    v.js_typeof().as_string().unwrap_or_else(|| "?".into())
+}
+
+/// The message of what a callback threw or rejected with.
+pub fn error_text(e: &JsValue) -> String {
+    if let Some(err) = e.dyn_ref::<js_sys::Error>() {
+        return err.message().into();
+    }
+    e.as_string().unwrap_or_else(|| describe(e))
 }

@@ -112,6 +112,12 @@ fn model_bytes(bytes: &JsValue) -> Result<Vec<u8>, JsValue> {
 impl JsNerModel {
     /// Loads a model file (`models/pii-ner.bin`, from `make model`). Throws `INVALID_MODEL`
     /// for bytes that are not one (truncated, another format version, unknown labels).
+    ///
+    /// @example
+    /// ```js
+    /// const ner = await NerModel.fromBytes(new Uint8Array(await file.arrayBuffer()));
+    /// new Redactor({ model: ner }).redact("tell dmitri petrov").text; // "tell [PERSON_1]"
+    /// ```
     #[wasm_bindgen(js_name = fromBytes, unchecked_return_type = "NerModel")]
     pub async fn from_bytes(
         #[wasm_bindgen(unchecked_param_type = "Uint8Array | ArrayBuffer")] bytes: JsValue,
@@ -123,6 +129,14 @@ impl JsNerModel {
     /// Downloads a model file with progress, or takes it from IndexedDB where an earlier
     /// `fromUrl` of the same URL kept it. Throws `MODEL_UNAVAILABLE` when the download fails
     /// and `INVALID_MODEL` when the file is not a model.
+    ///
+    /// @example
+    /// ```js
+    /// const ner = await NerModel.fromUrl("/models/pii-ner.bin", {
+    ///   onProgress: ({ loaded, total }) => ui.append(`${loaded} of ${total ?? "?"} bytes`),
+    /// });
+    /// ner.fromCache; // false on the first visit, true after a reload
+    /// ```
     #[wasm_bindgen(js_name = fromUrl, unchecked_return_type = "NerModel")]
     pub async fn from_url(
         url: String,
@@ -183,12 +197,18 @@ impl JsNerModel {
 
     /// Whether `fromUrl` took the file from IndexedDB instead of downloading it.
     #[wasm_bindgen(getter, js_name = fromCache)]
-    pub fn from_cache(&self) -> bool {
+    pub fn cached(&self) -> bool {
         self.from_cache
     }
 
     /// The model's input for `text`: `[CLS]`, the WordPiece token ids, `[SEP]` (for tests and
     /// benchmarks against other runtimes).
+    ///
+    /// @example
+    /// ```js
+    /// const ner = await NerModel.fromUrl(url);
+    /// ner.tokenIds("maria gonzalez"); // Uint32Array: [CLS], the pieces, [SEP]
+    /// ```
     #[wasm_bindgen(js_name = tokenIds)]
     pub fn token_ids(
         &self,
@@ -201,6 +221,13 @@ impl JsNerModel {
     /// The classifier's scores for token ids as `tokenIds` gives them (at most 512): one row of
     /// `labels.length` logits per token. For tests and benchmarks; redactors call the model
     /// themselves.
+    ///
+    /// @example
+    /// ```js
+    /// const ner = await NerModel.fromUrl(url);
+    /// const ids = ner.tokenIds("maria gonzalez");
+    /// const scores = ner.logits(ids); // ids.length × ner.labels.length numbers
+    /// ```
     pub fn logits(&self, ids: &[u32]) -> Result<Vec<f32>, JsValue> {
         Ok(self.tagger.model().logits(ids)?)
     }

@@ -133,17 +133,7 @@ impl Opts {
     }
 }
 
-/// A short description of a JS value for error messages.
-pub fn describe(v: &JsValue) -> String {
-    if let Some(s) = v.as_string() {
-        let s = crate::error::truncate(&s, 30);
-        return format!("the string {s:?}");
-    }
-    if let Some(n) = v.as_f64() {
-        return n.to_string();
-    }
-    v.js_typeof().as_string().unwrap_or_else(|| "?".into())
-}
+pub use super::js::describe;
 
 fn edit_distance(a: &str, b: &str) -> usize {
     let b: Vec<char> = b.chars().collect();

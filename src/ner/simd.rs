@@ -19,6 +19,10 @@ type Lanes = [f32; 4];
 #[derive(Clone, Copy)]
 pub struct F32x4(Lanes);
 
+/// 1.5·2²³: `(y + ROUND_MAGIC) - ROUND_MAGIC` rounds `|y| < 2²²` to the nearest integer, which
+/// then sits in the low mantissa bits of `y + ROUND_MAGIC`.
+pub const ROUND_MAGIC: f32 = 12_582_912.0;
+
 impl F32x4 {
     #[inline(always)]
     pub fn splat(v: f32) -> Self {
@@ -116,34 +120,45 @@ impl F32x4 {
         return F32x4(self.0.map(|v| v.min(hi).max(lo)));
     }
 
-    /// `acc + self·b`, rounded twice (no fused multiply-add: the same result everywhere).
     #[inline(always)]
-    pub fn mul_add(self, b: Self, acc: Self) -> Self {
-        acc.add(self.mul(b))
+    pub fn sub(self, o: Self) -> Self {
+        self.add(o.mul(F32x4::splat(-1.0)))
     }
 
-    /// `2^n` for lanes holding whole numbers `n` in `[-127, 127]` (`-127` gives 0): the
-    /// exponent bits built directly.
+    /// `self · 2ⁿ` where `rounded = n + ROUND_MAGIC` holds the integer `n` in its low mantissa
+    /// bits: adds `n` to the exponent field (the caller keeps the result a normal number).
     #[inline(always)]
-    pub fn pow2_int(self) -> Self {
+    pub fn scale_by_pow2(self, rounded: Self) -> Self {
+        const MAGIC_BITS: i32 = 0x4b40_0000; // ROUND_MAGIC.to_bits()
         #[cfg(target_arch = "wasm32")]
-        return F32x4(arch::i32x4_shl(
-            arch::i32x4_add(arch::i32x4_trunc_sat_f32x4(self.0), arch::i32x4_splat(127)),
-            23,
+        return F32x4(arch::i32x4_add(
+            self.0,
+            arch::i32x4_shl(
+                arch::i32x4_sub(rounded.0, arch::i32x4_splat(MAGIC_BITS)),
+                23,
+            ),
         ));
         #[cfg(target_arch = "x86_64")]
         // SAFETY: SSE2 is part of the x86_64 baseline.
         return F32x4(unsafe {
-            arch::_mm_castsi128_ps(arch::_mm_slli_epi32(
-                arch::_mm_add_epi32(arch::_mm_cvttps_epi32(self.0), arch::_mm_set1_epi32(127)),
-                23,
+            use arch::*;
+            let n = _mm_sub_epi32(_mm_castps_si128(rounded.0), _mm_set1_epi32(MAGIC_BITS));
+            _mm_castsi128_ps(_mm_add_epi32(
+                _mm_castps_si128(self.0),
+                _mm_slli_epi32(n, 23),
             ))
         });
         #[cfg(not(any(target_arch = "wasm32", target_arch = "x86_64")))]
-        return F32x4(
-            self.0
-                .map(|n| f32::from_bits(((n as i32 + 127) << 23) as u32)),
-        );
+        return F32x4(std::array::from_fn(|i| {
+            let n = (rounded.0[i].to_bits() as i32).wrapping_sub(MAGIC_BITS);
+            f32::from_bits((self.0[i].to_bits() as i32).wrapping_add(n << 23) as u32)
+        }));
+    }
+
+    /// `acc + self·b`, rounded twice (no fused multiply-add: the same result everywhere).
+    #[inline(always)]
+    pub fn mul_add(self, b: Self, acc: Self) -> Self {
+        acc.add(self.mul(b))
     }
 
     /// The four lanes added as `(l0 + l1) + (l2 + l3)`.
@@ -167,5 +182,15 @@ mod tests {
             .store(&mut out);
         assert_eq!(out, [2.5, 4.5, 6.5, 8.5]);
         assert_eq!(v.sum(), 10.0);
+    }
+
+    #[test]
+    fn round_magic_bits_are_the_ones_scale_by_pow2_subtracts() {
+        assert_eq!(ROUND_MAGIC.to_bits(), 0x4b40_0000);
+        let mut out = [0.0; 4];
+        F32x4::splat(1.5)
+            .scale_by_pow2(F32x4::splat(ROUND_MAGIC - 3.0))
+            .store(&mut out);
+        assert_eq!(out, [0.1875; 4]);
     }
 }

@@ -28,6 +28,9 @@ pub fn entity_of(meaning: Meaning) -> Option<EntityType> {
     }
 }
 
+/// Types only the model finds: no rule recognizer reports them.
+pub const MODEL_ONLY: &[EntityType] = &[EntityType::IdNumber];
+
 /// Whether a rule finding of this type is a shape with a validator, which a model span must
 /// not cut into. Names and addresses are read from words by rules too; there the longer of
 /// the two wins.

@@ -328,10 +328,10 @@ test("settings saved before the national id types existed get them on, and keep 
   assert.match(sent, /\[UK_NHS_1\]/);
   // Turned off now, it stays off after a reload: the saved choice knows the new types.
   const summary = page.locator(".national-types summary");
-  assert.match(await summary.textContent(), /21 of 21 on/);
+  assert.match(await summary.textContent(), /22 of 22 on/);
   await summary.click();
   await page.locator("input[name=entityType][value=UK_NHS]").uncheck();
-  assert.match(await summary.textContent(), /20 of 21 on/);
+  assert.match(await summary.textContent(), /21 of 22 on/);
   await page.waitForFunction(() => JSON.parse(localStorage.getItem("llm-memory-demo:settings")).entityTypes.indexOf("UK_NHS") < 0);
   await page.reload();
   await page.waitForSelector("body[data-ready='1']");

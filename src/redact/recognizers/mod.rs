@@ -37,7 +37,8 @@ pub(crate) use crate::redact::scan::context::has_context;
 use crate::redact::scan::prescan::{Needs, Prescan};
 pub use crate::redact::scan::text::Hit;
 use regexes::Regexes;
-pub(crate) use regexes::{key_literals, Spec};
+pub(crate) use regexes::Spec;
+pub(crate) use registry::key_literals;
 use registry::{Entry, REGISTRY};
 
 /// One family of recognizers, made for the entity types a redactor enables.
@@ -79,7 +80,8 @@ pub struct Recognizers {
 impl Recognizers {
     pub fn new(config: &RedactorConfig) -> Result<Recognizers> {
         let min_score = config.min_score.unwrap_or(DEFAULT_MIN_SCORE);
-        let regexes: Box<dyn Recognizer> = Box::new(Regexes::new(config, min_score)?);
+        let regexes: Box<dyn Recognizer> =
+            Box::new(Regexes::new(config, min_score, registry::built_in())?);
         let enabled = |kind: &EntityType| config.enables(kind);
         let others = REGISTRY.iter().filter_map(|entry| match entry {
             Entry::Family(make) => make(&enabled),

@@ -9,7 +9,6 @@
 //! and the regex searches only those. The engine guarantees linear-time matching and the gates
 //! are linear too, so 1 MB without a space or 100 kB of digits cannot blow up.
 
-use super::registry::{Entry, REGISTRY};
 use super::{Candidate, Hit, Recognizer};
 use crate::error::Result;
 use crate::redact::config::{invalid_pattern, RedactorConfig, Validator};
@@ -142,38 +141,26 @@ pub(crate) struct Compiled {
     pub(super) regex: Regex,
 }
 
-/// The built-in regex recognizers of the registry, compiled once per process.
-pub(crate) fn built_in() -> &'static [Compiled] {
-    static BUILT_IN: std::sync::OnceLock<Vec<Compiled>> = std::sync::OnceLock::new();
-    BUILT_IN.get_or_init(|| {
-        REGISTRY
-            .iter()
-            .filter_map(|entry| match entry {
-                Entry::Specs(specs) => Some(specs()),
-                Entry::Family(_) => None,
-            })
-            .flatten()
-            .map(|spec| Compiled {
-                // The patterns are constants; a failure here is a bug caught by the unit tests.
-                regex: Regex::new(&spec.pattern)
-                    .unwrap_or_else(|e| panic!("{} pattern: {e}", spec.kind)),
-                spec,
-            })
-            .collect()
-    })
+impl Compiled {
+    /// Compiles a built-in spec. The patterns are constants; a failure here is a bug caught by
+    /// the unit tests.
+    pub(crate) fn built_in(spec: Spec) -> Compiled {
+        Compiled {
+            regex: Regex::new(&spec.pattern)
+                .unwrap_or_else(|e| panic!("{} pattern: {e}", spec.kind)),
+            spec,
+        }
+    }
 }
 
-/// Every literal a built-in gate over long runs needs, so the prescan finds them all in one
-/// pass over each long run (see [`crate::redact::scan::literals`]).
-pub(crate) fn key_literals() -> &'static Literals {
-    static SET: std::sync::OnceLock<Literals> = std::sync::OnceLock::new();
-    SET.get_or_init(|| {
-        let runs = built_in().iter().filter_map(|c| match &c.spec.gate {
-            Gate::Runs(runs) => Some(runs),
-            _ => None,
-        });
-        Literals::of(runs.flat_map(|r| r.long_literals()))
-    })
+/// Every literal the gates over long runs of `compiled` need, so the prescan finds them all in
+/// one pass over each long run (see [`crate::redact::scan::literals`]).
+pub(crate) fn run_literals(compiled: &[Compiled]) -> Literals {
+    let runs = compiled.iter().filter_map(|c| match &c.spec.gate {
+        Gate::Runs(runs) => Some(runs),
+        _ => None,
+    });
+    Literals::of(runs.flat_map(|r| r.long_literals()))
 }
 
 /// How far around a match context words are looked for (bytes), about five words each side.
@@ -190,8 +177,13 @@ pub(crate) struct Regexes {
 }
 
 impl Regexes {
-    pub(crate) fn new(config: &RedactorConfig, min_score: f32) -> Result<Regexes> {
-        let built_in: Vec<&'static Compiled> = built_in()
+    /// `built_in`: the registry's specs, compiled once per process.
+    pub(crate) fn new(
+        config: &RedactorConfig,
+        min_score: f32,
+        built_in: &'static [Compiled],
+    ) -> Result<Regexes> {
+        let built_in: Vec<&'static Compiled> = built_in
             .iter()
             .filter(|c| config.enables(&c.spec.kind))
             .collect();

@@ -4,12 +4,13 @@
 //! The order is the order candidates are listed in before overlaps are resolved; regex specs
 //! all run in one table ([`super::regexes`]) before the recognizers of their own.
 
-use super::regexes::Spec;
+use super::regexes::{run_literals, Compiled, Spec};
 use super::{
     address, api_key, birth_date, card, crypto, email, iban, ip, jwt, mac, national, password,
     person, phone, private_key, ssn, url, Recognizer,
 };
 use crate::redact::entity::EntityType;
+use crate::redact::scan::literals::Literals;
 
 /// Makes a recognizer for the types a redactor enables (`None` when it has none of them).
 pub(crate) type Make = fn(&dyn Fn(&EntityType) -> bool) -> Option<Box<dyn Recognizer>>;
@@ -43,17 +44,44 @@ pub(crate) const REGISTRY: &[Entry] = &[
     Entry::Family(address::recognizer),
 ];
 
+/// The registry's regex specs, compiled once per process and shared by every redactor: a new
+/// session then starts with warm lazy-DFA caches instead of rebuilding them turn by turn.
+pub(crate) fn built_in() -> &'static [Compiled] {
+    static BUILT_IN: std::sync::OnceLock<Vec<Compiled>> = std::sync::OnceLock::new();
+    BUILT_IN.get_or_init(|| {
+        REGISTRY
+            .iter()
+            .filter_map(|entry| match entry {
+                Entry::Specs(specs) => Some(specs()),
+                Entry::Family(_) => None,
+            })
+            .flatten()
+            .map(Compiled::built_in)
+            .collect()
+    })
+}
+
+/// Every literal a built-in gate over long runs needs (see [`run_literals`]).
+pub(crate) fn key_literals() -> &'static Literals {
+    static SET: std::sync::OnceLock<Literals> = std::sync::OnceLock::new();
+    SET.get_or_init(|| run_literals(built_in()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::Recognizers;
     use crate::redact::config::RedactorConfig;
     use crate::redact::entity::EntityType;
 
-    /// Every built-in entity type has a recognizer, and a redactor limited to one type runs
-    /// only recognizers that report it.
+    /// Every built-in entity type has a recognizer (but those only the PII model finds), and a
+    /// redactor limited to one type runs only recognizers that report it.
     #[test]
     fn every_built_in_type_has_a_recognizer() {
-        for t in EntityType::BUILT_IN {
+        let model_only = crate::redact::model::MODEL_ONLY;
+        for t in EntityType::BUILT_IN
+            .iter()
+            .filter(|t| !model_only.contains(t))
+        {
             let config = RedactorConfig::from_json(&format!(r#"{{"types": ["{t}"]}}"#)).unwrap();
             let r = Recognizers::new(&config).unwrap();
             let kinds = r.kinds();

@@ -13,6 +13,7 @@
 //! running ~30 patterns over every byte cost more than everything else together.
 
 use super::near::near_windows;
+pub(crate) use super::near::{push_window, NearTest};
 use super::prescan::{extension_at, find_ci, floor_boundary, in_numbers, Needs, Prescan, LONG};
 use regex_automata::meta::Regex;
 use regex_automata::{Input, Span};
@@ -55,9 +56,6 @@ impl ByteSet {
         self.0[b as usize]
     }
 }
-
-/// See [`Gate::Near`].
-pub(crate) type NearTest = fn(&str, usize) -> bool;
 
 /// See [`Runs::seeded_where`].
 pub(crate) type SeedTest = fn(&[u8], usize) -> bool;
@@ -468,18 +466,6 @@ fn first_ci(text: &str, word: &str) -> Option<usize> {
     memchr::memmem::find_iter(b, &w[..fixed]).find(|&i| {
         b.len() - i >= w.len() && b[i + fixed..i + w.len()].eq_ignore_ascii_case(&w[fixed..])
     })
-}
-
-/// Adds a window, merging it with the previous one when they overlap. Windows must come in
-/// order of their start.
-pub(crate) fn push_window(out: &mut Vec<Span>, start: usize, end: usize) {
-    if let Some(last) = out.last_mut() {
-        if start <= last.end {
-            last.end = last.end.max(end);
-            return;
-        }
-    }
-    out.push(Span::from(start..end));
 }
 
 /// Every match of `re` inside the windows, with the whole text as context.

@@ -1,9 +1,23 @@
 //! The windows of a keyword gate ([`super::gate::Gate::Near`]): around each occurrence of its
 //! words where a word starts, so many white-space-separated words back and ahead.
 
-use super::gate::{push_window, NearTest};
 use super::prescan::{skip_space, skip_space_back, skip_word, skip_word_back, Prescan};
 use regex_automata::Span;
+
+/// A test a keyword occurrence must pass (see `Gate::Near`): the text and the word's start.
+pub(crate) type NearTest = fn(&str, usize) -> bool;
+
+/// Adds a window, merging it with the previous one when they overlap. Windows must come in
+/// order of their start.
+pub(crate) fn push_window(out: &mut Vec<Span>, start: usize, end: usize) {
+    if let Some(last) = out.last_mut() {
+        if start <= last.end {
+            last.end = last.end.max(end);
+            return;
+        }
+    }
+    out.push(Span::from(start..end));
+}
 
 /// Pushes the windows around the occurrences of `words` that pass `test`, `back` and `ahead`
 /// words wide, merged, in order.

@@ -3,8 +3,6 @@
 //! whole redaction stays linear on pathological text.
 
 pub mod crypto;
-/// The national identifiers' checksums, kept beside their recognizer.
-pub use crate::redact::recognizers::national::checksums as national;
 
 /// Luhn (mod 10) over the ASCII digits of `s`, ignoring separators. Used by the custom `luhn`
 /// validator; [`credit_card`] adds the issuer and length rules.

@@ -154,7 +154,7 @@ fn value_at(text: &str, g: usize) -> Option<(usize, usize, usize)> {
 #[cfg(test)]
 mod tests {
     use super::assigned;
-    use crate::redact::recognizers::regexes::built_in;
+    use crate::redact::recognizers::registry::built_in;
     use crate::redact::scan::gate_texts::gate_texts;
     use proptest::prelude::*;
     use regex_automata::{Anchored, Input};
