@@ -5,7 +5,7 @@
 //! buffers of a call are allocated once and reused by every layer.
 
 use super::format::{Header, ModelFile, NormalizerFlags, Source, SpecialTokens, WordPieceConfig};
-use super::kernels::{attention, gelu, layer_norm, matmul_q4, Q4Matrix, BLOCK};
+use super::kernels::{attention, gelu, layer_norm, matmul_q4, MatmulScratch, Q4Matrix, BLOCK};
 use crate::error::{Error, Result};
 
 /// An 8-bit table with one scale and zero point: `value = (q - zero_point) · scale`.
@@ -102,7 +102,7 @@ struct Buffers {
     sum: Vec<f32>,
     inter: Vec<f32>,
     scores: Vec<f32>,
-    panel: Vec<f32>,
+    matmul: MatmulScratch,
 }
 
 impl NerModel {
@@ -240,7 +240,7 @@ impl NerModel {
         for layer in &self.layers {
             self.encode_layer(layer, n, &mut b);
         }
-        matmul_q4(&b.x, n, &self.classifier, &mut b.panel, &mut logits);
+        matmul_q4(&b.x, n, &self.classifier, &mut b.matmul, &mut logits);
         Ok(logits)
     }
 
@@ -253,7 +253,7 @@ impl NerModel {
             sum: vec![0.0; n * h],
             inter: vec![0.0; n * self.header.intermediate_size],
             scores: vec![0.0; n],
-            panel: Vec::new(),
+            matmul: MatmulScratch::default(),
         }
     }
 
@@ -281,9 +281,15 @@ impl NerModel {
     fn encode_layer(&self, layer: &Layer, n: usize, b: &mut Buffers) {
         let h = self.header.hidden_size;
         let heads = self.header.num_attention_heads;
-        matmul_q4(&b.x, n, &layer.qkv, &mut b.panel, &mut b.qkv);
+        matmul_q4(&b.x, n, &layer.qkv, &mut b.matmul, &mut b.qkv);
         attention(&b.qkv, n, h, heads, &mut b.scores, &mut b.ctx);
-        matmul_q4(&b.ctx, n, &layer.attention_output, &mut b.panel, &mut b.sum);
+        matmul_q4(
+            &b.ctx,
+            n,
+            &layer.attention_output,
+            &mut b.matmul,
+            &mut b.sum,
+        );
         add_into(&mut b.x, &b.sum);
         layer_norm(
             &mut b.x,
@@ -292,9 +298,9 @@ impl NerModel {
             &layer.attention_norm.beta,
             self.eps(),
         );
-        matmul_q4(&b.x, n, &layer.intermediate, &mut b.panel, &mut b.inter);
+        matmul_q4(&b.x, n, &layer.intermediate, &mut b.matmul, &mut b.inter);
         gelu(&mut b.inter);
-        matmul_q4(&b.inter, n, &layer.output, &mut b.panel, &mut b.sum);
+        matmul_q4(&b.inter, n, &layer.output, &mut b.matmul, &mut b.sum);
         add_into(&mut b.x, &b.sum);
         layer_norm(
             &mut b.x,

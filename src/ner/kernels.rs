@@ -1,24 +1,24 @@
 //! The arithmetic of the encoder: 4-bit block-quantized matrix products, attention, LayerNorm,
-//! exact GELU. Weights stay 4-bit in memory; each call dequantizes a panel of 8 output columns
-//! once and multiplies it with every input row (4 rows at a time), so dequantizing costs 1/rows
-//! of the products. The inner loops are written on `simd::F32x4`: wasm `simd128` in our build,
-//! SSE2 natively on x86_64 (where the tests run them), plain arrays elsewhere.
+//! exact GELU. Weights stay 4-bit in memory; each product unpacks a panel of 8 output columns
+//! to i16 once and multiplies it with every input row (4 rows at a time, rows rounded to i16,
+//! see `qgemm`), so unpacking costs 1/rows of the products. The f32 loops are written on
+//! `simd::F32x4`: wasm `simd128` in our build, SSE2 natively on x86_64 (where the tests run
+//! them), plain arrays elsewhere.
 
-use super::simd::{dequantize_block, F32x4, ROUND_MAGIC};
+use super::qgemm::{fast::kernels as int, quantize_block, NR, PANEL_BLOCK};
+use super::simd::{F32x4, ROUND_MAGIC};
 
-/// Columns of a dequantized panel: two 4-lane vectors.
-const NR: usize = 8;
+pub use super::qgemm::BLOCK;
 /// Input rows per micro-tile.
 const MR: usize = 4;
-/// Values per quantization block (one f32 scale each, zero point 8).
-pub const BLOCK: usize = 32;
 
 /// A weight matrix `W` (`n` outputs × `k` inputs) as 4-bit blocks with its bias, repacked at load
 /// from the ONNX `MatMulNBits` layout (row `j` holds output `j`; byte `t` of a block holds
 /// values `2t` in its low and `2t + 1` in its high nibble; value = (q − 8)·scale) so that a panel
-/// of 8 columns dequantizes with contiguous vector loads. Per panel and block: 8 scales, and
-/// 8 chunks of 16 bytes, chunk `c` holding inputs `4c..4c+4` of the block for the 8 columns
-/// (byte `m`: input `4c + m/8` in the low nibble, `4c + 2 + m/8` in the high one, column `m % 8`).
+/// of 8 columns unpacks to i16 with contiguous vector loads in the order `pmaddwd` /
+/// `i32x4_dot_i16x8` take. Per panel and block: 8 scales, and 8 chunks of 16 bytes, chunk `c`
+/// holding input pairs `2c` (low nibbles) and `2c + 1` (high nibbles); within a pair `P`, byte
+/// `m` is column `m / 2` at input `2P + m % 2`.
 #[derive(Debug, Clone)]
 pub struct Q4Matrix {
     pub n: usize,
@@ -53,10 +53,11 @@ impl Q4Matrix {
                 packed_scales[(panel * blocks + b) * NR + l] = scales[j * blocks + b];
                 let chunks = &mut packed[(panel * blocks + b) * 128..][..128];
                 for c in 0..BLOCK / 4 {
-                    for half in 0..2 {
-                        let lo = nibble(j, b * BLOCK + 4 * c + half);
-                        let hi = nibble(j, b * BLOCK + 4 * c + 2 + half);
-                        chunks[c * 16 + half * NR + l] = lo | (hi << 4);
+                    for odd in 0..2 {
+                        let m = 2 * l + odd;
+                        let lo = nibble(j, b * BLOCK + 4 * c + odd);
+                        let hi = nibble(j, b * BLOCK + 4 * c + 2 + odd);
+                        chunks[c * 16 + m] = lo | (hi << 4);
                     }
                 }
             }
@@ -70,105 +71,86 @@ impl Q4Matrix {
         }
     }
 
-    /// Writes columns `8p..8p+8` of `Wᵀ` as a `k × 8` panel (zeros past `n`).
-    fn dequantize_panel(&self, p: usize, panel: &mut [f32]) {
+    fn panel(&self, p: usize) -> (&[u8], &[f32]) {
         let blocks = self.k / BLOCK;
-        for b in 0..blocks {
-            let s = &self.scales[(p * blocks + b) * NR..][..NR];
-            let chunks = &self.packed[(p * blocks + b) * 128..][..128];
-            let out = &mut panel[b * BLOCK * NR..][..BLOCK * NR];
-            dequantize_block(chunks, s.try_into().expect("8 scales"), out);
-        }
+        (
+            &self.packed[p * blocks * 128..][..blocks * 128],
+            &self.scales[p * blocks * NR..][..blocks * NR],
+        )
     }
 }
 
+/// Working memory of `matmul_q4`, grown on first use and reused by every product of a call.
+#[derive(Default)]
+pub struct MatmulScratch {
+    /// One panel's weights as i16.
+    panel: Vec<i16>,
+    /// The input rows rounded to i16, as packed pairs.
+    x: Vec<u32>,
+    /// The scale of each block of 32 input values.
+    x_scales: Vec<f32>,
+}
+
 /// `out[r][j] = bias[j] + Σₖ x[r][k]·W[j][k]` for `rows` rows of `x` (row-major, `w.k` wide).
-/// `panel` is scratch space, grown once to `w.k × 8`.
-pub fn matmul_q4(x: &[f32], rows: usize, w: &Q4Matrix, panel: &mut Vec<f32>, out: &mut [f32]) {
+pub fn matmul_q4(
+    x: &[f32],
+    rows: usize,
+    w: &Q4Matrix,
+    scratch: &mut MatmulScratch,
+    out: &mut [f32],
+) {
     let (n, k) = (w.n, w.k);
-    debug_assert!(x.len() >= rows * k && out.len() >= rows * n);
-    if panel.len() < k * NR {
-        panel.resize(k * NR, 0.0);
+    debug_assert!(x.len() >= rows * k && out.len() >= rows * n && k % BLOCK == 0);
+    let half = k / 2;
+    scratch.x.resize(rows * half, 0);
+    let blocks = k / BLOCK;
+    scratch.x_scales.resize(rows * blocks, 0.0);
+    scratch.panel.resize(k / BLOCK * PANEL_BLOCK, 0);
+    for ((block, q), s) in x[..rows * k]
+        .chunks_exact(BLOCK)
+        .zip(scratch.x.chunks_exact_mut(BLOCK / 2))
+        .zip(scratch.x_scales.iter_mut())
+    {
+        *s = quantize_block(block, q);
     }
-    let panel = &mut panel[..k * NR];
+    let (xq, xs) = (
+        &scratch.x[..rows * half],
+        &scratch.x_scales[..rows * blocks],
+    );
     for (p, j0) in (0..n).step_by(NR).enumerate() {
-        w.dequantize_panel(p, panel);
+        let (packed, scales) = w.panel(p);
+        int::unpack_panel(packed, &mut scratch.panel);
+        let panel = &scratch.panel[..];
         let width = NR.min(n - j0);
         let bias = &w.bias[j0..j0 + width];
+        let mut store = |r: usize, acc: [F32x4; 2]| {
+            let mut lanes = [0f32; NR];
+            acc[0].store(&mut lanes[..4]);
+            acc[1].store(&mut lanes[4..]);
+            let o = &mut out[r * n + j0..][..width];
+            for l in 0..width {
+                o[l] = lanes[l] + bias[l];
+            }
+        };
         let mut r = 0;
         while r + MR <= rows {
-            let acc = tile_4x8(&x[r * k..(r + MR) * k], k, panel);
-            for (i, acc_row) in acc.iter().enumerate() {
-                let o = &mut out[(r + i) * n + j0..][..width];
-                for l in 0..width {
-                    o[l] = acc_row[l] + bias[l];
-                }
+            let (x4, xs4) = (&xq[r * half..(r + MR) * half], &xs[r * blocks..]);
+            let acc = int::tile_4x8(x4, xs4, k, panel, scales);
+            for (i, a) in acc.into_iter().enumerate() {
+                store(r + i, a);
             }
             r += MR;
         }
         while r < rows {
-            let acc = tile_1x8(&x[r * k..(r + 1) * k], panel);
-            let o = &mut out[r * n + j0..][..width];
-            for l in 0..width {
-                o[l] = acc[l] + bias[l];
-            }
+            let (x1, xs1) = (&xq[r * half..][..half], &xs[r * blocks..]);
+            store(r, int::tile_1x8(x1, xs1, k, panel, scales));
             r += 1;
         }
     }
 }
 
-/// Four rows of `x` (each `k` wide, one after another) times the panel: 8 accumulators of
-/// 4 lanes, written out by hand because the size-optimized build would not unroll a loop.
-#[inline(never)]
-fn tile_4x8(x: &[f32], k: usize, panel: &[f32]) -> [[f32; NR]; MR] {
-    let (x0, rest) = x.split_at(k);
-    let (x1, rest) = rest.split_at(k);
-    let (x2, x3) = rest.split_at(k);
-    let (x3, panel) = (&x3[..k], &panel[..k * NR]);
-    let zero = F32x4::splat(0.0);
-    let (mut a00, mut a01, mut a10, mut a11) = (zero, zero, zero, zero);
-    let (mut a20, mut a21, mut a30, mut a31) = (zero, zero, zero, zero);
-    for (kk, p) in panel.chunks_exact(NR).enumerate() {
-        let (p0, p1) = (F32x4::load(&p[..4]), F32x4::load(&p[4..]));
-        let v = F32x4::splat(x0[kk]);
-        a00 = v.mul_add(p0, a00);
-        a01 = v.mul_add(p1, a01);
-        let v = F32x4::splat(x1[kk]);
-        a10 = v.mul_add(p0, a10);
-        a11 = v.mul_add(p1, a11);
-        let v = F32x4::splat(x2[kk]);
-        a20 = v.mul_add(p0, a20);
-        a21 = v.mul_add(p1, a21);
-        let v = F32x4::splat(x3[kk]);
-        a30 = v.mul_add(p0, a30);
-        a31 = v.mul_add(p1, a31);
-    }
-    let mut out = [[0f32; NR]; MR];
-    for (row, (lo, hi)) in out
-        .iter_mut()
-        .zip([(a00, a01), (a10, a11), (a20, a21), (a30, a31)])
-    {
-        lo.store(&mut row[..4]);
-        hi.store(&mut row[4..]);
-    }
-    out
-}
-
-fn tile_1x8(x: &[f32], panel: &[f32]) -> [f32; NR] {
-    let (mut lo, mut hi) = (F32x4::splat(0.0), F32x4::splat(0.0));
-    for (&xi, p) in x.iter().zip(panel.chunks_exact(NR)) {
-        let v = F32x4::splat(xi);
-        lo = v.mul_add(F32x4::load(&p[..4]), lo);
-        hi = v.mul_add(F32x4::load(&p[4..]), hi);
-    }
-    let mut out = [0f32; NR];
-    lo.store(&mut out[..4]);
-    hi.store(&mut out[4..]);
-    out
-}
-
-/// `Σ a[i]·b[i]` over equal-length slices: four lanes, then the tail.
-#[inline]
+/// `Σ a[i]·b[i]` over equal-length slices: four lanes, then the tail (the tests' reference).
+#[cfg(test)]
 pub fn dot(a: &[f32], b: &[f32]) -> f32 {
     let mut acc = F32x4::splat(0.0);
     let (ca, cb) = (a.chunks_exact(4), b.chunks_exact(4));
@@ -198,33 +180,108 @@ pub fn axpy(y: &mut [f32], a: f32, x: &[f32]) {
     }
 }
 
+/// Queries attended together: their scores against a run of keys share the key loads.
+const QUERIES: usize = 4;
+/// Keys scored together (two vectors).
+const KEYS: usize = 8;
+
 /// Self-attention over `n` tokens. `qkv` holds per token the query, key and value, each
-/// `hidden` wide; `ctx` receives `n × hidden`; `scores` is scratch of at least `n`. Every token
-/// sees every token: the input is one unpadded sequence.
+/// `hidden` wide; `ctx` receives `n × hidden`; `scratch` is grown as needed. Every token sees
+/// every token: the input is one unpadded sequence. Per head the keys are transposed once
+/// (scaled by `1/√d`, padded with zeros to a multiple of 8), so the scores of 4 queries against
+/// 8 keys are 8 vector accumulators with no horizontal sums.
 pub fn attention(
     qkv: &[f32],
     n: usize,
     hidden: usize,
     heads: usize,
-    scores: &mut [f32],
+    scratch: &mut Vec<f32>,
     ctx: &mut [f32],
 ) {
     let d = hidden / heads;
     let scale = 1.0 / (d as f32).sqrt();
     let stride = 3 * hidden;
-    let scores = &mut scores[..n];
+    let padded = n.div_ceil(KEYS) * KEYS;
+    scratch.resize(d * padded + QUERIES * padded, 0.0);
+    let (keys_t, scores) = scratch.split_at_mut(d * padded);
     for h in 0..heads {
-        for i in 0..n {
-            let q = &qkv[i * stride + h * d..][..d];
-            for (j, s) in scores.iter_mut().enumerate() {
-                *s = dot(q, &qkv[j * stride + hidden + h * d..][..d]) * scale;
+        for (j, token) in qkv.chunks_exact(stride).take(n).enumerate() {
+            let key = &token[hidden + h * d..][..d];
+            for (c, &v) in key.iter().enumerate() {
+                keys_t[c * padded + j] = v * scale;
             }
-            softmax(scores);
-            let out = &mut ctx[i * hidden + h * d..][..d];
-            out.fill(0.0);
-            for (j, &p) in scores.iter().enumerate() {
-                axpy(out, p, &qkv[j * stride + 2 * hidden + h * d..][..d]);
+        }
+        for i0 in (0..n).step_by(QUERIES) {
+            let count = QUERIES.min(n - i0);
+            let query = |r: usize| &qkv[(i0 + r.min(count - 1)) * stride + h * d..][..d];
+            let queries = [query(0), query(1), query(2), query(3)];
+            for j0 in (0..padded).step_by(KEYS) {
+                let block = scores_4x8(&queries, keys_t, padded, j0);
+                for (r, row) in block.iter().enumerate().take(count) {
+                    row[0].store(&mut scores[r * padded + j0..]);
+                    row[1].store(&mut scores[r * padded + j0 + 4..]);
+                }
             }
+            for r in 0..count {
+                let p = &mut scores[r * padded..][..n];
+                softmax(p);
+                let v = |j: usize| &qkv[j * stride + 2 * hidden + h * d..][..d];
+                weighted_sum(p, v, &mut ctx[(i0 + r) * hidden + h * d..][..d]);
+            }
+        }
+    }
+}
+
+/// Scores of 4 queries against keys `j0..j0+8` of the transposed keys (`d` rows of `padded`).
+#[inline(never)]
+fn scores_4x8(q: &[&[f32]; QUERIES], keys_t: &[f32], padded: usize, j0: usize) -> [[F32x4; 2]; 4] {
+    let zero = F32x4::splat(0.0);
+    let (mut a00, mut a01, mut a10, mut a11) = (zero, zero, zero, zero);
+    let (mut a20, mut a21, mut a30, mut a31) = (zero, zero, zero, zero);
+    let (q0, q1, q2, q3) = (q[0], q[1], q[2], q[3]);
+    let d = q0.len();
+    for c in 0..d {
+        let k = &keys_t[c * padded + j0..][..KEYS];
+        let (k0, k1) = (F32x4::load(&k[..4]), F32x4::load(&k[4..]));
+        let v = F32x4::splat(q0[c]);
+        a00 = v.mul_add(k0, a00);
+        a01 = v.mul_add(k1, a01);
+        let v = F32x4::splat(q1[c]);
+        a10 = v.mul_add(k0, a10);
+        a11 = v.mul_add(k1, a11);
+        let v = F32x4::splat(q2[c]);
+        a20 = v.mul_add(k0, a20);
+        a21 = v.mul_add(k1, a21);
+        let v = F32x4::splat(q3[c]);
+        a30 = v.mul_add(k0, a30);
+        a31 = v.mul_add(k1, a31);
+    }
+    [[a00, a01], [a10, a11], [a20, a21], [a30, a31]]
+}
+
+/// `out = Σⱼ p[j]·v(j)`: 32 lanes of `out` at a time stay in registers over all `j`.
+fn weighted_sum<'a>(p: &[f32], v: impl Fn(usize) -> &'a [f32], out: &mut [f32]) {
+    let d = out.len();
+    let mut c0 = 0;
+    while c0 + 32 <= d {
+        let mut acc = [F32x4::splat(0.0); 8];
+        for (j, &pj) in p.iter().enumerate() {
+            let row = &v(j)[c0..c0 + 32];
+            let s = F32x4::splat(pj);
+            for (a, x) in acc.iter_mut().zip(row.chunks_exact(4)) {
+                *a = s.mul_add(F32x4::load(x), *a);
+            }
+        }
+        for (a, o) in acc.iter().zip(out[c0..c0 + 32].chunks_exact_mut(4)) {
+            a.store(o);
+        }
+        c0 += 32;
+    }
+    if c0 < d {
+        let rest = &mut out[c0..];
+        rest.fill(0.0);
+        for (j, &pj) in p.iter().enumerate() {
+            axpy(rest, pj, &v(j)[c0..]);
         }
     }
 }
@@ -412,15 +469,27 @@ mod tests {
             let w = Raw::random(n, k, &mut seed);
             let x: Vec<f32> = (0..rows * k).map(|_| lcg(&mut seed)).collect();
             let mut out = vec![f32::NAN; rows * n];
-            matmul_q4(&x, rows, &w.packed(), &mut Vec::new(), &mut out);
+            matmul_q4(
+                &x,
+                rows,
+                &w.packed(),
+                &mut MatmulScratch::default(),
+                &mut out,
+            );
             let wd = w.dense();
             for r in 0..rows {
+                let xr = &x[r * k..][..k];
+                // Rows are rounded to i16 in blocks: each value moves by at most half a step of
+                // its row's largest magnitude.
+                let step = xr.iter().fold(0f32, |m, v| m.max(v.abs())) / 32767.0;
                 for j in 0..n {
-                    let expected = w.bias[j] + dot(&x[r * k..][..k], &wd[j * k..][..k]);
+                    let wj = &wd[j * k..][..k];
+                    let expected = w.bias[j] + dot(xr, wj);
+                    let bound = step / 2.0 * wj.iter().map(|v| v.abs()).sum::<f32>() + 1e-5;
                     let got = out[r * n + j];
                     assert!(
-                        (got - expected).abs() < 1e-4,
-                        "{rows}x{n}x{k} at {r},{j}: {got} vs {expected}"
+                        (got - expected).abs() <= bound,
+                        "{rows}x{n}x{k} at {r},{j}: {got} vs {expected} (bound {bound})"
                     );
                 }
             }
@@ -507,7 +576,50 @@ mod tests {
         let hidden = 8;
         let qkv: Vec<f32> = (0..3 * hidden).map(|i| i as f32).collect();
         let mut ctx = vec![0.0; hidden];
-        attention(&qkv, 1, hidden, 2, &mut [0.0], &mut ctx);
+        attention(&qkv, 1, hidden, 2, &mut Vec::new(), &mut ctx);
         assert_eq!(ctx, &qkv[2 * hidden..]);
+    }
+
+    /// Attention written out from its definition, in f64.
+    fn attention_by_definition(qkv: &[f32], n: usize, hidden: usize, heads: usize) -> Vec<f64> {
+        let d = hidden / heads;
+        let mut out = vec![0f64; n * hidden];
+        for h in 0..heads {
+            for i in 0..n {
+                let at = |t: usize, part: usize, c: usize| {
+                    qkv[t * 3 * hidden + part * hidden + h * d + c] as f64
+                };
+                let scores: Vec<f64> = (0..n)
+                    .map(|j| {
+                        (0..d).map(|c| at(i, 0, c) * at(j, 1, c)).sum::<f64>() / (d as f64).sqrt()
+                    })
+                    .collect();
+                let max = scores.iter().cloned().fold(f64::MIN, f64::max);
+                let e: Vec<f64> = scores.iter().map(|s| (s - max).exp()).collect();
+                let total: f64 = e.iter().sum();
+                for c in 0..d {
+                    out[i * hidden + h * d + c] =
+                        (0..n).map(|j| e[j] / total * at(j, 2, c)).sum::<f64>();
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn attention_matches_its_definition_for_odd_lengths_and_head_sizes() {
+        let mut seed = 3;
+        for (n, hidden, heads) in [(1, 64, 2), (5, 64, 2), (13, 96, 3), (9, 24, 2), (33, 64, 1)] {
+            let qkv: Vec<f32> = (0..n * 3 * hidden).map(|_| lcg(&mut seed) * 3.0).collect();
+            let mut ctx = vec![f32::NAN; n * hidden];
+            attention(&qkv, n, hidden, heads, &mut Vec::new(), &mut ctx);
+            let expected = attention_by_definition(&qkv, n, hidden, heads);
+            for (i, (&got, &want)) in ctx.iter().zip(&expected).enumerate() {
+                assert!(
+                    (got as f64 - want).abs() < 1e-5,
+                    "n {n} hidden {hidden} heads {heads} at {i}: {got} vs {want}"
+                );
+            }
+        }
     }
 }

@@ -2,11 +2,11 @@
 //! compiled in). Named-entity recognition for redaction: a token classifier (Rampart, a MiniLM-L6
 //! fine-tuned for PII labels). `format` reads the model file that `scripts/convert-ner-model.py`
 //! writes (`make model`), `encoder` turns token ids into per-token label scores, `kernels` holds
-//! the arithmetic (4-bit matrix products with wasm SIMD128); `tagger` runs the text through it
-//! and `decode` turns per-token labels into the values a user would name (one person, one
-//! address). Sentence embeddings for recall by meaning: `embedder` (all-MiniLM-L6-v2 from `make
-//! embed-model`, mean pooling) on the same format and kernels, with 8-bit weights
-//! (`kernels_q8`). `wordpiece` and `windows` are the text side both share.
+//! the arithmetic (4-bit matrix products with wasm SIMD128, their integer core in `qgemm`);
+//! `tagger` runs the text through it and `decode` turns per-token labels into the values a user
+//! would name (one person, one address). Sentence embeddings for recall by meaning: `embedder`
+//! (all-MiniLM-L6-v2 from `make embed-model`, mean pooling) on the same format and kernels, with
+//! 8-bit weights (`kernels_q8`). `wordpiece` and `windows` are the text side both share.
 
 pub mod decode;
 pub mod embedder;
@@ -14,6 +14,7 @@ pub mod encoder;
 pub mod format;
 mod kernels;
 mod kernels_q8;
+mod qgemm;
 mod simd;
 pub mod tagger;
 #[cfg(test)]

@@ -2,7 +2,7 @@
 //! wasm32 (our build enables it, see .cargo/config.toml), SSE2 on x86_64 (part of its baseline),
 //! plain arrays elsewhere. The release profile optimizes for size (`opt-level = "s"`), at which
 //! LLVM neither unrolls nor vectorizes the kernels' loops by itself; explicit lanes make the
-//! speed independent of that. Also here: turning 128 packed 4-bit weights into 256 floats.
+//! speed independent of that.
 
 #[cfg(target_arch = "wasm32")]
 use core::arch::wasm32 as arch;
@@ -170,75 +170,6 @@ impl F32x4 {
     }
 }
 
-/// Dequantizes one block of an 8-column panel: `chunks` is 8 × 16 bytes (see `Q4Matrix`),
-/// `scales` the 8 columns' scales; `out` receives 32 rows × 8 columns, `(q − 8)·scale`.
-#[inline]
-pub fn dequantize_block(chunks: &[u8], scales: &[f32; 8], out: &mut [f32]) {
-    let (chunks, out) = (&chunks[..128], &mut out[..256]);
-    let s0 = F32x4::load(&scales[..4]);
-    let s1 = F32x4::load(&scales[4..]);
-    for (chunk, out) in chunks.chunks_exact(16).zip(out.chunks_exact_mut(32)) {
-        let quads = nibbles_as_f32(chunk.try_into().expect("16 bytes"));
-        for (q, (quad, dst)) in quads.into_iter().zip(out.chunks_exact_mut(4)).enumerate() {
-            let scale = if q % 2 == 0 { s0 } else { s1 };
-            quad.add(F32x4::splat(-8.0)).mul(scale).store(dst);
-        }
-    }
-}
-
-/// The 32 nibbles of 16 bytes as floats: low nibbles of bytes 0..16, then high nibbles.
-#[inline(always)]
-fn nibbles_as_f32(bytes: &[u8; 16]) -> [F32x4; 8] {
-    #[cfg(target_arch = "wasm32")]
-    {
-        use arch::*;
-        // SAFETY: `bytes` is 16 bytes; v128_load has no alignment requirement.
-        let v = unsafe { v128_load(bytes.as_ptr() as *const v128) };
-        let halves = [v128_and(v, u8x16_splat(15)), u8x16_shr(v, 4)];
-        let mut out = [F32x4::splat(0.0); 8];
-        for (h, n) in halves.into_iter().enumerate() {
-            let (lo, hi) = (u16x8_extend_low_u8x16(n), u16x8_extend_high_u8x16(n));
-            out[4 * h] = F32x4(f32x4_convert_i32x4(u32x4_extend_low_u16x8(lo)));
-            out[4 * h + 1] = F32x4(f32x4_convert_i32x4(u32x4_extend_high_u16x8(lo)));
-            out[4 * h + 2] = F32x4(f32x4_convert_i32x4(u32x4_extend_low_u16x8(hi)));
-            out[4 * h + 3] = F32x4(f32x4_convert_i32x4(u32x4_extend_high_u16x8(hi)));
-        }
-        out
-    }
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: SSE2 is part of the x86_64 baseline; the load reads exactly the 16 bytes.
-    unsafe {
-        use arch::*;
-        let v = _mm_loadu_si128(bytes.as_ptr() as *const __m128i);
-        let mask = _mm_set1_epi8(15);
-        let halves = [
-            _mm_and_si128(v, mask),
-            _mm_and_si128(_mm_srli_epi16(v, 4), mask),
-        ];
-        let zero = _mm_setzero_si128();
-        let mut out = [F32x4::splat(0.0); 8];
-        for (h, n) in halves.into_iter().enumerate() {
-            let (lo, hi) = (_mm_unpacklo_epi8(n, zero), _mm_unpackhi_epi8(n, zero));
-            out[4 * h] = F32x4(_mm_cvtepi32_ps(_mm_unpacklo_epi16(lo, zero)));
-            out[4 * h + 1] = F32x4(_mm_cvtepi32_ps(_mm_unpackhi_epi16(lo, zero)));
-            out[4 * h + 2] = F32x4(_mm_cvtepi32_ps(_mm_unpacklo_epi16(hi, zero)));
-            out[4 * h + 3] = F32x4(_mm_cvtepi32_ps(_mm_unpackhi_epi16(hi, zero)));
-        }
-        out
-    }
-    #[cfg(not(any(target_arch = "wasm32", target_arch = "x86_64")))]
-    {
-        let value = |i: usize| {
-            if i < 16 {
-                (bytes[i] & 15) as f32
-            } else {
-                (bytes[i - 16] >> 4) as f32
-            }
-        };
-        std::array::from_fn(|q| F32x4(std::array::from_fn(|l| value(4 * q + l))))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -261,19 +192,5 @@ mod tests {
             .scale_by_pow2(F32x4::splat(ROUND_MAGIC - 3.0))
             .store(&mut out);
         assert_eq!(out, [0.1875; 4]);
-    }
-
-    #[test]
-    fn nibbles_come_out_low_first_then_high() {
-        let bytes: [u8; 16] = std::array::from_fn(|i| (i as u8) | ((15 - i as u8) << 4));
-        let mut values = [0f32; 32];
-        for (q, quad) in nibbles_as_f32(&bytes).into_iter().enumerate() {
-            quad.store(&mut values[4 * q..]);
-        }
-        let expected: Vec<f32> = (0..16)
-            .map(|i| i as f32)
-            .chain((0..16).map(|i| (15 - i) as f32))
-            .collect();
-        assert_eq!(values.to_vec(), expected);
     }
 }
