@@ -18,6 +18,7 @@
 use super::{Candidate, Recognizer};
 use crate::redact::entity::EntityType::{self, *};
 use crate::redact::scan::prescan::{Needs, Prescan};
+use crate::redact::validate;
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, Input, MatchKind};
 use regex_automata::Span;
 use std::sync::OnceLock;
@@ -569,26 +570,9 @@ fn card(b: &[u8], at: usize) -> Option<(usize, usize)> {
     }
 }
 
+/// Luhn over digit values, and not one digit repeated ("0000 0000 0000 0000" passes Luhn).
 fn luhn(digits: &[u8]) -> bool {
-    let sum: u32 = digits
-        .iter()
-        .rev()
-        .enumerate()
-        .map(|(i, &d)| {
-            let d = d as u32;
-            if i % 2 == 1 {
-                let x = d * 2;
-                if x > 9 {
-                    x - 9
-                } else {
-                    x
-                }
-            } else {
-                d
-            }
-        })
-        .sum();
-    sum % 10 == 0 && digits.iter().any(|&d| d != digits[0])
+    validate::luhn(digits) && digits.iter().any(|&d| d != digits[0])
 }
 
 #[cfg(test)]

@@ -15,7 +15,8 @@ pub fn luhn_digits(s: &str) -> bool {
     digits.len() >= 2 && luhn(&digits)
 }
 
-fn luhn(digits: &[u8]) -> bool {
+/// Luhn (mod 10) over digit values (0–9), rightmost digit last.
+pub(crate) fn luhn(digits: &[u8]) -> bool {
     let sum: u32 = digits
         .iter()
         .rev()
