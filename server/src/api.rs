@@ -195,9 +195,20 @@ async fn parse_push(headers: &HeaderMap, body: Body) -> Result<Vec<NewRecord>, A
     if declared.is_some_and(|n| n > limits::MAX_BODY_BYTES as u64) {
         return Err(too_large());
     }
-    let bytes = axum::body::to_bytes(body, limits::MAX_BODY_BYTES)
-        .await
-        .map_err(|_| too_large())?;
+    // A client that stops sending mid-body would otherwise hold its connection open forever.
+    let bytes = tokio::time::timeout(
+        limits::BODY_TIMEOUT,
+        axum::body::to_bytes(body, limits::MAX_BODY_BYTES),
+    )
+    .await
+    .map_err(|_| {
+        ApiError::new(
+            StatusCode::REQUEST_TIMEOUT,
+            "timeout",
+            "the body did not arrive in time",
+        )
+    })?
+    .map_err(|_| too_large())?;
     let parsed: PushBody = serde_json::from_slice(&bytes)
         .map_err(|e| ApiError::bad("bad_json", format!("the body is not a push: {e}")))?;
     if parsed.records.is_empty() {
@@ -342,6 +353,78 @@ async fn delete_session(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::store::{Page, Pushed, SessionInfo, StoreFuture};
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+    /// A store that fails by panicking on listing (a bug in a handler or a driver): the
+    /// request gets a JSON 500 and the server goes on serving.
+    struct PanickingStore;
+
+    impl Store for PanickingStore {
+        fn kind(&self) -> &'static str {
+            "panicking"
+        }
+        fn put_records<'a>(
+            &'a self,
+            _: &'a str,
+            _: &'a str,
+            _: &'a [NewRecord],
+            _: i64,
+        ) -> StoreFuture<'a, Pushed> {
+            unimplemented!()
+        }
+        fn records_after<'a>(
+            &'a self,
+            _: &'a str,
+            _: &'a str,
+            _: u64,
+            _: usize,
+            _: usize,
+        ) -> StoreFuture<'a, Page> {
+            unimplemented!()
+        }
+        fn list_sessions<'a>(&'a self, _: &'a str) -> StoreFuture<'a, Vec<SessionInfo>> {
+            Box::pin(async { panic!("a bug while listing") })
+        }
+        fn delete_session<'a>(&'a self, _: &'a str, _: &'a str, _: i64) -> StoreFuture<'a, ()> {
+            unimplemented!()
+        }
+        fn note_request<'a>(&'a self, _: &'a str, _: &'a str, _: i64) -> StoreFuture<'a, bool> {
+            unimplemented!()
+        }
+    }
+
+    async fn get(addr: std::net::SocketAddr, path: &str) -> String {
+        let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
+        let req = format!(
+            "GET {path} HTTP/1.1\r\nhost: x\r\nauthorization: Bearer t\r\nconnection: close\r\n\r\n"
+        );
+        s.write_all(req.as_bytes()).await.unwrap();
+        let mut out = String::new();
+        s.read_to_string(&mut out).await.unwrap();
+        out
+    }
+
+    #[tokio::test]
+    async fn a_panic_in_a_handler_is_a_json_500_and_the_server_goes_on() {
+        let state = Arc::new(AppState {
+            store: Arc::new(PanickingStore),
+            auth: Auth::Dev,
+            limiter: RateLimiter::new(0.0, 1.0),
+            allow_origin: HeaderValue::from_static("*"),
+        });
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        tokio::spawn(async move { axum::serve(listener, router(state)).await });
+        for _ in 0..2 {
+            let answer = get(addr, "/v1/sessions").await;
+            assert!(answer.starts_with("HTTP/1.1 500"), "{answer}");
+            assert!(answer.contains("\"code\":\"internal\""), "{answer}");
+        }
+        let health = get(addr, "/v1/health").await;
+        assert!(health.starts_with("HTTP/1.1 200"), "{health}");
+        assert!(health.contains("\"store\":\"panicking\""), "{health}");
+    }
 
     #[test]
     fn page_params_default_and_refuse_bad_values() {

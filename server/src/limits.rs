@@ -20,6 +20,9 @@ pub const MAX_PAGE_RECORDS: usize = 1000;
 /// A page stops once its records hold this many bytes (one record always fits).
 pub const MAX_PAGE_BYTES: usize = 4 * 1024 * 1024;
 
+/// How long a request body may take to arrive.
+pub const BODY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);
+
 /// A record or request id: 1 to 128 of `[A-Za-z0-9._:-]`.
 pub fn valid_id(id: &str) -> bool {
     !id.is_empty()

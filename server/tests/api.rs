@@ -19,6 +19,7 @@ macro_rules! per_store {
 per_store!(
     health_names_the_store,
     pushed_bytes_come_back_verbatim_in_seq_order,
+    a_page_stops_at_4_mib_of_data,
     a_repeated_push_is_acknowledged_with_the_first_seqs,
     other_bytes_under_a_stored_id_refuse_the_whole_push,
     another_user_cannot_see_list_delete_or_overwrite,
@@ -107,6 +108,27 @@ async fn pushed_bytes_come_back_verbatim_in_seq_order(_: Backend, url: String, _
     assert_eq!(sessions[0]["seq"], 251);
     assert_eq!(sessions[0]["deleted"], false);
     assert!(sessions[0]["updatedAt"].as_i64().unwrap() > 1_600_000_000_000);
+}
+
+async fn a_page_stops_at_4_mib_of_data(_: Backend, url: String, _dir: TempDir) {
+    let server = start(&url);
+    let alice = server.client(&unique("alice"));
+    let sid = unique("s");
+    let recs = records("big", 20, 256 * 1024);
+    for half in recs.chunks(10) {
+        assert_eq!(alice.push(&sid, half).await.status, 200);
+    }
+    let page = alice.get(&records_path(&sid)).await.json();
+    let got = page["records"].as_array().unwrap();
+    assert_eq!(got.len(), 16, "16 records of 256 KiB make 4 MiB");
+    assert_eq!(page["more"], true);
+    let rest = alice
+        .get(&format!("{}?after=16", records_path(&sid)))
+        .await
+        .json();
+    assert_eq!(rest["records"].as_array().unwrap().len(), 4);
+    assert_eq!(rest["more"], false);
+    assert_eq!(alice.read_all(&sid).await.len(), 20);
 }
 
 async fn a_repeated_push_is_acknowledged_with_the_first_seqs(

@@ -240,9 +240,14 @@ impl super::Store for PostgresStore {
             let after = after.min(i64::MAX as u64) as i64;
             let rows = tx
                 .query(
-                    "SELECT id, seq, data FROM sync_records WHERE user_id = $1 AND sid = $2 AND seq > $3
-                     ORDER BY seq LIMIT $4",
-                    &[&user, &sid, &after, &(limit as i64)],
+                    // Only rows whose preceding data fits the byte budget are sent (the first
+                    // always is), so a page of large records is not read whole.
+                    "SELECT id, seq, data FROM (
+                       SELECT id, seq, data, SUM(octet_length(data)) OVER (ORDER BY seq) AS upto
+                       FROM sync_records WHERE user_id = $1 AND sid = $2 AND seq > $3
+                       ORDER BY seq LIMIT $4) page
+                     WHERE upto - octet_length(data) = 0 OR upto <= $5 ORDER BY seq",
+                    &[&user, &sid, &after, &(limit as i64), &(max_bytes as i64)],
                 )
                 .await
                 .map_err(db)?;

@@ -173,21 +173,25 @@ impl super::Store for SqliteStore {
                      ORDER BY seq LIMIT ?4",
                 )
                 .map_err(db)?;
-            let rows = stmt
-                .query_map(
-                    params![user, sid, after.min(i64::MAX as u64) as i64, limit as i64],
-                    |row| {
-                        Ok(StoredRecord {
-                            id: row.get(0)?,
-                            seq: row.get::<_, i64>(1)? as u64,
-                            data: row.get(2)?,
-                        })
-                    },
-                )
-                .map_err(db)?
-                .collect::<Result<Vec<_>, _>>()
+            let mut rows = stmt
+                .query(params![user, sid, after.min(i64::MAX as u64) as i64, limit as i64])
                 .map_err(db)?;
-            Ok(cut_page(rows, limit, max_bytes, head))
+            // Rows are read one at a time, so a page of large records stops at the byte budget
+            // without loading the rest.
+            let (mut page, mut bytes) = (Vec::new(), 0);
+            while let Some(row) = rows.next().map_err(db)? {
+                let data: Vec<u8> = row.get(2).map_err(db)?;
+                if !page.is_empty() && bytes + data.len() > max_bytes {
+                    break;
+                }
+                bytes += data.len();
+                page.push(StoredRecord {
+                    id: row.get(0).map_err(db)?,
+                    seq: row.get::<_, i64>(1).map_err(db)? as u64,
+                    data,
+                });
+            }
+            Ok(cut_page(page, limit, max_bytes, head))
         })
     }
 
