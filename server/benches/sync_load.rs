@@ -83,6 +83,11 @@ async fn main() {
         eprintln!("sync_load: set LLM_MEMORY_TEST_POSTGRES (make bench-sync does)");
         std::process::exit(1);
     };
+    // The machine is shared: the load before the run says how busy it was.
+    let load = std::fs::read_to_string("/proc/loadavg")
+        .ok()
+        .and_then(|l| l.split_whitespace().next().map(str::to_string))
+        .unwrap_or_else(|| "unknown".into());
     let server = Server::start(&url, &["--rate", "0"]);
     let users: Vec<(String, String)> = (0..CLIENTS)
         .map(|_| (unique("load"), unique("s")))
@@ -139,7 +144,9 @@ PostgreSQL cluster (`server/scripts/with-stores.sh`, default settings, fsync on)
 on the machine above. {CLIENTS} clients start together, each its own user and session, each \
 pushing {RECORDS} records of {RECORD_BYTES} opaque bytes, {PER_PUSH} per request, on one \
 kept-alive connection; latency is request sent to answer read. Afterwards every client reads its \
-session back: all records stored once, byte for byte.
+session back: all records stored once, byte for byte. Load average when the run started: \
+{load} (other work on the 2 cores). With every client pushing at once, a push's latency is mostly \
+its wait for a connection and the CPU: pushes per second × latency ≈ {CLIENTS}.
 
 | store | clients × records | records per push | pushes | stored | push p50 (ms) | push p99 (ms) | max (ms) | wall (s) | records/s |
 | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |

@@ -12,7 +12,7 @@ use std::collections::HashMap;
 use std::ops::{Deref, DerefMut};
 use std::sync::{Arc, Mutex};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
-use tokio_postgres::{Client, NoTls};
+use tokio_postgres::{Client, NoTls, Statement};
 
 const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS sync_sessions (
@@ -26,35 +26,133 @@ CREATE TABLE IF NOT EXISTS sync_requests (
 CREATE INDEX IF NOT EXISTS sync_requests_at ON sync_requests (at);
 ";
 
+/// The statements of every operation, prepared once per connection: a query given as text
+/// costs a round trip to prepare each time.
+struct Statements {
+    lock_session: Statement,
+    existing: Statement,
+    insert_records: Statement,
+    set_head: Statement,
+    session: Statement,
+    page: Statement,
+    list: Statement,
+    lock_for_delete: Statement,
+    drop_records: Statement,
+    tombstone: Statement,
+    note_request: Statement,
+    purge_requests: Statement,
+}
+
+/// A connection with its prepared statements.
+pub(crate) struct Conn {
+    client: Client,
+    st: Statements,
+}
+
+impl Conn {
+    async fn open(url: &str) -> StoreResult<Conn> {
+        let (client, connection) = tokio_postgres::connect(url, NoTls)
+            .await
+            .map_err(StoreError::unavailable)?;
+        tokio::spawn(async move {
+            if let Err(e) = connection.await {
+                eprintln!("postgres connection closed: {e}");
+            }
+        });
+        let p = |sql: &'static str| client.prepare(sql);
+        let st = Statements {
+            // An upsert that changes nothing still locks the row and returns it: one round
+            // trip creates the session if needed and serializes pushes to it.
+            lock_session: p("INSERT INTO sync_sessions (user_id, sid, head, deleted, updated_at)
+                 VALUES ($1, $2, 0, false, $3)
+                 ON CONFLICT (user_id, sid) DO UPDATE SET head = sync_sessions.head
+                 RETURNING head, deleted")
+            .await
+            .map_err(db)?,
+            existing: p("SELECT id, seq, data FROM sync_records
+                 WHERE user_id = $1 AND sid = $2 AND id = ANY($3)")
+            .await
+            .map_err(db)?,
+            insert_records: p("INSERT INTO sync_records (user_id, sid, seq, id, data)
+                 SELECT $1, $2, s, i, d FROM UNNEST($3::BIGINT[], $4::TEXT[], $5::BYTEA[]) AS t(s, i, d)")
+            .await
+            .map_err(db)?,
+            set_head: p("UPDATE sync_sessions SET head = $3, updated_at = $4
+                 WHERE user_id = $1 AND sid = $2")
+            .await
+            .map_err(db)?,
+            session: p("SELECT head, deleted FROM sync_sessions WHERE user_id = $1 AND sid = $2")
+                .await
+                .map_err(db)?,
+            // Only rows whose preceding data fits the byte budget are sent (the first always
+            // is), so a page of large records is not read whole.
+            page: p("SELECT id, seq, data FROM (
+                   SELECT id, seq, data, SUM(octet_length(data)) OVER (ORDER BY seq) AS upto
+                   FROM sync_records WHERE user_id = $1 AND sid = $2 AND seq > $3
+                   ORDER BY seq LIMIT $4) page
+                 WHERE upto - octet_length(data) = 0 OR upto <= $5 ORDER BY seq")
+            .await
+            .map_err(db)?,
+            // head = 0: a first push refused (conflict) was rolled back with its row; one in
+            // flight is not listed until it commits.
+            list: p("SELECT sid, head, deleted, updated_at FROM sync_sessions
+                 WHERE user_id = $1 AND (head > 0 OR deleted) ORDER BY sid")
+            .await
+            .map_err(db)?,
+            lock_for_delete: p("SELECT head, deleted FROM sync_sessions
+                 WHERE user_id = $1 AND sid = $2 FOR UPDATE")
+            .await
+            .map_err(db)?,
+            drop_records: p("DELETE FROM sync_records WHERE user_id = $1 AND sid = $2")
+                .await
+                .map_err(db)?,
+            tombstone: p("UPDATE sync_sessions SET deleted = true, updated_at = $3
+                 WHERE user_id = $1 AND sid = $2")
+            .await
+            .map_err(db)?,
+            // An id older than the window counts as new again (and takes the new time).
+            note_request: p("INSERT INTO sync_requests (user_id, rid, at) VALUES ($1, $2, $3)
+                 ON CONFLICT (user_id, rid) DO UPDATE SET at = excluded.at
+                 WHERE sync_requests.at < $4")
+            .await
+            .map_err(db)?,
+            purge_requests: p("DELETE FROM sync_requests WHERE at < $1")
+                .await
+                .map_err(db)?,
+        };
+        Ok(Conn { client, st })
+    }
+}
+
 /// Connections opened on demand up to a bound, reused while they stay open.
 struct Pool {
     url: String,
-    idle: Mutex<Vec<Client>>,
+    idle: Mutex<Vec<Conn>>,
     permits: Arc<Semaphore>,
 }
 
 struct Pooled<'p> {
-    client: Option<Client>,
+    conn: Option<Conn>,
     pool: &'p Pool,
     _permit: OwnedSemaphorePermit,
 }
 
 impl Deref for Pooled<'_> {
-    type Target = Client;
-    fn deref(&self) -> &Client {
-        self.client.as_ref().expect("present until drop")
+    type Target = Conn;
+    fn deref(&self) -> &Conn {
+        self.conn.as_ref().expect("present until drop")
     }
 }
 
 impl DerefMut for Pooled<'_> {
-    fn deref_mut(&mut self) -> &mut Client {
-        self.client.as_mut().expect("present until drop")
+    fn deref_mut(&mut self) -> &mut Conn {
+        self.conn.as_mut().expect("present until drop")
     }
 }
 
 impl Drop for Pooled<'_> {
     fn drop(&mut self) {
-        if let Some(c) = self.client.take().filter(|c| !c.is_closed()) {
+        if let Some(c) = self.conn.take().filter(|c| !c.client.is_closed()) {
             self.pool
                 .idle
                 .lock()
@@ -65,18 +163,6 @@ impl Drop for Pooled<'_> {
 }
 
 impl Pool {
-    async fn connect(url: &str) -> StoreResult<Client> {
-        let (client, connection) = tokio_postgres::connect(url, NoTls)
-            .await
-            .map_err(StoreError::unavailable)?;
-        tokio::spawn(async move {
-            if let Err(e) = connection.await {
-                eprintln!("postgres connection closed: {e}");
-            }
-        });
-        Ok(client)
-    }
-
     async fn get(&self) -> StoreResult<Pooled<'_>> {
         let permit = self
             .permits
@@ -86,14 +172,14 @@ impl Pool {
             .map_err(StoreError::unavailable)?;
         let reused = {
             let mut idle = self.idle.lock().unwrap_or_else(|p| p.into_inner());
-            std::iter::from_fn(|| idle.pop()).find(|c| !c.is_closed())
+            std::iter::from_fn(|| idle.pop()).find(|c| !c.client.is_closed())
         };
-        let client = match reused {
+        let conn = match reused {
             Some(c) => c,
-            None => Pool::connect(&self.url).await?,
+            None => Conn::open(&self.url).await?,
         };
         Ok(Pooled {
-            client: Some(client),
+            conn: Some(conn),
             pool: self,
             _permit: permit,
         })
@@ -118,14 +204,19 @@ impl PostgresStore {
             permits: Arc::new(Semaphore::new(max_connections.max(1))),
         };
         {
-            let mut c = pool.get().await?;
-            let tx = c.transaction().await.map_err(db)?;
+            let (mut client, connection) = tokio_postgres::connect(url, NoTls).await.map_err(db)?;
+            let task = tokio::spawn(connection);
+            let tx = client.transaction().await.map_err(db)?;
             tx.execute("SELECT pg_advisory_xact_lock(7365812)", &[])
                 .await
                 .map_err(db)?;
             tx.batch_execute(SCHEMA).await.map_err(db)?;
             tx.commit().await.map_err(db)?;
+            drop(client);
+            let _ = task.await;
         }
+        // A first connection now: a wrong URL or missing rights fail at start, not later.
+        drop(pool.get().await?);
         Ok(PostgresStore { pool })
     }
 }
@@ -144,20 +235,10 @@ impl super::Store for PostgresStore {
     ) -> StoreFuture<'a, Pushed> {
         Box::pin(async move {
             let mut c = self.pool.get().await?;
-            let tx = c.transaction().await.map_err(db)?;
-            // The session row exists before it is locked, so a first push is serialized too.
-            tx.execute(
-                "INSERT INTO sync_sessions (user_id, sid, head, deleted, updated_at)
-                 VALUES ($1, $2, 0, false, $3) ON CONFLICT DO NOTHING",
-                &[&user, &sid, &now_ms],
-            )
-            .await
-            .map_err(db)?;
+            let Conn { client, st } = &mut *c;
+            let tx = client.transaction().await.map_err(db)?;
             let row = tx
-                .query_one(
-                    "SELECT head, deleted FROM sync_sessions WHERE user_id = $1 AND sid = $2 FOR UPDATE",
-                    &[&user, &sid],
-                )
+                .query_one(&st.lock_session, &[&user, &sid, &now_ms])
                 .await
                 .map_err(db)?;
             if row.get::<_, bool>(1) {
@@ -166,11 +247,7 @@ impl super::Store for PostgresStore {
             let head = row.get::<_, i64>(0) as u64;
             let ids: Vec<&str> = records.iter().map(|r| r.id.as_str()).collect();
             let existing: HashMap<String, (u64, Vec<u8>)> = tx
-                .query(
-                    "SELECT id, seq, data FROM sync_records
-                     WHERE user_id = $1 AND sid = $2 AND id = ANY($3)",
-                    &[&user, &sid, &ids],
-                )
+                .query(&st.existing, &[&user, &sid, &ids])
                 .await
                 .map_err(db)?
                 .into_iter()
@@ -185,19 +262,13 @@ impl super::Store for PostgresStore {
                     .iter()
                     .map(|(_, r)| r.data.as_slice())
                     .collect();
-                tx.execute(
-                    "INSERT INTO sync_records (user_id, sid, seq, id, data)
-                     SELECT $1, $2, s, i, d FROM UNNEST($3::BIGINT[], $4::TEXT[], $5::BYTEA[]) AS t(s, i, d)",
-                    &[&user, &sid, &seqs, &ids, &data],
-                )
-                .await
-                .map_err(db)?;
-                tx.execute(
-                    "UPDATE sync_sessions SET head = $3, updated_at = $4 WHERE user_id = $1 AND sid = $2",
-                    &[&user, &sid, &(plan.pushed.head as i64), &now_ms],
-                )
-                .await
-                .map_err(db)?;
+                tx.execute(&st.insert_records, &[&user, &sid, &seqs, &ids, &data])
+                    .await
+                    .map_err(db)?;
+                let head = plan.pushed.head as i64;
+                tx.execute(&st.set_head, &[&user, &sid, &head, &now_ms])
+                    .await
+                    .map_err(db)?;
             }
             tx.commit().await.map_err(db)?;
             Ok(plan.pushed)
@@ -214,22 +285,20 @@ impl super::Store for PostgresStore {
     ) -> StoreFuture<'a, Page> {
         Box::pin(async move {
             let mut c = self.pool.get().await?;
+            let Conn { client, st } = &mut *c;
             // One snapshot for the head and the records, so `more` agrees with the page.
-            let tx = c
+            let tx = client
                 .build_transaction()
                 .isolation_level(tokio_postgres::IsolationLevel::RepeatableRead)
                 .read_only(true)
                 .start()
                 .await
                 .map_err(db)?;
-            let row = tx
-                .query_opt(
-                    "SELECT head, deleted FROM sync_sessions WHERE user_id = $1 AND sid = $2",
-                    &[&user, &sid],
-                )
+            let head = match tx
+                .query_opt(&st.session, &[&user, &sid])
                 .await
-                .map_err(db)?;
-            let head = match row {
+                .map_err(db)?
+            {
                 None => return Err(StoreError::NotFound),
                 Some(r) if r.get::<_, bool>(1) => return Err(StoreError::Deleted),
                 Some(r) => r.get::<_, i64>(0) as u64,
@@ -238,17 +307,9 @@ impl super::Store for PostgresStore {
                 return Err(StoreError::NotFound);
             }
             let after = after.min(i64::MAX as u64) as i64;
+            let (limit, max_bytes) = (limit as i64, max_bytes as i64);
             let rows = tx
-                .query(
-                    // Only rows whose preceding data fits the byte budget are sent (the first
-                    // always is), so a page of large records is not read whole.
-                    "SELECT id, seq, data FROM (
-                       SELECT id, seq, data, SUM(octet_length(data)) OVER (ORDER BY seq) AS upto
-                       FROM sync_records WHERE user_id = $1 AND sid = $2 AND seq > $3
-                       ORDER BY seq LIMIT $4) page
-                     WHERE upto - octet_length(data) = 0 OR upto <= $5 ORDER BY seq",
-                    &[&user, &sid, &after, &(limit as i64), &(max_bytes as i64)],
-                )
+                .query(&st.page, &[&user, &sid, &after, &limit, &max_bytes])
                 .await
                 .map_err(db)?;
             tx.commit().await.map_err(db)?;
@@ -260,23 +321,14 @@ impl super::Store for PostgresStore {
                     data: r.get(2),
                 })
                 .collect();
-            Ok(cut_page(records, limit, max_bytes, head))
+            Ok(cut_page(records, limit as usize, max_bytes as usize, head))
         })
     }
 
     fn list_sessions<'a>(&'a self, user: &'a str) -> StoreFuture<'a, Vec<SessionInfo>> {
         Box::pin(async move {
             let c = self.pool.get().await?;
-            // head = 0: a first push that was refused (conflict) and rolled back leaves no row;
-            // one in flight is not listed until it commits.
-            let rows = c
-                .query(
-                    "SELECT sid, head, deleted, updated_at FROM sync_sessions
-                     WHERE user_id = $1 AND (head > 0 OR deleted) ORDER BY sid",
-                    &[&user],
-                )
-                .await
-                .map_err(db)?;
+            let rows = c.client.query(&c.st.list, &[&user]).await.map_err(db)?;
             Ok(rows
                 .into_iter()
                 .map(|r| SessionInfo {
@@ -297,31 +349,23 @@ impl super::Store for PostgresStore {
     ) -> StoreFuture<'a, ()> {
         Box::pin(async move {
             let mut c = self.pool.get().await?;
-            let tx = c.transaction().await.map_err(db)?;
-            let row = tx
-                .query_opt(
-                    "SELECT head, deleted FROM sync_sessions WHERE user_id = $1 AND sid = $2 FOR UPDATE",
-                    &[&user, &sid],
-                )
+            let Conn { client, st } = &mut *c;
+            let tx = client.transaction().await.map_err(db)?;
+            match tx
+                .query_opt(&st.lock_for_delete, &[&user, &sid])
                 .await
-                .map_err(db)?;
-            match row {
+                .map_err(db)?
+            {
                 Some(r) if r.get::<_, bool>(1) => return Ok(()),
                 Some(r) if r.get::<_, i64>(0) > 0 => {}
                 _ => return Err(StoreError::NotFound),
             }
-            tx.execute(
-                "DELETE FROM sync_records WHERE user_id = $1 AND sid = $2",
-                &[&user, &sid],
-            )
-            .await
-            .map_err(db)?;
-            tx.execute(
-                "UPDATE sync_sessions SET deleted = true, updated_at = $3 WHERE user_id = $1 AND sid = $2",
-                &[&user, &sid, &now_ms],
-            )
-            .await
-            .map_err(db)?;
+            tx.execute(&st.drop_records, &[&user, &sid])
+                .await
+                .map_err(db)?;
+            tx.execute(&st.tombstone, &[&user, &sid, &now_ms])
+                .await
+                .map_err(db)?;
             tx.commit().await.map_err(db)
         })
     }
@@ -336,17 +380,15 @@ impl super::Store for PostgresStore {
             let c = self.pool.get().await?;
             let cutoff = now_ms - REPLAY_WINDOW_MS;
             let fresh = c
-                .execute(
-                    "INSERT INTO sync_requests (user_id, rid, at) VALUES ($1, $2, $3)
-                     ON CONFLICT (user_id, rid) DO UPDATE SET at = excluded.at
-                     WHERE sync_requests.at < $4",
-                    &[&user, &request_id, &now_ms, &cutoff],
-                )
+                .client
+                .execute(&c.st.note_request, &[&user, &request_id, &now_ms, &cutoff])
                 .await
                 .map_err(db)?
                 == 1;
+            // Forget expired ids now and then (one request in 256) so the table stays small.
             if now_ms % 256 == 0 {
-                c.execute("DELETE FROM sync_requests WHERE at < $1", &[&cutoff])
+                c.client
+                    .execute(&c.st.purge_requests, &[&cutoff])
                     .await
                     .map_err(db)?;
             }
