@@ -655,3 +655,58 @@ async fn dump_store(backend: Backend, url: &str, dir: &TempDir) -> Vec<u8> {
         }
     }
 }
+
+/// Redis drops a session `--redis-ttl` after its last change, as a cache-like store keeps chats.
+#[tokio::test]
+async fn redis_sessions_expire_after_the_ttl() {
+    let dir = TempDir::new();
+    let Some(url) = Backend::Redis.store_url(&dir) else {
+        return;
+    };
+    let server = Server::start(&url, &["--redis-ttl", "1s"]);
+    let alice = server.client(&unique("alice"));
+    let sid = unique("s");
+    assert_eq!(alice.push(&sid, &records("r", 2, 8)).await.status, 200);
+    assert_eq!(alice.read_all(&sid).await.len(), 2);
+    tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
+    assert_eq!(alice.get(&records_path(&sid)).await.status, 404);
+    assert_eq!(
+        alice.get("/v1/sessions").await.json()["sessions"],
+        serde_json::json!([])
+    );
+}
+
+/// Production mode: the token file names users; two devices of one user share its sessions,
+/// and a token the file does not list gets 401.
+#[tokio::test]
+async fn a_token_file_maps_devices_to_users() {
+    let dir = TempDir::new();
+    let tokens = dir.0.join("tokens.txt");
+    std::fs::write(
+        &tokens,
+        "# token user\nphone-token-0123456789 ann\nlaptop-token-0123456789 ann\nbob-token-0123456789abc bob\n",
+    )
+    .unwrap();
+    let store = format!("sqlite:{}", dir.0.join("sync.db").display());
+    let server = Server::start_with(&[
+        "--tokens",
+        tokens.to_str().unwrap(),
+        "--port",
+        "0",
+        "--store",
+        &store,
+    ]);
+    let (phone, laptop) = (
+        server.client("phone-token-0123456789"),
+        server.client("laptop-token-0123456789"),
+    );
+    let bob = server.client("bob-token-0123456789abc");
+    let sid = unique("s");
+    let recs = records("r", 3, 16);
+    assert_eq!(phone.push(&sid, &recs).await.status, 200);
+    assert_eq!(laptop.read_all(&sid).await.len(), 3);
+    assert_eq!(bob.get(&records_path(&sid)).await.status, 404);
+    let stranger = server.client("dev-style-token-not-listed");
+    let r = stranger.get("/v1/sessions").await;
+    assert_eq!((r.status, r.code()), (401, "unauthorized".into()));
+}

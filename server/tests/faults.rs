@@ -105,6 +105,7 @@ async fn killed_mid_burst(backend: Backend) {
         total > 0,
         "the burst had pushes acknowledged before the kill"
     );
+    eprintln!("{backend:?}: {total} records acknowledged before SIGKILL");
 
     let server = Server::start(&url, &["--rate", "0"]);
     for o in &outcomes {

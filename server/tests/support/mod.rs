@@ -86,9 +86,21 @@ impl Server {
     /// Starts the binary with `--dev --port 0` and the extra arguments, and waits for its
     /// `listening on` line.
     pub fn start(store: &str, extra: &[&str]) -> Server {
+        let args = [&["--dev", "--port", "0", "--store", store], extra].concat();
+        Server::start_with(&args)
+    }
+
+    /// Starts the binary with exactly these arguments (give `--port 0`).
+    pub fn start_with(args: &[&str]) -> Server {
+        let store = args
+            .iter()
+            .position(|a| *a == "--store")
+            .and_then(|i| args.get(i + 1))
+            .copied()
+            .unwrap_or("")
+            .to_string();
         let mut child = Command::new(env!("CARGO_BIN_EXE_llm-memory-server"))
-            .args(["--dev", "--port", "0", "--store", store])
-            .args(extra)
+            .args(args)
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
             .spawn()
@@ -107,11 +119,7 @@ impl Server {
             })
             .parse()
             .unwrap();
-        Server {
-            child,
-            addr,
-            store: store.to_string(),
-        }
+        Server { child, addr, store }
     }
 
     /// SIGKILL: the process gets no chance to finish anything.
