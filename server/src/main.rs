@@ -75,6 +75,13 @@ async fn main() {
         .allow_origin
         .parse()
         .unwrap_or_else(|_| fail("--allow-origin: not a header value"));
+    if config.dev && !matches!(config.host.as_str(), "127.0.0.1" | "::1" | "localhost") {
+        eprintln!(
+            "llm-memory-server: warning: --dev on {} lets anyone who reaches it in with any \
+             token; use --tokens FILE beyond this machine",
+            config.host
+        );
+    }
     let kind = store.kind();
     let state = Arc::new(AppState {
         store,
