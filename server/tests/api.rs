@@ -710,3 +710,47 @@ async fn a_token_file_maps_devices_to_users() {
     let r = stranger.get("/v1/sessions").await;
     assert_eq!((r.status, r.code()), (401, "unauthorized".into()));
 }
+
+/// A page on another origin calls with a bearer header: the preflight is answered without a
+/// token, and every answer, errors included, is readable by the page.
+#[tokio::test]
+async fn browsers_get_preflight_and_cors_headers() {
+    let dir = TempDir::new();
+    let url = Backend::Sqlite.store_url(&dir).unwrap();
+    let server = Server::start(&url, &["--allow-origin", "https://app.example"]);
+    let nobody = Client {
+        addr: server.addr,
+        token: None,
+    };
+    let pre = nobody
+        .send(
+            "OPTIONS",
+            &records_path("s"),
+            &[
+                ("origin", "https://app.example"),
+                ("access-control-request-method", "POST"),
+                (
+                    "access-control-request-headers",
+                    "authorization, x-request-id",
+                ),
+            ],
+            None,
+        )
+        .await
+        .unwrap();
+    assert_eq!(pre.status, 204);
+    let header = |r: &support::Reply, name: &str| r.headers[name].to_str().unwrap().to_string();
+    assert_eq!(
+        header(&pre, "access-control-allow-origin"),
+        "https://app.example"
+    );
+    assert!(header(&pre, "access-control-allow-methods").contains("POST"));
+    assert!(header(&pre, "access-control-allow-headers").contains("x-request-id"));
+    let refused = nobody.get("/v1/sessions").await;
+    assert_eq!(refused.status, 401);
+    assert_eq!(
+        header(&refused, "access-control-allow-origin"),
+        "https://app.example"
+    );
+    assert!(header(&refused, "access-control-expose-headers").contains("retry-after"));
+}
