@@ -75,6 +75,34 @@ impl Backend {
     }
 }
 
+/// Runs each named test once per store (`sqlite::name`, `postgres::name`, `redis::name`); each
+/// test is `async fn name(backend: Backend, store_url: String, dir: TempDir)`.
+#[macro_export]
+macro_rules! per_store {
+    ($($name:ident),* $(,)?) => {
+        mod sqlite { $( #[tokio::test] async fn $name() { $crate::support::run($crate::support::Backend::Sqlite, super::$name).await } )* }
+        mod postgres { $( #[tokio::test] async fn $name() { $crate::support::run($crate::support::Backend::Postgres, super::$name).await } )* }
+        mod redis { $( #[tokio::test] async fn $name() { $crate::support::run($crate::support::Backend::Redis, super::$name).await } )* }
+    };
+}
+
+/// Runs a per-store test with a scratch directory and the store's URL (or skips it).
+pub async fn run<F, Fut>(backend: Backend, test: F)
+where
+    F: FnOnce(Backend, String, TempDir) -> Fut,
+    Fut: std::future::Future<Output = ()>,
+{
+    let dir = TempDir::new();
+    if let Some(url) = backend.store_url(&dir) {
+        test(backend, url, dir).await;
+    }
+}
+
+/// The binary on a store with a rate high enough for the bursts tests send.
+pub fn start(url: &str) -> Server {
+    Server::start(url, &["--rate", "1000", "--burst", "1000"])
+}
+
 /// The server binary running on a store; killed when dropped.
 pub struct Server {
     child: Child,
