@@ -1,0 +1,160 @@
+// The AI SDK middleware (pkg/adapters/ai-sdk.js) with the real `ai` package: against the
+// SDK's own test model (MockLanguageModelV4, to see exactly what a model is given), and over
+// HTTP through @ai-sdk/openai-compatible to the demo's OpenAI-compatible server.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { generateText, streamText, wrapLanguageModel, tool, stepCountIs } from "ai";
+import { MockLanguageModelV4, convertArrayToReadableStream } from "ai/test";
+import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
+import { z } from "zod";
+import { Memory, throwsCode } from "./helpers.mjs";
+import { memoryMiddleware } from "../../pkg/adapters/ai-sdk.js";
+import { startDemoServer } from "../../www/server.mjs";
+
+const usage = {
+  inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined },
+  outputTokens: { total: 5, text: 5, reasoning: undefined },
+};
+const stop = { unified: "stop", raw: "stop" };
+const generated = (text) => ({ content: [{ type: "text", text }], finishReason: stop, usage, warnings: [] });
+const streamed = (...deltas) => ({
+  stream: convertArrayToReadableStream([
+    { type: "stream-start", warnings: [] },
+    { type: "text-start", id: "t1" },
+    ...deltas.map((delta) => ({ type: "text-delta", id: "t1", delta })),
+    { type: "text-end", id: "t1" },
+    { type: "finish", finishReason: stop, usage },
+  ]),
+});
+/** The text of every message a model call was given, in one string. */
+const promptText = (call) => JSON.stringify(call.prompt);
+const history = (mem) => mem.entries().map((e) => [e.role, e.content]);
+
+test("generateText: the model gets the memory's redacted context; the reply comes back restored and is kept", async () => {
+  const mem = new Memory({ redact: true, strategy: "tokens", maxTokens: 2000 });
+  const model = new MockLanguageModelV4({ doGenerate: async () => generated("I will write to [EMAIL_1] today.") });
+  const { text } = await generateText({
+    model: wrapLanguageModel({ model, middleware: memoryMiddleware(mem) }),
+    system: "You are brief.",
+    prompt: "Mail me at dana.reyes@example.net please",
+  });
+  assert.equal(text, "I will write to dana.reyes@example.net today.");
+  const sent = promptText(model.doGenerateCalls[0]);
+  assert.ok(!sent.includes("dana.reyes@example.net"), sent);
+  assert.ok(sent.includes("[EMAIL_1]") && sent.includes("You are brief."), sent);
+  assert.deepEqual(history(mem), [
+    ["user", "Mail me at dana.reyes@example.net please"],
+    ["assistant", "I will write to dana.reyes@example.net today."],
+  ]);
+});
+
+test("streamText: a placeholder split across deltas reaches the app whole and restored", async () => {
+  const mem = new Memory({ redact: true });
+  const model = new MockLanguageModelV4({ doStream: async () => streamed("Sure, [EM", "AIL", "_1] it is", ".") });
+  const result = streamText({
+    model: wrapLanguageModel({ model, middleware: memoryMiddleware(mem) }),
+    prompt: "my address is ana@example.org",
+  });
+  const chunks = [];
+  for await (const chunk of result.textStream) chunks.push(chunk);
+  assert.equal(chunks.join(""), "Sure, ana@example.org it is.");
+  assert.ok(chunks.every((c) => !/\[|EMAIL/.test(c)), JSON.stringify(chunks));
+  assert.ok(!promptText(model.doStreamCalls[0]).includes("ana@example.org"));
+  assert.deepEqual(history(mem).at(-1), ["assistant", "Sure, ana@example.org it is."]);
+});
+
+test("the prompt is built under the memory's budget, whatever the app sends", async () => {
+  const mem = new Memory({ strategy: "tokens", maxTokens: 120 });
+  for (let i = 0; i < 20; i++) {
+    mem.add("user", `Question number ${i} about the weather in a long sentence.`);
+    mem.add("assistant", `Answer number ${i}, also a long sentence about the weather.`);
+  }
+  const reports = [];
+  const model = new MockLanguageModelV4({ doGenerate: async () => generated("ok") });
+  await generateText({
+    model: wrapLanguageModel({ model, middleware: memoryMiddleware(mem, { onContext: ({ report }) => reports.push(report) }) }),
+    prompt: "And today?",
+  });
+  const { prompt } = model.doGenerateCalls[0];
+  assert.ok(prompt.length < 41 && prompt.length > 1, `${prompt.length} messages sent`);
+  assert.ok(reports[0].totalTokens <= 120, reports[0].headline);
+  assert.deepEqual(prompt.at(-1), { role: "user", content: [{ type: "text", text: "And today?" }] });
+  assert.equal(mem.length, 42);
+});
+
+test("an app that resends the whole conversation (useChat) adds only the new turn; a retry adds nothing", async () => {
+  const mem = new Memory();
+  const replies = ["first reply", "second reply"];
+  const model = new MockLanguageModelV4({ doGenerate: async () => generated(replies.shift()) });
+  const wrapped = wrapLanguageModel({ model, middleware: memoryMiddleware(mem) });
+  await generateText({ model: wrapped, messages: [{ role: "user", content: "one" }] });
+  await generateText({
+    model: wrapped,
+    messages: [{ role: "user", content: "one" }, { role: "assistant", content: "first reply" }, { role: "user", content: "two" }],
+  });
+  assert.deepEqual(history(mem), [["user", "one"], ["assistant", "first reply"], ["user", "two"], ["assistant", "second reply"]]);
+
+  const failing = new MockLanguageModelV4({ doGenerate: async () => { throw new Error("HTTP 503"); } });
+  const flaky = wrapLanguageModel({ model: failing, middleware: memoryMiddleware(mem) });
+  await assert.rejects(generateText({ model: flaky, prompt: "three", maxRetries: 0 }));
+  await assert.rejects(generateText({ model: flaky, prompt: "three", maxRetries: 0 }));
+  assert.deepEqual(history(mem).slice(4), [["user", "three"]]);
+});
+
+test("tool steps: the call's input is restored for the tool, its result is redacted for the model, all kept", async () => {
+  const mem = new Memory({ redact: true });
+  const seenByTool = [];
+  const model = new MockLanguageModelV4({
+    doGenerate: [
+      {
+        content: [{ type: "tool-call", toolCallId: "c1", toolName: "sendMail", input: JSON.stringify({ to: "[EMAIL_1]" }) }],
+        finishReason: { unified: "tool-calls", raw: "tool_calls" }, usage, warnings: [],
+      },
+      generated("Done: mailed [EMAIL_1]."),
+    ],
+  });
+  const { text } = await generateText({
+    model: wrapLanguageModel({ model, middleware: memoryMiddleware(mem) }),
+    tools: {
+      sendMail: tool({
+        inputSchema: z.object({ to: z.string() }),
+        execute: async ({ to }) => {
+          seenByTool.push(to);
+          return `queued for ${to}`;
+        },
+      }),
+    },
+    stopWhen: stepCountIs(3),
+    prompt: "Send the report to kim.lee@example.com",
+  });
+  assert.deepEqual(seenByTool, ["kim.lee@example.com"]);
+  assert.equal(text, "Done: mailed kim.lee@example.com.");
+  const second = promptText(model.doGenerateCalls[1]);
+  assert.ok(!second.includes("kim.lee@example.com"), second);
+  assert.ok(second.includes("queued for [EMAIL_1]"), second);
+  const roles = mem.entries().map((e) => e.role);
+  assert.deepEqual(roles, ["user", "assistant", "tool", "assistant"]);
+  assert.equal(mem.entries()[1].toolCalls[0].function.name, "sendMail");
+  assert.equal(mem.entries()[2].content, "queued for kim.lee@example.com");
+});
+
+test("memoryMiddleware refuses what is not a Memory", () => {
+  throwsCode(assert, () => memoryMiddleware({}), "INVALID_OPTION");
+});
+
+test("over HTTP (@ai-sdk/openai-compatible, the demo's server): no PII in any request body; the streamed reply restored", async (t) => {
+  const server = await startDemoServer({ port: 0 });
+  t.after(() => server.close());
+  const provider = createOpenAICompatible({ name: "offline", baseURL: `${server.url}/v1` });
+  const mem = new Memory({ redact: true, strategy: "tokens", maxTokens: 1000 });
+  const model = wrapLanguageModel({ model: provider.chatModel("offline-demo"), middleware: memoryMiddleware(mem) });
+  const said = "echo: write to ana.silva@example.pt or call +1 415 555 0199";
+  let shown = "";
+  for await (const chunk of streamText({ model, prompt: said }).textStream) shown += chunk;
+  assert.equal(shown, "write to ana.silva@example.pt or call +1 415 555 0199");
+  const bodies = await (await fetch(`${server.url}/__test/requests`)).json();
+  assert.equal(bodies.length, 1);
+  for (const value of ["ana.silva@example.pt", "415 555 0199"]) assert.ok(!bodies[0].body.includes(value), bodies[0].body);
+  assert.match(bodies[0].body, /\[EMAIL_1\].*\[PHONE_1\]/);
+  assert.deepEqual(history(mem), [["user", said], ["assistant", shown]]);
+});
