@@ -8,7 +8,8 @@ import { renderChat } from "./chat-view.js";
 import { createOutbox } from "./outbox.js";
 import { renderMemoryPanel } from "./memory-panel.js";
 import { fillForm, syncVisibility, wireSettingsForm } from "./settings-form.js";
-import { TOKENIZERS, keyedService, loadKey, loadSettings, saveSettings, setEntityTypes } from "./settings.js";
+import { keyedService, loadKey, loadSettings, saveSettings, setEntityTypes } from "./settings.js";
+import * as loaders from "./loaders.js";
 import * as chats from "./sessions.js";
 
 const $ = (sel) => document.querySelector(sel);
@@ -86,50 +87,25 @@ async function applyRedaction({ turnedOn = false } = {}) {
   }
 }
 
-// ---- PII model and tokenizer ---------------------------------------------------------------
+// ---- loads and worker events ---------------------------------------------------------------
 
-const NER_MODEL_URL = "/models/pii-ner.bin";
-const mb = (n) => (n / 1048576).toFixed(1);
-
-function nerStatus(stateName, text) {
-  const box = $(".ner-status");
-  box.dataset.state = stateName;
-  box.textContent = text;
-}
-
-/** Loads the PII model in the worker once; sends wait for it, so it redacts them. */
 function loadNerModel() {
   if (state.nerModel) return;
   state.nerModel = "loading";
-  outbox.track("the PII model", call("loadNerModel", NER_MODEL_URL)).then((info) => {
-    state.nerModel = "ready";
-    nerStatus("ready", `PII model ready${info.fromCache ? " (cached)" : ""}: names and addresses found on this device. Rampart by National Design Studio, ${info.license}.`);
-    $(".ner-status").title = info.attribution;
-  }, (e) => {
-    state.nerModel = null;
-    nerStatus("fallback", `PII model unavailable (${e.code ?? e.name}: ${e.message}); the rules alone redact. Run \`make model\` on the server.`);
-  });
+  outbox.track("the PII model", loaders.loadNerModel(call)).then((ok) => (state.nerModel = ok ? "ready" : null));
 }
 
-function tokenizerStatus(stateName, text, progress) {
-  const box = $("#tokenizer-status");
-  box.dataset.state = stateName;
-  box.querySelector(".label").textContent = text;
-  const bar = box.querySelector("progress");
-  bar.hidden = progress == null;
-  if (progress != null) bar.value = progress;
+function loadTokenizer() {
+  return outbox.track("the tokenizer", loaders.loadTokenizer(state.settings, call).then(refresh));
+}
+
+function loadTokenizerFile(file) {
+  if (file) return outbox.track("the tokenizer", loaders.loadTokenizerFile(file, memory).then(refresh));
 }
 
 function onWorkerEvent(ev) {
-  if (ev.event === "tokenizer") {
-    if (ev.state === "loading") {
-      tokenizerStatus("loading", `Loading tokenizer… ${mb(ev.loaded)}${ev.total ? ` / ${mb(ev.total)}` : ""} MB (sends wait for it)`, ev.total ? ev.loaded / ev.total : 0);
-    } else if (ev.state === "parsing") {
-      tokenizerStatus("loading", "Reading tokenizer.json in a worker…", 1);
-    }
-  } else if (ev.event === "nerModel") {
-    nerStatus("loading", `Loading the PII model… ${mb(ev.loaded)}${ev.total ? ` / ${mb(ev.total)}` : ""} MB (sends wait for it)`);
-  } else if (ev.event === "crash") {
+  if (loaders.showProgress(ev)) return;
+  if (ev.event === "crash") {
     notice(ev.message, "error");
   } else if (ev.event === "changed" && ev.session === state.session && !state.busy) {
     // Another tab of this chat stored turns: show them (the turn running here refreshes anyway).
@@ -137,44 +113,6 @@ function onWorkerEvent(ev) {
   } else if (ev.event === "storeError" && ev.session === state.session) {
     notice(`${ev.code}: ${ev.message}`, "error");
   }
-}
-
-function loadTokenizer() {
-  return outbox.track("the tokenizer", (async () => {
-    const s = state.settings;
-    const choice = TOKENIZERS[s.tokenizer];
-    if (s.tokenizer === "file") return; // waits for the file input
-    if (s.tokenizer === "approximate" || (s.tokenizer === "url" && !s.tokenizerUrl)) {
-      await call("loadTokenizer", null);
-      return tokenizerStatus("approximate", "Approximate token counts (4 characters per token): no tokenizer.json chosen.");
-    }
-    const url = s.tokenizer === "url" ? s.tokenizerUrl : choice.url;
-    try {
-      const { kind } = await call("loadTokenizer", { url });
-      tokenizerStatus("ready", `Tokenizer: ${s.tokenizer === "url" ? url.split("/").pop() : choice.label.split(" (")[0]} (${kind}), exact counts`);
-    } catch (e) {
-      if (e.message === "superseded") return;
-      await call("loadTokenizer", null).catch(() => {});
-      tokenizerStatus("fallback", `Could not load the tokenizer (${e.code ?? e.name}: ${e.message}); counting approximately (4 characters per token).`);
-    }
-    await refresh();
-  })());
-}
-
-function loadTokenizerFile(file) {
-  if (!file) return;
-  return outbox.track("the tokenizer", (async () => {
-    try {
-      tokenizerStatus("loading", `Reading ${file.name}…`, 0);
-      const bytes = new Uint8Array(await file.arrayBuffer());
-      const { kind } = await memory.callTransfer("loadTokenizer", { bytes }, [bytes.buffer]);
-      tokenizerStatus("ready", `Tokenizer: ${file.name} (${kind}), exact counts`);
-    } catch (e) {
-      await call("loadTokenizer", null).catch(() => {});
-      tokenizerStatus("fallback", `${file.name} is not a usable tokenizer.json (${e.message}); counting approximately.`);
-    }
-    await refresh();
-  })());
 }
 
 // ---- chat ----------------------------------------------------------------------------------
@@ -458,7 +396,7 @@ $("#stop").onclick = () => state.abort?.abort();
 // ---- start ---------------------------------------------------------------------------------
 
 async function boot() {
-  tokenizerStatus("loading", "Starting the memory worker…");
+  loaders.tokenizerStatus("loading", "Starting the memory worker…");
   const { entityTypes } = await call("init");
   setEntityTypes(entityTypes); // read by the settings below
   const { settings, warnings } = loadSettings();
@@ -495,5 +433,5 @@ async function boot() {
 
 outbox.track("the memory", boot()).catch((e) => {
   notice(`The demo failed to start: ${e.code ?? e.name}: ${e.message}`, "error");
-  tokenizerStatus("fallback", "Not running.");
+  loaders.tokenizerStatus("fallback", "Not running.");
 });
