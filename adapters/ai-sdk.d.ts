@@ -23,7 +23,8 @@ export interface MemoryMiddleware<V extends "v3" | "v4" = "v4"> {
  * prompt's new turns (after its last assistant message) to the memory, sends the memory's
  * context in place of the prompt (under its budget; redacted when the memory has `redact`),
  * restores placeholders in the reply (while it streams, too) and adds the reply back.
- * A `system` given to the call becomes the memory's `systemPrompt`.
+ * A `system` given to the call becomes the memory's `systemPrompt`; images and files of the
+ * new user turn are sent with it, but the memory keeps only its text.
  *
  * @example
  * ```js

@@ -19,10 +19,14 @@ export function memoryMiddleware(mem, options = {}) {
   return {
     specificationVersion,
     async transformParams({ params }) {
-      const query = takePrompt(mem, params.prompt, state);
+      const { query, files } = takePrompt(mem, params.prompt, state);
       const result = await mem.context(query ? { query } : undefined);
       onContext?.(result);
-      return { ...params, prompt: toSdkPrompt(result.messages) };
+      const prompt = toSdkPrompt(result.messages);
+      // Images and files of the new user turn go with it (the memory keeps text only).
+      const last = prompt.at(-1);
+      if (files.length && last?.role === "user") last.content.push(...files);
+      return { ...params, prompt };
     },
     async wrapGenerate({ doGenerate }) {
       const result = await doGenerate();
@@ -46,7 +50,8 @@ function codedError(code, message) {
  * results of a step) to the memory, and takes the prompt's system message as the memory's
  * system prompt. Apps may send the whole conversation (as `useChat` does) or only the new
  * turn: what came before the last assistant message is in the memory already, since the
- * middleware added the replies. Returns the latest user text, the query for retrieval.
+ * middleware added the replies. Returns the latest user text (the query for retrieval) and
+ * that turn's non-text parts (images, files), which are sent with it but not kept.
  */
 function takePrompt(mem, prompt, state) {
   const system = prompt.filter((m) => m.role === "system").map((m) => m.content).join("\n\n");
@@ -55,10 +60,12 @@ function takePrompt(mem, prompt, state) {
   let start = prompt.length;
   while (start > 0 && prompt[start - 1].role !== "assistant") start--;
   let query = "";
+  let files = [];
   for (const message of prompt.slice(start)) {
     if (message.role === "user") {
       const said = textOf(message.content);
       query = said;
+      files = typeof message.content === "string" ? [] : message.content.filter((p) => p.type !== "text");
       // The same user turn again with no reply after it: a retry, not a new turn.
       if (said === state.unanswered) continue;
       mem.add("user", said);
@@ -70,7 +77,7 @@ function takePrompt(mem, prompt, state) {
       }
     }
   }
-  return query;
+  return { query, files };
 }
 
 const textOf = (parts) =>

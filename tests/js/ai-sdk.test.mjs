@@ -138,6 +138,24 @@ test("tool steps: the call's input is restored for the tool, its result is redac
   assert.equal(mem.entries()[2].content, "queued for kim.lee@example.com");
 });
 
+test("an image sent with the new turn reaches the model with it; the memory keeps the text", async () => {
+  const mem = new Memory();
+  mem.add("user", "Earlier question.");
+  mem.add("assistant", "Earlier answer.");
+  const model = new MockLanguageModelV4({ doGenerate: async () => generated("A small PNG.") });
+  const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]);
+  await generateText({
+    model: wrapLanguageModel({ model, middleware: memoryMiddleware(mem) }),
+    messages: [{ role: "user", content: [{ type: "text", text: "What is in this picture?" }, { type: "image", image: png }] }],
+  });
+  const { prompt } = model.doGenerateCalls[0];
+  assert.equal(prompt.length, 3);
+  const last = prompt.at(-1);
+  assert.deepEqual(last.content.map((p) => p.type), ["text", "file"]);
+  assert.equal(last.content[0].text, "What is in this picture?");
+  assert.deepEqual(history(mem).slice(2), [["user", "What is in this picture?"], ["assistant", "A small PNG."]]);
+});
+
 test("memoryMiddleware refuses what is not a Memory", () => {
   throwsCode(assert, () => memoryMiddleware({}), "INVALID_OPTION");
 });
