@@ -1,8 +1,10 @@
 // Type-checked by `make test-types`: the adapters' .d.ts against the real frameworks' types.
-// The AI SDK middleware must be accepted by ai 7's wrapLanguageModel; the LangChain history
+// The AI SDK middleware must be accepted by ai 7's wrapLanguageModel (and ai 6's, as v3); the LangChain history
 // must be a BaseListChatMessageHistory; trimMessages must have LangChain's two call shapes.
 import { wrapLanguageModel, type LanguageModel } from "ai";
 import { MockLanguageModelV4 } from "ai/test";
+import { wrapLanguageModel as wrapLanguageModel6 } from "ai-v6";
+import { MockLanguageModelV3 } from "ai-v6/test";
 import type { BaseListChatMessageHistory } from "@langchain/core/chat_history";
 import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import type { Runnable } from "@langchain/core/runnables";
@@ -19,6 +21,8 @@ export function aiSdk(mem: Memory): LanguageModel {
   memoryMiddleware("mem");
   // ai 7 also takes the v3 middleware of ai 6.
   wrapLanguageModel({ model: new MockLanguageModelV4(), middleware: memoryMiddleware(mem, { specificationVersion: "v3" }) });
+  // ai 6 takes it as v3 middleware.
+  wrapLanguageModel6({ model: new MockLanguageModelV3(), middleware: memoryMiddleware(mem, { specificationVersion: "v3" }) });
   return model;
 }
 
