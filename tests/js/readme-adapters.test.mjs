@@ -1,10 +1,11 @@
 // Runs the README's two adapter examples ("With the Vercel AI SDK and LangChain.js") as they
-// are written, with "llm-memory" mapped to pkg/ and the Ollama URL to the demo's
-// OpenAI-compatible server, and checks that what they print is what their comments say.
+// are written, importing "llm-memory" (pkg/, through its package.json `exports`), with the
+// Ollama URL pointed at the demo's OpenAI-compatible server, and checks that what they print
+// is what their comments say.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync, writeFileSync, mkdirSync } from "node:fs";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { readFileSync, writeFileSync, mkdirSync, rmSync, symlinkSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { AIMessage, HumanMessage } from "@langchain/core/messages";
 import { FakeListChatModel } from "@langchain/core/utils/testing";
 import { tokenizerJson } from "./helpers.mjs"; // also loads the wasm, as an app's init would
@@ -15,16 +16,19 @@ const readme = readFileSync(new URL("README.md", root), "utf8");
 const section = readme.slice(readme.indexOf("## With the Vercel AI SDK and LangChain.js"), readme.indexOf("\n## ", readme.indexOf("## With the Vercel AI SDK")));
 const [aiSdkExample, langchainExample] = [...section.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]);
 
-/** The example as a module file under tests/out/ (so bare imports resolve from node_modules). */
+/**
+ * The example as a module file under tests/out/readme/, whose node_modules/llm-memory links to
+ * pkg/: its imports resolve through the package's `exports` as in an app, the others from the
+ * repository's node_modules.
+ */
 function moduleOf(name, code) {
-  const pkg = (path) => pathToFileURL(fileURLToPath(new URL(`pkg/${path}`, root))).href;
-  const source = code
-    .replace(/from "llm-memory\/ai-sdk"/g, `from "${pkg("adapters/ai-sdk.js")}"`)
-    .replace(/from "llm-memory\/langchain"/g, `from "${pkg("adapters/langchain.js")}"`)
-    .replace(/from "llm-memory"/g, `from "${pkg("llm_memory.js")}"`);
-  const file = new URL(`tests/out/${name}.mjs`, root);
-  mkdirSync(new URL("tests/out/", root), { recursive: true });
-  writeFileSync(file, source);
+  const dir = new URL("tests/out/readme/", root);
+  mkdirSync(new URL("node_modules/", dir), { recursive: true });
+  const link = fileURLToPath(new URL("node_modules/llm-memory", dir));
+  rmSync(link, { force: true, recursive: true });
+  symlinkSync(fileURLToPath(new URL("pkg", root)), link, "dir");
+  const file = new URL(`${name}.mjs`, dir);
+  writeFileSync(file, code);
   return file.href;
 }
 
