@@ -139,6 +139,8 @@ test-types:
 	# every public method documents an @example, and the examples compile
 	node tests/types/examples.mjs
 	node_modules/.bin/tsc -p tests/types/tsconfig.examples.json
+	# the adapters' types against the real ai 7 and @langchain/core types
+	node_modules/.bin/tsc -p tests/types/tsconfig.adapters.json
 
 ## The demo page's Playwright tests alone (test-browser runs them too, with the other browser tests).
 test-demo: node-deps browser model build
