@@ -203,7 +203,7 @@ serve:
 test-server: server-deps
 	server/scripts/with-stores.sh cargo test -p llm-memory-server
 
-## 200 clients × 200 records against Postgres; writes BENCHMARKS.md's "Sync server".
+## 200 clients × 200 records against Postgres (then SQLite, Redis); writes BENCHMARKS.md's "Sync server".
 bench-sync: server-deps
 	server/scripts/with-stores.sh cargo bench --profile server -p llm-memory-server --bench sync_load
 

@@ -1,9 +1,10 @@
-//! Load on loopback, bounded: `CLIENTS` clients (one user and session each) push
-//! `RECORDS` records each, `PER_PUSH` per request on a kept-alive connection, all at once,
-//! against the server binary on Postgres (`LLM_MEMORY_TEST_POSTGRES`). Then every client reads
-//! its session back: all records stored, once, byte for byte. Prints the push latencies and
-//! rewrites BENCHMARKS.md's "Sync server" section. `make bench-sync` runs it (through
-//! server/scripts/with-stores.sh, which starts the Postgres it uses).
+//! Load on loopback, bounded: `CLIENTS` clients (one user and session each) push `RECORDS`
+//! records each, `PER_PUSH` per request on a kept-alive connection, all at once, against the
+//! server binary on Postgres (`LLM_MEMORY_TEST_POSTGRES`), then on SQLite and Redis
+//! (`LLM_MEMORY_TEST_REDIS`) for comparison. Then every client reads its session back: all
+//! records stored, once, byte for byte. Prints the push latencies and rewrites BENCHMARKS.md's
+//! "Sync server" section. `make bench-sync` runs it (through server/scripts/with-stores.sh,
+//! which starts the Postgres and Redis it uses).
 
 #[path = "../tests/support/mod.rs"]
 mod support;
@@ -77,18 +78,9 @@ fn write_section(title: &str, body: &str) {
     std::fs::write(path, out).expect("write BENCHMARKS.md");
 }
 
-#[tokio::main]
-async fn main() {
-    let Ok(url) = std::env::var("LLM_MEMORY_TEST_POSTGRES") else {
-        eprintln!("sync_load: set LLM_MEMORY_TEST_POSTGRES (make bench-sync does)");
-        std::process::exit(1);
-    };
-    // The machine is shared: the load before the run says how busy it was.
-    let load = std::fs::read_to_string("/proc/loadavg")
-        .ok()
-        .and_then(|l| l.split_whitespace().next().map(str::to_string))
-        .unwrap_or_else(|| "unknown".into());
-    let server = Server::start(&url, &["--rate", "0"]);
+/// One store's run: the table row.
+async fn run(store: &str, url: &str) -> String {
+    let server = Server::start(url, &["--rate", "0"]);
     let users: Vec<(String, String)> = (0..CLIENTS)
         .map(|_| (unique("load"), unique("s")))
         .collect();
@@ -130,32 +122,66 @@ async fn main() {
     );
     let rate = stored as f64 / wall.as_secs_f64();
     println!(
-        "sync_load: {CLIENTS} clients x {RECORDS} records, {pushes} pushes in {:.1} s: \
+        "sync_load {store}: {CLIENTS} clients x {RECORDS} records, {pushes} pushes in {:.1} s: \
          p50 {} ms, p99 {} ms, max {} ms, {rate:.0} records/s; {stored} stored",
         wall.as_secs_f64(),
         ms(p50),
         ms(p99),
         ms(max)
     );
-    let body = format!(
-        "Measured by `make bench-sync` (`server/benches/sync_load.rs`, part of `make bench`): the \
-server binary (`--profile server`, `--rate 0`, 16 Postgres connections) on a throwaway \
-PostgreSQL cluster (`server/scripts/with-stores.sh`, default settings, fsync on), loopback only, \
-on the machine above. {CLIENTS} clients start together, each its own user and session, each \
-pushing {RECORDS} records of {RECORD_BYTES} opaque bytes, {PER_PUSH} per request, on one \
-kept-alive connection; latency is request sent to answer read. Afterwards every client reads its \
-session back: all records stored once, byte for byte. Load average when the run started: \
-{load} (other work on the 2 cores). With every client pushing at once, a push's latency is mostly \
-its wait for a connection and the CPU: pushes per second × latency ≈ {CLIENTS}.
-
-| store | clients × records | records per push | pushes | stored | push p50 (ms) | push p99 (ms) | max (ms) | wall (s) | records/s |
-| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |
-| Postgres | {CLIENTS} × {RECORDS} | {PER_PUSH} | {pushes} | {stored} | {} | {} | {} | {:.1} | {rate:.0} |
-",
+    format!(
+        "| {store} | {CLIENTS} × {RECORDS} | {PER_PUSH} | {pushes} | {stored} | {} | {} | {} | {:.1} | {rate:.0} |",
         ms(p50),
         ms(p99),
         ms(max),
         wall.as_secs_f64()
+    )
+}
+
+#[tokio::main]
+async fn main() {
+    let env = |name: &str| {
+        std::env::var(name).unwrap_or_else(|_| {
+            eprintln!("sync_load: set {name} (make bench-sync does)");
+            std::process::exit(1);
+        })
+    };
+    let (postgres, redis) = (
+        env("LLM_MEMORY_TEST_POSTGRES"),
+        env("LLM_MEMORY_TEST_REDIS"),
+    );
+    let dir = support::TempDir::new();
+    let sqlite = format!("sqlite:{}", dir.0.join("load.db").display());
+    // The machine is shared: the load before the run says how busy it was.
+    let load = std::fs::read_to_string("/proc/loadavg")
+        .ok()
+        .and_then(|l| l.split_whitespace().next().map(str::to_string))
+        .unwrap_or_else(|| "unknown".into());
+    let mut rows = Vec::new();
+    for (store, url) in [
+        ("Postgres", &postgres),
+        ("SQLite", &sqlite),
+        ("Redis", &redis),
+    ] {
+        rows.push(run(store, url).await);
+    }
+    let body = format!(
+        "Measured by `make bench-sync` (`server/benches/sync_load.rs`, part of `make bench`): the \
+server binary (`--profile server`, `--rate 0`) on each store in turn, loopback only, on the \
+machine above: a throwaway PostgreSQL cluster (`server/scripts/with-stores.sh`, default \
+settings, fsync on; 16 connections), SQLite (one file, WAL, `synchronous = FULL`), Redis \
+(no persistence). {CLIENTS} clients start together, each its own user and session, each \
+pushing {RECORDS} records of {RECORD_BYTES} opaque bytes, {PER_PUSH} per request, on one \
+kept-alive connection; latency is request sent to answer read. Afterwards every client reads its \
+session back: all records stored once, byte for byte. Load average when the runs started: \
+{load} (other work on the 2 cores). With every client pushing at once, a push's latency is mostly \
+its wait for the store and the CPU: pushes per second × latency ≈ {CLIENTS}.
+
+| store | clients × records | records per push | pushes | stored | push p50 (ms) | push p99 (ms) | max (ms) | wall (s) | records/s |
+| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |
+{}
+",
+        rows.join("\n")
     );
     write_section("Sync server", &body);
 }
