@@ -36,7 +36,7 @@ fn now_ms() -> i64 {
         .map_or(0, |d| d.as_millis() as i64)
 }
 
-/// The routes with their JSON fallbacks, CORS and the panic guard.
+/// The routes with their JSON fallbacks, the panic guard and CORS around them.
 pub fn router(state: Arc<AppState>) -> Router {
     let method_not_allowed = || async {
         ApiError::new(
@@ -59,7 +59,6 @@ pub fn router(state: Arc<AppState>) -> Router {
         )
         .fallback(|| async { ApiError::new(StatusCode::NOT_FOUND, "not_found", "no such route") })
         .with_state(state)
-        .layer(middleware::from_fn_with_state(cors_state, cors))
         .layer(tower_http::catch_panic::CatchPanicLayer::custom(
             |_: Box<dyn std::any::Any + Send>| {
                 ApiError::new(
@@ -70,6 +69,8 @@ pub fn router(state: Arc<AppState>) -> Router {
                 .into_response()
             },
         ))
+        // Outermost: the answer to a panic, too, carries the headers a page needs to read it.
+        .layer(middleware::from_fn_with_state(cors_state, cors))
 }
 
 /// Browsers call from the app's origin: answer preflights and mark every answer readable.
@@ -420,6 +421,10 @@ mod tests {
             let answer = get(addr, "/v1/sessions").await;
             assert!(answer.starts_with("HTTP/1.1 500"), "{answer}");
             assert!(answer.contains("\"code\":\"internal\""), "{answer}");
+            assert!(
+                answer.contains("access-control-allow-origin: *"),
+                "{answer}"
+            );
         }
         let health = get(addr, "/v1/health").await;
         assert!(health.starts_with("HTTP/1.1 200"), "{health}");
