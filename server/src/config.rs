@@ -19,6 +19,7 @@ Usage: llm-memory-server (--dev | --tokens FILE) [options]
   --burst N             requests a user may send at once (default 60)
   --pg-pool N           Postgres connections at most (default 16)
   --allow-origin ORIGIN browser origin allowed to call (default *)
+  --header-timeout DURATION  close a connection whose request headers take longer (default 10s)
 ";
 
 #[derive(Debug, Clone, PartialEq)]
@@ -33,6 +34,7 @@ pub struct Config {
     pub burst: f64,
     pub pg_pool: usize,
     pub allow_origin: String,
+    pub header_timeout: Duration,
 }
 
 /// Reads `10`, `10s`, `5m`, `24h`, `7d` (a bare number is seconds).
@@ -67,6 +69,7 @@ impl Config {
             burst: 60.0,
             pg_pool: 16,
             allow_origin: "*".into(),
+            header_timeout: Duration::from_secs(10),
         };
         let mut args = args.into_iter();
         while let Some(flag) = args.next() {
@@ -100,6 +103,11 @@ impl Config {
                         .ok_or_else(|| format!("--pg-pool: `{value}`"))?
                 }
                 "--allow-origin" => c.allow_origin = value,
+                "--header-timeout" => {
+                    c.header_timeout = Some(parse_duration(&value)?)
+                        .filter(|d| !d.is_zero())
+                        .ok_or("--header-timeout must be at least 1s")?
+                }
                 _ => return Err(format!("unknown option {flag}")),
             }
         }
@@ -129,6 +137,9 @@ mod tests {
         assert!(Config::parse(args("--dev --port")).is_err());
         assert!(Config::parse(args("--dev --rate -1")).is_err());
         assert!(Config::parse(args("--dev --bogus 1")).is_err());
+        let c = Config::parse(args("--dev --header-timeout 2s")).unwrap();
+        assert_eq!(c.header_timeout, Duration::from_secs(2));
+        assert!(Config::parse(args("--dev --header-timeout 0")).is_err());
     }
 
     #[test]

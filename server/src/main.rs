@@ -2,6 +2,10 @@
 //! SIGINT or SIGTERM. Prints `listening on http://HOST:PORT` once it accepts connections (the
 //! tests and `make serve` read that line).
 
+use axum::Router;
+use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
+use hyper_util::server::conn::auto::Builder;
+use hyper_util::service::TowerToHyperService;
 use llm_memory_server::api::{router, AppState};
 use llm_memory_server::auth::Auth;
 use llm_memory_server::config::{Config, USAGE};
@@ -11,6 +15,7 @@ use llm_memory_server::store::{
 };
 use std::io::Write;
 use std::sync::Arc;
+use std::time::Duration;
 
 fn fail(message: &str) -> ! {
     eprintln!("llm-memory-server: {message}");
@@ -109,8 +114,42 @@ async fn main() {
         }
     );
     let _ = std::io::stdout().flush();
-    axum::serve(listener, router(state))
-        .with_graceful_shutdown(shutdown())
-        .await
-        .unwrap_or_else(|e| fail(&format!("server stopped: {e}")));
+    serve(listener, router(state), config.header_timeout).await;
+}
+
+/// Accepts HTTP/1.1 connections until SIGINT or SIGTERM. A connection whose request headers do
+/// not arrive within `header_timeout` is closed, so slow clients cannot hold connections open
+/// (the body has its own limit, `limits::BODY_TIMEOUT`). Stopping drops requests in flight: a
+/// push is stored whole or not at all, and clients retry.
+async fn serve(listener: tokio::net::TcpListener, app: Router, header_timeout: Duration) {
+    let mut builder = Builder::new(TokioExecutor::new());
+    builder
+        .http1()
+        .timer(TokioTimer::new())
+        .header_read_timeout(header_timeout);
+    let builder = Arc::new(builder.http1_only());
+    let stop = shutdown();
+    tokio::pin!(stop);
+    loop {
+        let stream = tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok((stream, _)) => stream,
+                Err(e) => {
+                    // Out of file descriptors and the like: wait instead of spinning.
+                    eprintln!("llm-memory-server: accept failed: {e}");
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                    continue;
+                }
+            },
+            _ = &mut stop => return,
+        };
+        let _ = stream.set_nodelay(true);
+        let service = TowerToHyperService::new(app.clone());
+        let builder = builder.clone();
+        tokio::spawn(async move {
+            let _ = builder
+                .serve_connection(TokioIo::new(stream), service)
+                .await;
+        });
+    }
 }

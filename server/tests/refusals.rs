@@ -364,3 +364,30 @@ async fn browsers_get_preflight_and_cors_headers() {
     );
     assert!(header(&refused, "access-control-expose-headers").contains("retry-after"));
 }
+
+/// A client that sends its request headers too slowly loses the connection; others are served.
+#[tokio::test]
+async fn slow_headers_lose_the_connection() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let dir = TempDir::new();
+    let url = Backend::Sqlite.store_url(&dir).unwrap();
+    let server = Server::start(&url, &["--header-timeout", "1s"]);
+    let mut slow = tokio::net::TcpStream::connect(server.addr).await.unwrap();
+    slow.write_all(b"GET /v1/health HTTP/1.1\r\nhost: x\r\n")
+        .await
+        .unwrap();
+    let started = std::time::Instant::now();
+    let mut buf = [0u8; 256];
+    let n = tokio::time::timeout(std::time::Duration::from_secs(10), slow.read(&mut buf))
+        .await
+        .expect("the server closes a connection whose headers stall")
+        .unwrap_or(0);
+    let answer = String::from_utf8_lossy(&buf[..n]).to_string();
+    assert!(n == 0 || answer.starts_with("HTTP/1.1 408"), "{answer}");
+    assert!(started.elapsed() >= std::time::Duration::from_millis(900));
+    let anyone = Client {
+        addr: server.addr,
+        token: None,
+    };
+    assert_eq!(anyone.get("/v1/health").await.status, 200);
+}
