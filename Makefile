@@ -10,7 +10,7 @@ WASM := target/wasm32-unknown-unknown/release/llm_memory.wasm
 CHROMEDRIVER ?= /usr/bin/chromedriver
 PORT ?= 8080
 
-.PHONY: model ner-fixture embed-model embed-fixture build build-full test-full test lint demo bench deps tools node-deps browser test-native test-wasm test-node test-browser test-types clean size test-demo test-bundler eval eval-corpora
+.PHONY: serve test-server bench-sync server-deps model ner-fixture embed-model embed-fixture build build-full test-full test lint demo bench deps tools node-deps browser test-native test-wasm test-node test-browser test-types clean size test-demo test-bundler eval eval-corpora
 
 ## Build pkg/: the npm package (ES module + wasm + .d.ts).
 build: tools
@@ -104,13 +104,14 @@ embed-fixture: embed-model
 	  $(EMBED_DIR)/st/tokenizer.json tests/fixtures/embed_reference
 
 ## Every test: lint, native core, wasm in headless Chromium, Node against the built pkg/, types.
-test: lint deps build test-native test-wasm test-node test-browser test-types test-bundler test-full
+test: lint deps build test-native test-wasm test-node test-browser test-types test-bundler test-full test-server
 
 ## Formatting and clippy (warnings are errors), natively and for the wasm bindings.
 lint: tools
 	cargo fmt --check
 	cargo clippy --all-targets -- -D warnings
 	cargo clippy --target wasm32-unknown-unknown --lib -- -D warnings
+	cargo clippy -p llm-memory-server --all-targets -- -D warnings
 
 test-native: model embed-model
 	cargo test --all-targets
@@ -154,7 +155,7 @@ test-bundler: node-deps browser build
 demo: node-deps model build
 	node www/server.mjs --port $(PORT)
 
-bench: deps model embed-model build
+bench: deps model embed-model build bench-sync
 	node bench/run.mjs
 
 size: build
@@ -179,6 +180,36 @@ $(EVAL_VENV)/.installed: bench/eval/requirements.txt
 	python3 -m venv $(EVAL_VENV)
 	$(EVAL_VENV)/bin/pip install -q --no-deps -r bench/eval/requirements.txt
 	touch $@
+
+## The sync server (server/, docs/sync-protocol.md). `make serve` runs it on SQLite (data/sync.db)
+## in development mode (every bearer token is its own user) on http://127.0.0.1:$(SERVE_PORT)/;
+## `make serve STORE=postgres POSTGRES_URL=postgres://…` or `STORE=redis REDIS_URL=redis://…`.
+SERVE_PORT ?= 8787
+STORE ?= sqlite
+SERVER_BIN := $${CARGO_TARGET_DIR:-target}/server/llm-memory-server
+serve:
+	cargo build --profile server -p llm-memory-server
+	case "$(STORE)" in
+	  sqlite) store=sqlite:data/sync.db ;;
+	  postgres) store="$${POSTGRES_URL:?STORE=postgres needs POSTGRES_URL=postgres://user@host:port/db}" ;;
+	  redis) store="$${REDIS_URL:?STORE=redis needs REDIS_URL=redis://host:port/}" ;;
+	  *) echo "STORE is sqlite, postgres or redis"; exit 2 ;;
+	esac
+	exec "$(SERVER_BIN)" --dev --port $(SERVE_PORT) --store "$$store"
+
+## The server's tests on SQLite, a throwaway Postgres cluster and a throwaway Redis (loopback).
+test-server: server-deps
+	server/scripts/with-stores.sh cargo test -p llm-memory-server
+
+## 200 clients × 200 records against Postgres; writes BENCHMARKS.md's "Sync server".
+bench-sync: server-deps
+	server/scripts/with-stores.sh cargo bench --profile server -p llm-memory-server --bench sync_load
+
+server-deps:
+	@if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || ! command -v redis-server >/dev/null; then \
+	  echo "installing PostgreSQL and Redis (Debian packages)"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql redis-server >/dev/null; \
+	fi
 
 deps: tools node-deps browser
 
