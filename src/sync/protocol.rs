@@ -114,8 +114,12 @@ pub fn check_token(token: &str) -> Result<String> {
     Ok(token.to_string())
 }
 
-/// Session names may hold any printable character; in a URL path they are percent-encoded.
+/// Session names may hold any printable character; in a URL path they are percent-encoded as
+/// one segment (a name of `.` or `..` too, which URL parsers would otherwise drop).
 pub fn percent_encode(s: &str) -> String {
+    if s == "." || s == ".." {
+        return s.replace('.', "%2E");
+    }
     let mut out = String::with_capacity(s.len());
     for b in s.bytes() {
         if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~') {
@@ -242,4 +246,16 @@ pub fn classify<T: serde::de::DeserializeOwned>(
         ))),
         _ => Response::Fatal(error),
     }
+}
+
+/// `classify` for a pull: a session nobody pushed yet (404) is an empty one.
+pub fn classify_pull(status: u16, body: &str, retry_after_s: Option<f64>) -> Response<PullPage> {
+    if status == 404 {
+        return Response::Ok(PullPage {
+            records: Vec::new(),
+            seq: 0,
+            more: false,
+        });
+    }
+    classify("pull", status, body, retry_after_s)
 }

@@ -3,9 +3,13 @@
 //! `add` calls) lands in one write. `flush()` resolves once everything is stored, or rejects
 //! with the error, and unwritten changes stay queued for the next attempt: nothing is dropped.
 //! After each write, other tabs on the same session hear of it on a BroadcastChannel.
+//! With a key, every record is encrypted before it is stored; with sync, each burst of changes
+//! is also packed into sync records, stored in the same write, and handed to the sync link.
 
 use super::Backend;
 use crate::bindings::errors::js_error;
+use crate::bindings::sync::link::SyncLink;
+use crate::bindings::sync::Cipher;
 use crate::error::{Error, ErrorCode};
 use crate::memory::Memory as Core;
 use crate::store::{RecordOp, SessionMeta, StoredSizes};
@@ -18,6 +22,9 @@ use wasm_bindgen::JsCast;
 #[derive(Default)]
 struct Flow {
     queue: Vec<RecordOp>,
+    /// Changes to store and to sync that did not come from the memory's change log (the
+    /// records a session held before it first synced).
+    unsynced: Vec<RecordOp>,
     running: bool,
     waiters: Vec<(Function, Function)>,
     error: Option<Error>,
@@ -37,6 +44,9 @@ pub struct Store {
     on_error: Option<Function>,
     on_change: RefCell<Option<Function>>,
     _listener: Option<Listener>,
+    /// Encrypts records at rest (the `encrypt` or `sync` key).
+    cipher: Option<Cipher>,
+    pub sync: RefCell<Option<Rc<SyncLink>>>,
 }
 
 type Listener = Closure<dyn FnMut(web_sys::MessageEvent)>;
@@ -114,6 +124,7 @@ impl Store {
         on_error: Option<Function>,
         on_change: Option<Function>,
         inbox: Option<Inbox>,
+        cipher: Option<Cipher>,
     ) -> Rc<Store> {
         let (channel, early) = inbox.map_or((None, Vec::new()), Inbox::take);
         let store = Rc::new_cyclic(|weak: &Weak<Store>| {
@@ -138,6 +149,8 @@ impl Store {
                 on_error,
                 on_change: RefCell::new(on_change),
                 _listener: listener,
+                cipher,
+                sync: RefCell::new(None),
             }
         });
         for message in early {
@@ -159,9 +172,10 @@ impl Store {
             self.detach();
             return;
         }
-        let Ok(ops) = serde_json::from_str::<Vec<RecordOp>>(&text) else {
+        let Ok(mut ops) = serde_json::from_str::<Vec<RecordOp>>(&text) else {
             return;
         };
+        ops.retain(|op| !is_sync_op(op));
         let Some(core) = self.core.upgrade() else {
             return;
         };
@@ -182,7 +196,10 @@ impl Store {
 
     /// The session was deleted elsewhere: stop storing (writing would bring back a part of
     /// it), keep the memory as it is, and say so to `onError` and to every later `flush()`.
-    fn detach(&self) {
+    pub fn detach(&self) {
+        if let Some(link) = self.sync.borrow().as_ref() {
+            link.stop();
+        }
         let session = self.meta.borrow().session.clone();
         let e = Error::new(
             ErrorCode::NotFound,
@@ -200,7 +217,7 @@ impl Store {
         self.report(&e);
     }
 
-    fn report(&self, e: &Error) {
+    pub fn report(&self, e: &Error) {
         match &self.on_error {
             Some(f) => {
                 let _ = f.call1(&JsValue::NULL, &js_error(e.code, &e.message));
@@ -225,11 +242,13 @@ impl Store {
 
     async fn pump(self: Rc<Self>) {
         loop {
+            let mut fresh = std::mem::take(&mut self.flow.borrow_mut().unsynced);
+            if let Some(core) = self.core.upgrade() {
+                fresh.extend(core.borrow_mut().take_changes());
+            }
+            let outbox = self.pack_for_sync(&fresh).await;
+            fresh.extend(outbox);
             let ops = {
-                let fresh = match self.core.upgrade() {
-                    Some(core) => core.borrow_mut().take_changes(),
-                    None => Vec::new(),
-                };
                 let mut flow = self.flow.borrow_mut();
                 flow.queue.extend(fresh);
                 crate::store::records::compact(std::mem::take(&mut flow.queue))
@@ -241,11 +260,19 @@ impl Store {
                 break;
             }
             let meta = self.next_meta(&ops);
-            match self.backend.write(&meta, &ops).await {
+            let written = match &self.cipher {
+                Some(c) => match c.seal_ops(&meta.session, &ops).await {
+                    Ok(sealed) => self.backend.write(&meta, &sealed).await,
+                    Err(e) => Err(e),
+                },
+                None => self.backend.write(&meta, &ops).await,
+            };
+            match written {
                 Ok(()) => {
                     *self.meta.borrow_mut() = meta;
                     self.flow.borrow_mut().error = None;
                     self.broadcast(&ops);
+                    self.hand_to_sync(&ops);
                 }
                 Err(e) => {
                     {
@@ -294,8 +321,130 @@ impl Store {
         meta
     }
 
+    /// Packs fresh changes into encrypted sync records, as local records to store with them.
+    /// A sealing failure (never expected with a valid key) is reported; the changes are still
+    /// stored here.
+    async fn pack_for_sync(&self, fresh: &[RecordOp]) -> Vec<RecordOp> {
+        let link = self.sync.borrow().clone();
+        let Some(link) = link else {
+            return Vec::new();
+        };
+        let outs = link.engine.borrow_mut().plan(fresh);
+        if outs.is_empty() {
+            return Vec::new();
+        }
+        let session = self.meta.borrow().session.clone();
+        let aads = outs
+            .iter()
+            .map(|o| crate::sync::protocol::aad(&session, &o.id))
+            .collect();
+        let plains = outs.iter().map(|o| o.plain.clone()).collect();
+        match link.cipher().seal(aads, plains).await {
+            Ok(datas) => {
+                let now = js_sys::Date::now();
+                let engine = link.engine.borrow();
+                outs.iter()
+                    .zip(datas)
+                    .enumerate()
+                    .flat_map(|(i, (o, d))| engine.stored_records(o, d, now + i as f64 / 1000.0))
+                    .collect()
+            }
+            Err(e) => {
+                self.report(&e);
+                Vec::new()
+            }
+        }
+    }
+
+    /// After a write: stored sync records wait for the server, which the link is asked to do.
+    fn hand_to_sync(&self, ops: &[RecordOp]) {
+        let link = self.sync.borrow().clone();
+        if let Some(link) = link {
+            let before = link.engine.borrow().unsent();
+            link.engine.borrow_mut().note_stored(ops);
+            if link.engine.borrow().unsent() > before {
+                link.request(None);
+            }
+        }
+    }
+
+    /// Records to store and push as if the memory had just made them.
+    pub fn enqueue_changes(self: &Rc<Self>, ops: Vec<RecordOp>) {
+        if ops.is_empty() || self.gone.get() {
+            return;
+        }
+        self.flow.borrow_mut().unsynced.extend(ops);
+        self.schedule();
+    }
+
+    /// Sync bookkeeping to store locally (acknowledged records leaving the outbox, the cursor).
+    pub fn enqueue_local(self: &Rc<Self>, ops: Vec<RecordOp>) {
+        if ops.is_empty() || self.gone.get() {
+            return;
+        }
+        self.flow.borrow_mut().queue.extend(ops);
+        self.schedule();
+    }
+
+    /// Another device's changes: applied to the memory, stored, and told to the app.
+    pub fn apply_pulled(self: &Rc<Self>, apply: Vec<RecordOp>, local: Vec<RecordOp>) {
+        if self.gone.get() {
+            return;
+        }
+        let changed = !apply.is_empty();
+        if changed {
+            let Some(core) = self.core.upgrade() else {
+                return;
+            };
+            let result = core.borrow_mut().apply_remote(apply.clone());
+            if let Err(e) = result {
+                self.report(&e);
+                return;
+            }
+        }
+        {
+            let mut flow = self.flow.borrow_mut();
+            flow.queue.extend(apply);
+            flow.queue.extend(local);
+        }
+        self.schedule();
+        if changed {
+            let f = self.on_change.borrow().clone();
+            if let Some(f) = f {
+                let _ = f.call0(&JsValue::NULL);
+            }
+        }
+    }
+
+    /// The session was deleted on the server: remove it from local storage, tell the other
+    /// tabs, and stop storing here.
+    pub async fn delete_everywhere_here(&self) -> crate::error::Result<()> {
+        let session = self.meta.borrow().session.clone();
+        self.detach_quietly();
+        self.backend.delete(&session).await?;
+        announce_deleted(&self.backend, &session);
+        Ok(())
+    }
+
+    fn detach_quietly(&self) {
+        let mut flow = self.flow.borrow_mut();
+        flow.queue.clear();
+        flow.error = Some(Error::new(
+            ErrorCode::NotFound,
+            format!(
+                "session {:?} was deleted on another device: changes are no longer stored",
+                self.meta.borrow().session
+            ),
+        ));
+        self.gone.set(true);
+    }
+
     fn broadcast(&self, ops: &[RecordOp]) {
-        if let (Some(ch), Ok(text)) = (&self.channel, serde_json::to_string(ops)) {
+        let ops: Vec<&RecordOp> = ops.iter().filter(|op| !is_sync_op(op)).collect();
+        if ops.is_empty() {
+            return;
+        }
+        if let (Some(ch), Ok(text)) = (&self.channel, serde_json::to_string(&ops)) {
             let _ = ch.post_message(&JsValue::from_str(&text));
         }
     }
@@ -315,6 +464,9 @@ impl Store {
     }
 
     pub fn close(&self) {
+        if let Some(link) = self.sync.borrow().as_ref() {
+            link.stop();
+        }
         if let Some(ch) = &self.channel {
             ch.set_onmessage(None);
             ch.close();
@@ -325,6 +477,15 @@ impl Store {
 impl Drop for Store {
     fn drop(&mut self) {
         self.close();
+    }
+}
+
+/// A change to the sync bookkeeping, which stays out of the memory and other tabs.
+fn is_sync_op(op: &RecordOp) -> bool {
+    match op {
+        RecordOp::Put(r) => crate::sync::is_sync_kind(&r.kind),
+        RecordOp::Delete { kind, .. } => crate::sync::is_sync_kind(kind),
+        RecordOp::DeleteKinds { kinds } => kinds.iter().any(|k| crate::sync::is_sync_kind(k)),
     }
 }
 
