@@ -427,8 +427,7 @@ impl Memory {
     #[wasm_bindgen(js_name = delete)]
     pub async fn delete_session(
         #[wasm_bindgen(unchecked_param_type = "string")] session: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "StorageName | DeleteOptions | undefined")]
-        storage: Option<JsValue>,
+        #[wasm_bindgen(unchecked_param_type = "DeleteTarget | undefined")] storage: Option<JsValue>,
     ) -> Result<(), JsValue> {
         let session = string_arg(&session, "session")?;
         validate_session_name(&session)?;
@@ -466,6 +465,39 @@ impl Memory {
         Ok(())
     }
 
+    /// The whole memory as a versioned JSON document, for `Memory.import` (lossless).
+    ///
+    /// @example
+    /// ```js
+    /// const blob = new Blob([JSON.stringify(mem.export())], { type: "application/json" });
+    /// ```
+    #[wasm_bindgen(unchecked_return_type = "SessionDocument")]
+    pub fn export(&self) -> Result<JsValue, JsValue> {
+        let meta = match &self.store {
+            Some(s) => s.meta.borrow().clone(),
+            None => SessionMeta::new("unsaved", js_sys::Date::now(), None),
+        };
+        let doc = SessionDocument::new(&meta, self.core.borrow().records());
+        to_js(&doc)
+    }
+
+    /// Resolves when every change so far is stored; rejects with a coded error
+    /// (`QUOTA_EXCEEDED`, `STORAGE_FAILED`, ...) if a write failed. Unstored changes stay
+    /// queued and are retried by the next `flush()`.
+    ///
+    /// @example
+    /// ```js
+    /// mem.add("user", "Keep this");
+    /// await mem.flush(); // stored, or throws e.g. QUOTA_EXCEEDED
+    /// ```
+    #[wasm_bindgen(unchecked_return_type = "Promise<void>")]
+    pub fn flush(&self) -> js_sys::Promise {
+        match &self.store {
+            Some(store) => store.flush(),
+            None => js_sys::Promise::resolve(&JsValue::UNDEFINED),
+        }
+    }
+
     /// Pushes what this device has not sent and pulls the other devices' changes now (it also
     /// happens on open, after each write and every `sync.intervalMs`). Resolves with the number
     /// of records pushed and of other devices' records pulled; rejects with `SYNC_FAILED`
@@ -500,41 +532,9 @@ impl Memory {
         })
     }
 
-    /// The whole memory as a versioned JSON document, for `Memory.import` (lossless).
-    ///
-    /// @example
-    /// ```js
-    /// const blob = new Blob([JSON.stringify(mem.export())], { type: "application/json" });
-    /// ```
-    #[wasm_bindgen(unchecked_return_type = "SessionDocument")]
-    pub fn export(&self) -> Result<JsValue, JsValue> {
-        let meta = match &self.store {
-            Some(s) => s.meta.borrow().clone(),
-            None => SessionMeta::new("unsaved", js_sys::Date::now(), None),
-        };
-        let doc = SessionDocument::new(&meta, self.core.borrow().records());
-        to_js(&doc)
-    }
-
-    /// Resolves when every change so far is stored; rejects with a coded error
-    /// (`QUOTA_EXCEEDED`, `STORAGE_FAILED`, ...) if a write failed. Unstored changes stay
-    /// queued and are retried by the next `flush()`.
-    ///
-    /// @example
-    /// ```js
-    /// mem.add("user", "Keep this");
-    /// await mem.flush(); // stored, or throws e.g. QUOTA_EXCEEDED
-    /// ```
-    #[wasm_bindgen(unchecked_return_type = "Promise<void>")]
-    pub fn flush(&self) -> js_sys::Promise {
-        match &self.store {
-            Some(store) => store.flush(),
-            None => js_sys::Promise::resolve(&JsValue::UNDEFINED),
-        }
-    }
-
-    /// Stops listening to other tabs (and telling them of this tab's changes). The memory
-    /// stays usable; later changes are still stored.
+    /// Stops listening to other tabs (and telling them of this tab's changes), and stops
+    /// syncing. The memory stays usable; later changes are still stored (and pushed by the
+    /// next instance that opens the session with `sync`).
     ///
     /// @example
     /// ```js

@@ -307,6 +307,9 @@ export interface DeleteOptions {
   sync?: Pick<SyncOptions, "url" | "token">;
 }
 
+/** `Memory.delete`'s second argument: a storage name, or options. */
+export type DeleteTarget = StorageName | DeleteOptions;
+
 export interface ImportOptions extends Omit<Partial<OpenOptions>, "sync" | "encrypt"> {
   /** Replace a stored session of the same name (default false: an error). */
   overwrite?: boolean;
