@@ -21,7 +21,10 @@ fn client_records(client: usize) -> Vec<(String, Vec<u8>)> {
     (0..RECORDS)
         .map(|i| {
             let seed = (client * RECORDS + i) as u64;
-            (format!("rec-{i}"), support::opaque_bytes(seed, RECORD_BYTES))
+            (
+                format!("rec-{i}"),
+                support::opaque_bytes(seed, RECORD_BYTES),
+            )
         })
         .collect()
 }
@@ -61,10 +64,15 @@ fn write_section(title: &str, body: &str) {
     let out = match text.find(&heading) {
         Some(start) => {
             let rest = &text[start + heading.len()..];
-            let end = rest.find("\n## ").map_or(text.len(), |i| start + heading.len() + i + 1);
+            let end = rest
+                .find("\n## ")
+                .map_or(text.len(), |i| start + heading.len() + i + 1);
             format!("{}{section}{}", &text[..start], &text[end..])
         }
-        None => format!("{}\n{section}", text.trim_end_matches('\n').to_string() + "\n"),
+        None => format!(
+            "{}\n{section}",
+            text.trim_end_matches('\n').to_string() + "\n"
+        ),
     };
     std::fs::write(path, out).expect("write BENCHMARKS.md");
 }
@@ -97,7 +105,11 @@ async fn main() {
     for (n, (token, sid)) in users.iter().enumerate() {
         let back = server.client(token).read_all(sid).await;
         let want = client_records(n);
-        assert_eq!(back.len(), want.len(), "client {n}: all records stored once");
+        assert_eq!(
+            back.len(),
+            want.len(),
+            "client {n}: all records stored once"
+        );
         for ((id, seq, data), (want_id, want_data)) in back.iter().zip(&want) {
             assert_eq!((id, data), (want_id, want_data));
             assert!(*seq >= 1);

@@ -45,6 +45,8 @@ struct OpenOptions {
     on_change: Option<Function>,
     sync: Option<SyncSpec>,
     encrypt: Option<JsValue>,
+    /// The key records are stored with, once resolved (`encrypt.key`, else `sync.key`).
+    cipher: Option<Cipher>,
 }
 
 fn open_options(o: &Opts) -> Result<OpenOptions, JsValue> {
@@ -70,6 +72,7 @@ fn open_options(o: &Opts) -> Result<OpenOptions, JsValue> {
         on_change: o.function("onChange")?,
         sync: sync_spec(o)?,
         encrypt: encrypt_key(o)?,
+        cipher: None,
     })
 }
 
@@ -82,7 +85,6 @@ fn bind(
     open: OpenOptions,
     inbox: Option<Inbox>,
     read_only: bool,
-    cipher: Option<Cipher>,
 ) -> Memory {
     let memory = Memory::from_parts(core, parsed);
     let store = Store::new(
@@ -92,7 +94,7 @@ fn bind(
         open.on_error,
         open.on_change,
         inbox,
-        cipher,
+        open.cipher,
     );
     memory.attach(store, read_only)
 }
@@ -291,7 +293,9 @@ impl Memory {
             }
             _ => None,
         };
-        let memory = bind(core, parsed, backend, meta, open, inbox, read_only, cipher);
+        let mut open = open;
+        open.cipher = cipher;
+        let memory = bind(core, parsed, backend, meta, open, inbox, read_only);
         let store = memory.store.clone();
         if let Some(store) = &store {
             store.enqueue_local(resealed);
@@ -389,7 +393,7 @@ impl Memory {
             announce_deleted(&backend, &meta.session);
         }
         let inbox = Inbox::open(&backend, &meta.session);
-        Ok(bind(core, parsed, backend, meta, open, inbox, false, None))
+        Ok(bind(core, parsed, backend, meta, open, inbox, false))
     }
 
     /// The stored sessions: `{ session, createdAt, updatedAt, turns, bytes, ttlMs?,
