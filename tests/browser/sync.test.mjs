@@ -117,8 +117,10 @@ test("two devices exchange turns, facts and forgets", { skip }, async () => {
   // Nothing planted reaches the server's database or IndexedDB in clear.
   const dump = execFileSync("sqlite3", [sync.db, ".dump"], { encoding: "utf8", maxBuffer: 64 << 20 });
   assert.match(dump, /INSERT INTO/, "the dump holds the records");
-  const atRest = JSON.stringify(await b.tab.evaluate(() => rawRecords()));
+  const records = await b.tab.evaluate(() => rawRecords());
+  const atRest = JSON.stringify(records);
   assert.match(atRest, /\$sealed/);
+  assert.ok(records.some((r) => r.includes('"kind":"vault"')), "the redaction vault is among the records at rest");
   for (const text of PLANTED.slice(0, 3)) {
     assert.ok(!dump.includes(text), `server dump holds ${text}`);
     assert.ok(!atRest.includes(text), `IndexedDB holds ${text}`);
