@@ -242,6 +242,29 @@ test("a session deleted on one device is deleted on the others", { skip }, async
   await b.context.close();
 });
 
+test("a session kept before sync was turned on is sent whole, once", { skip }, async () => {
+  const token = "account-legacy";
+  const a = await device();
+  await a.tab.evaluate(async () => {
+    const mem = await lib.Memory.open({ session: "legacy", storage: "indexeddb" });
+    mem.add("user", "from before sync");
+    mem.remember("The user prefers tea");
+    await mem.flush();
+  });
+  await open(a, "legacy", token);
+  await a.tab.evaluate(async () => { await mem.sync(); });
+  // A reload does not send it again.
+  await a.tab.reload();
+  await a.tab.waitForFunction(() => window.ready === true);
+  await open(a, "legacy", token);
+  assert.deepEqual(await syncNow(a), { pushed: 0, pulled: 0 });
+  const b = await device();
+  assert.deepEqual((await open(b, "legacy", token)).map((e) => e.content), ["from before sync"]);
+  assert.deepEqual(await facts(b), ["The user prefers tea"]);
+  await a.context.close();
+  await b.context.close();
+});
+
 test("bad sync options are coded errors", { skip }, async () => {
   const d = await device();
   const codes = await d.tab.evaluate(async (url) => {
