@@ -300,7 +300,8 @@ impl Memory {
         if let Some(store) = &store {
             store.enqueue_local(resealed);
             if let Some(link) = &sync {
-                link.set_store(store);
+                let local: std::rc::Rc<dyn super::sync::link::LocalStore> = store.clone();
+                link.set_store(std::rc::Rc::downgrade(&local));
                 *store.sync.borrow_mut() = Some(link.clone());
                 store.enqueue_changes(initial);
                 // The first pull before the memory is handed out; offline, the local copy

@@ -8,7 +8,7 @@
 
 use super::Backend;
 use crate::bindings::errors::js_error;
-use crate::bindings::sync::link::SyncLink;
+use crate::bindings::sync::link::{LocalStore, SyncLink};
 use crate::bindings::sync::Cipher;
 use crate::error::{Error, ErrorCode};
 use crate::memory::Memory as Core;
@@ -498,4 +498,24 @@ pub fn read_only_error(session: &str) -> JsValue {
              that its data is not damaged: update the package to change it"
         ),
     )
+}
+
+impl LocalStore for Store {
+    fn enqueue_local(self: Rc<Self>, ops: Vec<RecordOp>) {
+        Store::enqueue_local(&self, ops);
+    }
+
+    fn apply_pulled(self: Rc<Self>, apply: Vec<RecordOp>, local: Vec<RecordOp>) {
+        Store::apply_pulled(&self, apply, local);
+    }
+
+    fn report(&self, e: &Error) {
+        Store::report(self, e);
+    }
+
+    fn deleted_on_server(
+        self: Rc<Self>,
+    ) -> std::pin::Pin<Box<dyn std::future::Future<Output = crate::error::Result<()>>>> {
+        Box::pin(async move { self.delete_everywhere_here().await })
+    }
 }

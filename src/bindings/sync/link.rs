@@ -5,13 +5,15 @@
 
 use super::{counts, Cipher};
 use crate::bindings::errors::js_error;
-use crate::bindings::storage::writer::Store;
 use crate::error::{Error, ErrorCode};
+use crate::store::RecordOp;
 use crate::sync::backoff::retry_delay_ms;
 use crate::sync::protocol::{aad, classify, classify_pull, PushReply};
 use crate::sync::{Response, SyncEngine, SyncOptions};
 use js_sys::Function;
 use std::cell::{Cell, RefCell};
+use std::future::Future;
+use std::pin::Pin;
 use std::rc::{Rc, Weak};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -54,6 +56,20 @@ enum Failure {
 
 type Waiter = (Function, Function);
 
+/// What the link needs from the session's local store (the writer implements it): the link
+/// never writes storage itself.
+pub trait LocalStore {
+    /// Stores sync bookkeeping (acknowledged records leaving the outbox, the cursor).
+    fn enqueue_local(self: Rc<Self>, ops: Vec<RecordOp>);
+    /// Applies other devices' changes to the memory and stores them with `local`.
+    fn apply_pulled(self: Rc<Self>, apply: Vec<RecordOp>, local: Vec<RecordOp>);
+    /// Tells the app (`onError`).
+    fn report(&self, e: &Error);
+    /// The server deleted the session: remove the local copy and stop storing.
+    fn deleted_on_server(self: Rc<Self>)
+        -> Pin<Box<dyn Future<Output = crate::error::Result<()>>>>;
+}
+
 /// A caller of `mem.sync()`: told how many records moved since it asked (a cycle already
 /// running when it asked counts too: it carries that caller's changes).
 struct Asking {
@@ -68,7 +84,7 @@ pub struct SyncLink {
     session: String,
     cipher: Cipher,
     pub engine: RefCell<SyncEngine>,
-    store: RefCell<Weak<Store>>,
+    store: RefCell<Option<Weak<dyn LocalStore>>>,
     running: Cell<bool>,
     wanted: Cell<bool>,
     stopped: Cell<bool>,
@@ -93,7 +109,7 @@ impl SyncLink {
             session: session.to_string(),
             cipher,
             engine: RefCell::new(engine),
-            store: RefCell::new(Weak::new()),
+            store: RefCell::new(None),
             running: Cell::new(false),
             wanted: Cell::new(false),
             stopped: Cell::new(false),
@@ -115,16 +131,16 @@ impl SyncLink {
         link
     }
 
-    pub fn set_store(&self, store: &Rc<Store>) {
-        *self.store.borrow_mut() = Rc::downgrade(store);
+    pub fn set_store(&self, store: Weak<dyn LocalStore>) {
+        *self.store.borrow_mut() = Some(store);
     }
 
     pub fn cipher(&self) -> &Cipher {
         &self.cipher
     }
 
-    fn store(&self) -> Option<Rc<Store>> {
-        self.store.borrow().upgrade()
+    fn store(&self) -> Option<Rc<dyn LocalStore>> {
+        self.store.borrow().as_ref()?.upgrade()
     }
 
     /// Runs a cycle soon; `waiter` hears how it went (`{ pushed, pulled }` or the error).
@@ -257,7 +273,7 @@ impl SyncLink {
             ),
         );
         if let Some(store) = self.store() {
-            if let Err(err) = store.delete_everywhere_here().await {
+            if let Err(err) = store.clone().deleted_on_server().await {
                 store.report(&err);
             }
             store.report(&e);
