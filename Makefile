@@ -131,7 +131,10 @@ test-node: model embed-model
 	node --test tests/js/
 
 test-browser: browser model
-	node --test --test-concurrency=1 tests/browser/
+	# tests/browser/sync.test.mjs runs the real sync server and dumps its SQLite file
+	cargo build --profile server -p llm-memory-server
+	command -v sqlite3 >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq sqlite3 >/dev/null; }
+	SYNC_SERVER_BIN="$(SERVER_BIN)" node --test --test-concurrency=1 tests/browser/
 
 test-types:
 	node_modules/.bin/tsc -p tests/types/tsconfig.json

@@ -14,6 +14,7 @@ pub mod recall;
 pub mod redact;
 pub mod store;
 pub mod summary;
+pub mod sync;
 pub mod time;
 pub mod tokens;
 

@@ -18,6 +18,7 @@ mod recall_hooks;
 mod redactor;
 mod storage;
 mod summarizer;
+mod sync;
 pub mod tokenizer;
 mod tokenizer_cache;
 mod types;
