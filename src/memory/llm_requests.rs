@@ -206,8 +206,10 @@ mod tests {
 
     #[test]
     fn summary_requests_fit_the_summary_cap() {
-        let mut config = MemoryConfig::default();
-        config.strategy = crate::context::Strategy::Summary;
+        let mut config = MemoryConfig {
+            strategy: crate::context::Strategy::Summary,
+            ..Default::default()
+        };
         config.limits.max_tokens = Some(200);
         config.summary.trigger.messages = Some(2);
         config.summary.keep_recent = 1;
