@@ -5,7 +5,8 @@
 //   node scripts/llm-server.mjs [--port N] [--model PATH] [--pid-file PATH]
 //
 // Env: LLM_PORT (default 8089; 0 picks a free port), LLM_MODEL, LLM_PID_FILE, LLM_THREADS,
-// LLM_CONTEXT (context size in tokens, default 2048).
+// LLM_CONTEXT (context size in tokens, default 2048), LLM_MAX_TOKENS (a cap on every reply's
+// length, whatever the request asks: keeps tests short on a slow machine).
 // Prints `llm-server listening on http://127.0.0.1:PORT/v1` once the model is loaded.
 //
 // Routes: POST /v1/chat/completions (non-streaming, and SSE when `stream: true`;
@@ -38,6 +39,7 @@ const pidFile = argValue("--pid-file") ?? process.env.LLM_PID_FILE;
 // machine two of them ran 8x slower than one (16 tokens: 18 s against 2.3 s at load 12).
 const threads = Number(process.env.LLM_THREADS ?? 1);
 const contextSize = Number(process.env.LLM_CONTEXT ?? 2048);
+const maxTokensCap = Number(process.env.LLM_MAX_TOKENS ?? contextSize);
 
 if (!existsSync(modelPath)) {
   console.error(`llm-server: no model at ${modelPath} (run \`make llm-model\`)`);
@@ -101,7 +103,7 @@ async function complete(body, onText) {
     const maxTokens = Number(body.max_completion_tokens ?? body.max_tokens ?? 256);
     const json = body.response_format?.type === "json_object" || body.response_format?.type === "json_schema";
     const result = await chat.generateResponse(toHistory(body.messages), {
-      maxTokens: Math.max(1, Math.min(maxTokens, contextSize)),
+      maxTokens: Math.max(1, Math.min(maxTokens, maxTokensCap, contextSize)),
       temperature: typeof body.temperature === "number" ? body.temperature : 0,
       seed: typeof body.seed === "number" ? body.seed : 42,
       grammar: json ? jsonGrammar : undefined,
