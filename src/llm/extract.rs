@@ -7,7 +7,7 @@
 //! its good operations, and the bad ones become notes.
 
 use super::json::parse_json;
-use super::prompts::{fill, EXTRACT_PROMPT, JSON_SYSTEM};
+use super::prompts::{fill, EXTRACT_EXAMPLES, EXTRACT_PROMPT, JSON_SYSTEM};
 use super::{LlmMessage, LlmRequest, Purpose, EXTRACT_MAX_TOKENS};
 use crate::message::Role;
 use serde::Deserialize;
@@ -72,8 +72,8 @@ pub struct ParsedOps {
     pub notes: Vec<String>,
 }
 
-/// Reads an answer against the ids of the current facts.
-pub fn parse(answer: &str, known_ids: &[&str]) -> Result<ParsedOps, String> {
+/// Reads an answer against the ids of the current facts and the turns it was asked about.
+pub fn parse(answer: &str, known_ids: &[&str], turns: &str) -> Result<ParsedOps, String> {
     let value = parse_json(answer)?;
     let items = match &value {
         Value::Array(items) => items.clone(),
@@ -94,6 +94,11 @@ pub fn parse(answer: &str, known_ids: &[&str]) -> Result<ParsedOps, String> {
     let mut nones = 0;
     for (i, item) in items.iter().enumerate() {
         match read_op(item, known_ids) {
+            Ok(Some(op)) if copies_example(&op, turns) => out.notes.push(format!(
+                "fact {}: {:?} is the prompt's example, not something the turns say",
+                i + 1,
+                op.text.as_deref().unwrap_or_default()
+            )),
             Ok(Some(op)) => out.ops.push(op),
             Ok(None) => nones += 1,
             Err(why) => out.notes.push(format!("fact {}: {why}", i + 1)),
@@ -103,6 +108,17 @@ pub fn parse(answer: &str, known_ids: &[&str]) -> Result<ParsedOps, String> {
         return Err(out.notes.join("; "));
     }
     Ok(out)
+}
+
+/// Whether `op` repeats one of the prompt's example facts that the turns do not support.
+fn copies_example(op: &ExtractOp, turns: &str) -> bool {
+    let Some(text) = op.text.as_deref() else {
+        return false;
+    };
+    let text = text.trim().trim_end_matches('.');
+    EXTRACT_EXAMPLES
+        .iter()
+        .any(|(example, marker)| text.eq_ignore_ascii_case(example) && !turns.contains(marker))
 }
 
 fn text_of(map: &serde_json::Map<String, Value>) -> Option<String> {
@@ -116,8 +132,8 @@ fn text_of(map: &serde_json::Map<String, Value>) -> Option<String> {
 /// One item: `Ok(None)` for "none".
 fn read_op(item: &Value, known_ids: &[&str]) -> Result<Option<ExtractOp>, String> {
     let map = match item {
-        // A bare sentence is a new fact.
-        Value::String(s) if !s.trim().is_empty() => {
+        // A bare sentence is a new fact (a single word is not a sentence: `["text"]`).
+        Value::String(s) if s.trim().contains(' ') => {
             return Ok(Some(ExtractOp {
                 op: "add".into(),
                 text: Some(s.trim().to_string()),
@@ -193,7 +209,7 @@ mod tests {
     const KNOWN: &[&str] = &["f1", "f2"];
 
     fn ops(answer: &str) -> Vec<(String, Option<String>, Option<String>)> {
-        parse(answer, KNOWN)
+        parse(answer, KNOWN, "user: I moved to Porto")
             .unwrap_or_else(|e| panic!("{answer:?}: {e}"))
             .ops
             .into_iter()
@@ -277,7 +293,7 @@ mod tests {
     fn bad_operations_become_notes_beside_good_ones() {
         let answer = r#"{"facts": [{"op": "add", "text": "Likes tea"},
             {"op": "update", "id": "f9", "text": "made up id"}, {"op": "delete"}]}"#;
-        let parsed = parse(answer, KNOWN).unwrap();
+        let parsed = parse(answer, KNOWN, "").unwrap();
         assert_eq!(parsed.ops.len(), 1);
         assert_eq!(parsed.notes.len(), 2, "{:?}", parsed.notes);
         assert!(parsed.notes[0].contains("\"f9\""), "{:?}", parsed.notes);
@@ -303,9 +319,28 @@ mod tests {
             ),
             (r#"{"facts": [{"op": "add", "text": "The user"#, "cut off"),
         ] {
-            let err = parse(answer, KNOWN).unwrap_err();
+            let err = parse(answer, KNOWN, "").unwrap_err();
             assert!(err.contains(says), "{answer:?}: {err}");
         }
+    }
+
+    #[test]
+    fn copies_of_the_prompt_example_are_left_out_unless_the_turns_say_so() {
+        // As SmolLM2-135M answered a chat about Kyoto: the prompt's examples, then a stray key.
+        let answer = r#"{"facts": [{"op": "add", "text": "The user lives in Porto"}, {"op": "add", "text": "The user works at Acme as a designer."}, "text"]}"#;
+        let err = parse(answer, KNOWN, "user: I'm planning a trip to Kyoto").unwrap_err();
+        assert!(err.contains("the prompt's example"), "{err}");
+        let believed = parse(answer, KNOWN, "user: I live in Porto now").unwrap_err();
+        assert!(
+            believed.contains("Acme"),
+            "only the Acme copy is refused: {believed}"
+        );
+        let porto = parse(
+            r#"[{"op": "add", "text": "The user lives in Porto"}]"#,
+            KNOWN,
+            "I live in Porto",
+        );
+        assert_eq!(porto.unwrap().ops.len(), 1);
     }
 
     #[test]

@@ -155,7 +155,13 @@ pub fn parse_summary(answer: &str) -> Result<String, String> {
             text = text[heading.len()..].trim();
         }
     }
-    let text = text.trim_matches('"').trim();
+    let mut text = text.trim_matches('"').trim();
+    // The default prompt's "(none yet)" for a first summary, echoed back.
+    if text.get(..11).is_some_and(|s| {
+        s.eq_ignore_ascii_case("(none yet)\n") || s.eq_ignore_ascii_case("(none yet) ")
+    }) {
+        text = text[11..].trim();
+    }
     if text.is_empty() {
         return Err("the summary was empty".to_string());
     }
@@ -219,6 +225,7 @@ mod tests {
             "Ana moved."
         );
         assert!(parse_summary("  ").is_err());
+        assert_eq!(parse_summary("(None yet)\n\nUser: hi").unwrap(), "User: hi");
         assert!(parse_summary("<think>hmm</think>").is_err());
     }
 

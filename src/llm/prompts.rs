@@ -67,6 +67,21 @@ Current facts:
 New turns:
 {turns}";
 
+/// The example facts in `EXTRACT_PROMPT`, each with a word the turns must contain for a fact
+/// with that exact text to be believed: small models copy the example instead of reading the
+/// turns, and "The user lives in Porto" must not become a fact about someone in Oslo.
+pub const EXTRACT_EXAMPLES: &[(&str, &str)] = &[
+    ("The user lives in Porto", "Porto"),
+    ("The user works at Acme as a designer", "Acme"),
+];
+
+/// The placeholder texts of `EPISODE_PROMPT`'s shape, which an episode must not repeat.
+pub const EPISODE_PLACEHOLDERS: &[&str] = &[
+    "what happened, one or two sentences",
+    "what was done",
+    "how it ended",
+];
+
 /// The JSON shape the extraction prompt asks for, repeated in its retry.
 pub const EXTRACT_SHAPE: &str = "{\"facts\": [{\"op\": \"add\" | \"update\" | \"delete\" | \
 \"none\", \"id\": \"f1 (update and delete only)\", \"text\": \"...\"}]}";
@@ -137,5 +152,18 @@ mod tests {
         }
         assert!(SUMMARY_PROMPT.contains("{turns}") && SUMMARY_PROMPT.contains("{summary}"));
         assert!(RETRY_PROMPT.contains("{error}") && RETRY_PROMPT.contains("{shape}"));
+    }
+
+    #[test]
+    fn the_example_lists_match_the_prompts() {
+        for (text, marker) in EXTRACT_EXAMPLES {
+            assert!(
+                EXTRACT_PROMPT.contains(text) && text.contains(marker),
+                "{text}"
+            );
+        }
+        for p in EPISODE_PLACEHOLDERS {
+            assert!(EPISODE_PROMPT.contains(p), "{p}");
+        }
     }
 }

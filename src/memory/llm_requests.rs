@@ -9,7 +9,8 @@ use super::{ExtractRequest, Memory};
 use crate::history::Role;
 use crate::llm::extract::{self, KnownFact, ParsedOps};
 use crate::llm::prompts::{
-    EPISODE_SHAPE, EXTRACT_SHAPE, JSON_SYSTEM, RETRY_PROMPT, SUMMARY_RETRY_PROMPT, SUMMARY_SYSTEM,
+    EPISODE_PLACEHOLDERS, EPISODE_SHAPE, EXTRACT_SHAPE, JSON_SYSTEM, RETRY_PROMPT,
+    SUMMARY_RETRY_PROMPT, SUMMARY_SYSTEM,
 };
 use crate::llm::{
     LlmExchange, LlmMessage, LlmRequest, Purpose, Step, EPISODE_MAX_TOKENS, SUMMARY_MAX_TOKENS,
@@ -23,6 +24,8 @@ use crate::summary::SummaryRequest;
 pub struct ExtractExchange {
     exchange: LlmExchange,
     known_ids: Vec<String>,
+    /// The turns as asked about, to tell a fact they state from a copy of the prompt's example.
+    turns: String,
 }
 
 impl ExtractExchange {
@@ -33,7 +36,9 @@ impl ExtractExchange {
     /// Reads one answer against the facts that were listed (see `LlmExchange::answer`).
     pub fn answer(&mut self, answer: &str) -> Step<ParsedOps> {
         let ids: Vec<&str> = self.known_ids.iter().map(String::as_str).collect();
-        self.exchange.answer(answer, |a| extract::parse(a, &ids))
+        let turns = &self.turns;
+        self.exchange
+            .answer(answer, |a| extract::parse(a, &ids, turns))
     }
 }
 
@@ -82,6 +87,11 @@ impl Memory {
                 EXTRACT_SHAPE,
             ),
             known_ids: current.into_iter().map(|(id, _)| id).collect(),
+            turns: turns
+                .iter()
+                .map(|(_, text)| *text)
+                .collect::<Vec<_>>()
+                .join("\n"),
         }
     }
 
@@ -102,9 +112,18 @@ impl Memory {
 
 /// Why an episode answer cannot be stored, for the retry; `Ok` with the answer when it can.
 pub fn episode_answer(answer: &str) -> Result<String, String> {
-    crate::recall::episodes::parse_answer(answer)
-        .map(|_| answer.to_string())
-        .map_err(|e| e.message)
+    let parsed = crate::recall::episodes::parse_answer(answer).map_err(|e| e.message)?;
+    let summary = parsed.summary.trim().trim_end_matches('.');
+    if EPISODE_PLACEHOLDERS
+        .iter()
+        .any(|p| summary.eq_ignore_ascii_case(p.trim_end_matches('.')))
+    {
+        return Err(format!(
+            "\"summary\" repeats the prompt's placeholder ({summary:?}): describe what happened \
+             in the conversation"
+        ));
+    }
+    Ok(answer.to_string())
 }
 
 #[cfg(test)]
@@ -244,5 +263,9 @@ mod tests {
         assert!(episode_answer("{'summary': 'Booked a table', 'importance': 0.3,}").is_ok());
         let why = episode_answer("{\"outcome\": \"done\"}").unwrap_err();
         assert!(why.contains("summary"), "{why}");
+        // As SmolLM2-135M answered: the shape's placeholder back.
+        let copied =
+            r#"{"summary": "What happened, one or two sentences", "actions": ["what was done"]}"#;
+        assert!(episode_answer(copied).unwrap_err().contains("placeholder"));
     }
 }

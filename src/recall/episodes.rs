@@ -69,7 +69,7 @@ pub struct EpisodeStore {
 
 #[derive(Deserialize)]
 pub(crate) struct Answer {
-    summary: String,
+    pub(crate) summary: String,
     #[serde(default)]
     actions: Vec<serde_json::Value>,
     #[serde(default)]
