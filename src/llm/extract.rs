@@ -330,11 +330,13 @@ mod tests {
         let answer = r#"{"facts": [{"op": "add", "text": "The user lives in Porto"}, {"op": "add", "text": "The user works at Acme as a designer."}, "text"]}"#;
         let err = parse(answer, KNOWN, "user: I'm planning a trip to Kyoto").unwrap_err();
         assert!(err.contains("the prompt's example"), "{err}");
-        let believed = parse(answer, KNOWN, "user: I live in Porto now").unwrap_err();
-        assert!(
-            believed.contains("Acme"),
-            "only the Acme copy is refused: {believed}"
+        let believed = parse(answer, KNOWN, "user: I live in Porto now").unwrap();
+        assert_eq!(
+            believed.ops.len(),
+            1,
+            "the Porto fact is what the turns say"
         );
+        assert!(believed.notes[0].contains("Acme"), "{:?}", believed.notes);
         let porto = parse(
             r#"[{"op": "add", "text": "The user lives in Porto"}]"#,
             KNOWN,
