@@ -185,7 +185,7 @@ test-bundler: node-deps browser build
 demo: node-deps model build
 	node www/server.mjs --port $(PORT)
 
-bench: deps model embed-model build
+bench: deps model embed-model llm-model build
 	node bench/run.mjs
 
 size: build
