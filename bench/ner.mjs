@@ -7,11 +7,8 @@
 //
 //   make model && make build && node bench/ner.mjs [--runs 15] [--write]
 import { readFileSync, existsSync } from "node:fs";
-import { cpus, loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
-import { startServer } from "../tests/browser/static-server.mjs";
-import { launch } from "../tests/browser/chromium.mjs";
-import { writeSection, fmt, median } from "./stats.mjs";
+import { writeSection, fmt, median, machineLine, measureInChromium } from "./stats.mjs";
 
 const root = fileURLToPath(new URL("../", import.meta.url));
 const args = process.argv.slice(2);
@@ -102,20 +99,7 @@ globalThis.nerBench = { ours, ort, session, labels: ours.labels.length };
 window.ready = true;
 </script>`;
 
-async function inChromium(lengths) {
-  const server = await startServer({ "/bench.html": (req, res) => res.writeHead(200, { "content-type": "text/html" }).end(page) });
-  const browser = await launch();
-  try {
-    const tab = await (await browser.newContext()).newPage();
-    await tab.goto(`${server.url}/bench.html`);
-    await tab.waitForFunction(() => window.ready === true, null, { timeout: 120_000 });
-    const rows = await tab.evaluate(measure, { lengths: lengths.map((ids) => Array.from(ids)), runs: RUNS });
-    return { rows, version: await browser.version() };
-  } finally {
-    await browser.close();
-    await server.close();
-  }
-}
+const inChromium = (lengths) => measureInChromium(page, measure, { lengths: lengths.map((ids) => Array.from(ids)), runs: RUNS });
 
 const lib = await import("../pkg/llm_memory.js");
 lib.initSync({ module: readFileSync(root + "pkg/llm_memory_bg.wasm") });
@@ -137,7 +121,7 @@ function table(rows) {
   }
   return t;
 }
-const load = `${cpus().length} × ${cpus()[0]?.model.trim() ?? "unknown CPU"}, load average ${loadavg().map((x) => x.toFixed(1)).join(" / ")} when it finished`;
+const load = machineLine();
 const body = `Measured by \`node bench/ner.mjs\` (after \`make model\` and \`make build\`): the logits of one window of token ids, our encoder (\`NerModel.logits\`, pkg/) against onnxruntime-web ${ortVersion} (wasm backend, \`numThreads = 1\`) on the original \`model_q4.onnx\`, the same ids, ${RUNS} interleaved calls per engine after 2 warm-up calls; "speed" is onnxruntime-web's median time over ours (above 1× we are faster). Machine: ${load}; interleaving keeps the ratio fair, the absolute times scale with the load.
 
 **Node ${process.version}**

@@ -1,6 +1,8 @@
 // Small helpers shared by the benchmark scripts: medians, spreads, number formatting, a seeded
-// random generator, and writing a marked section of BENCHMARKS.md.
+// random generator, the machine line, a Chromium harness, and writing a marked section of
+// BENCHMARKS.md.
 import { readFileSync, writeFileSync, existsSync } from "node:fs";
+import { cpus, loadavg } from "node:os";
 
 export const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -40,4 +42,30 @@ export function writeSection(path, title, body) {
     next = text.slice(0, at) + section + (end < 0 ? "" : text.slice(end + 1));
   }
   writeFileSync(path, next.trimEnd() + "\n");
+}
+
+/** One line on the machine a table was measured on, for its "Measured by" line. */
+export function machineLine() {
+  const cpu = cpus()[0]?.model.trim() ?? "unknown CPU";
+  return `${cpus().length} × ${cpu}, load average ${loadavg().map((x) => x.toFixed(1)).join(" / ")} when it finished`;
+}
+
+/**
+ * Serves `page` (HTML that sets `window.ready` once its engines are loaded) in headless Chromium
+ * and runs `measure(arg)` inside it; returns its result and the browser's version.
+ */
+export async function measureInChromium(page, measure, arg) {
+  const { startServer } = await import("../tests/browser/static-server.mjs");
+  const { launch } = await import("../tests/browser/chromium.mjs");
+  const server = await startServer({ "/bench.html": (req, res) => res.writeHead(200, { "content-type": "text/html" }).end(page) });
+  const browser = await launch();
+  try {
+    const tab = await (await browser.newContext()).newPage();
+    await tab.goto(`${server.url}/bench.html`);
+    await tab.waitForFunction(() => window.ready === true, null, { timeout: 120_000 });
+    return { rows: await tab.evaluate(measure, arg), version: await browser.version() };
+  } finally {
+    await browser.close();
+    await server.close();
+  }
 }

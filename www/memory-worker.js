@@ -1,59 +1,54 @@
-// The Web Worker that owns the Memory (and the Redactor, when the package has one), so the
-// slow parts — parsing a 9 MB tokenizer.json, building a context — never freeze the page.
+// The Web Worker that owns the Memory, so the slow parts (parsing a 9 MB tokenizer.json,
+// loading the PII model, building a context) never freeze the page. Each chat is a session the
+// library stores (`Memory.open`); with redaction on, the memory redacts what leaves at the
+// egress (`redact`) and keeps the real text, and replies are restored with its restorers.
 // The page talks to it through memory-client.js: `{ id, op, args }` in, `{ id, ok, value }`
-// or `{ id, ok: false, error }` out, plus `{ event, ... }` notices (tokenizer progress).
-import init, * as pkg from "/pkg/llm_memory.js";
-
-const { Memory, Tokenizer } = pkg;
-const Redactor = typeof pkg.Redactor === "function" ? pkg.Redactor : null;
-const NerModel = typeof pkg.NerModel === "function" ? pkg.NerModel : null;
+// or `{ id, ok: false, error }` out, plus `{ event, ... }` notices (loading progress).
+import init, { Memory, NerModel, Redactor, Tokenizer } from "/pkg/llm_memory.js";
+import { chatLlm, summarizerOf } from "./llm-callback.js";
+import { upgradeLegacy } from "./legacy-chats.js";
 
 let mem = null;
-let options = {};          // Memory options without the tokenizer and summarizer
+let session = null;        // the page's id of the open chat
+let options = {};          // Memory options from the settings (strategy, budget, ...)
 let tokenizer = null;      // the loaded Tokenizer, or null for the approximate counter
 let tokenizerLoad = 0;     // generation counter: a newer load wins
-let endpoint = {};         // { base, key, model, timeoutMs } for the summarizer
-let summaryCalls = [];     // summarizer requests made during the current context() call
-let redactor = null;
-let redactionOn = false;
-let redaction = { enabled: false, types: [], model: true }; // the last setRedaction options
+let endpoint = {};         // { base, key, model, timeoutMs }: the chat endpoint, also for summaries
+let redaction = { enabled: false, types: [], model: true }; // the privacy settings
 let nerModel = null;       // the PII model (NerModel), once loaded
 let nerLoad = null;        // its loading promise
-const modelFound = new Map(); // placeholder -> score, for values the model found
+let annotator = null;      // a Redactor with the model, only to tell which values the model found
+const modelFound = new Map(); // value (lower case) -> the model's score, for the inspector
+let llmCalls = [];         // LLM calls the memory made during the current context()
 const restorers = new Map();
 let nextRestorer = 1;
 
-/** Writes summaries with the chat endpoint the user chose (the same one as the chat). */
-async function summarize(prompt, info) {
-  const body = JSON.stringify({ model: endpoint.model, messages: [{ role: "user", content: prompt }], stream: false }, null, 2);
-  const call = { prompt, body, count: info?.count, reply: null, error: null };
-  summaryCalls.push(call);
-  try {
-    const headers = { "content-type": "application/json" };
-    if (endpoint.key) headers.authorization = `Bearer ${endpoint.key}`;
-    const res = await fetch(`${endpoint.base}/chat/completions`, {
-      method: "POST", headers, body, signal: AbortSignal.timeout(endpoint.timeoutMs ?? 60_000),
-    });
-    if (!res.ok) throw new Error(`the summary request got HTTP ${res.status}`);
-    const json = await res.json();
-    const text = json?.choices?.[0]?.message?.content;
-    if (typeof text !== "string" || !text.trim()) throw new Error("the summary reply had no text");
-    call.reply = text;
-    return text;
-  } catch (e) {
-    call.error = String(e?.message ?? e);
-    throw e;
-  }
+const post = (msg) => self.postMessage(msg);
+
+// The memory's LLM calls go to the chat endpoint; the inspector lists them with the turn.
+const llm = chatLlm(() => endpoint, (call) => llmCalls.push(call));
+
+/** What `redact` is given: off, or the chosen types with the PII model once it is loaded. */
+function redactOption() {
+  if (!redaction.enabled) return false;
+  return {
+    ...(redaction.types?.length ? { types: redaction.types } : {}),
+    ...(nerModel && redaction.model ? { model: nerModel } : {}),
+  };
 }
 
 function memoryOptions() {
-  return { ...options, summarize, ...(tokenizer ? { tokenizer } : { tokenizer: Tokenizer.approximate() }) };
+  return {
+    ...options,
+    summarize: summarizerOf(llm),
+    redact: redactOption(),
+    tokenizer: tokenizer ?? Tokenizer.approximate(),
+  };
 }
 
-const post = (msg) => self.postMessage(msg);
-
 /** The library's session name of a chat of this page. */
-const storedName = (session) => `demo/${session}`;
+const storedName = (id) => `demo/${id}`;
+const PREFIX = "demo/";
 
 async function fetchBytes(url, gen) {
   const res = await fetch(url);
@@ -83,114 +78,108 @@ async function fetchBytes(url, gen) {
   return bytes;
 }
 
-function entityTypesOf(findings) {
-  return findings.map((f) => ({ type: f.type, placeholder: f.placeholder, source: f.source, score: f.score }));
+/** Notes the values the PII model finds in `text` (a user turn or tool result), with scores. */
+function annotate(text) {
+  if (!annotator || !redaction.enabled || typeof text !== "string") return;
+  for (const f of annotator.redact(text).findings) {
+    if (f.source === "model") modelFound.set(text.slice(f.start, f.end).toLowerCase(), f.score);
+  }
 }
 
-/** Redacts with the current redactor, noting which placeholders the model found. */
-function redactText(text) {
-  const out = redactor.redact(text);
-  for (const f of out.findings) if (f.source === "model") modelFound.set(f.placeholder, f.score);
-  return out;
+/** The placeholders in `texts` with what they stand for (shown on this device only). */
+function placeholdersIn(texts) {
+  const seen = new Map();
+  for (const text of texts) {
+    for (const [placeholder, type] of text.matchAll(/\[([A-Z][A-Z0-9_]*?)_\d+\]/g)) {
+      if (seen.has(placeholder)) continue;
+      const value = mem.restore(placeholder);
+      if (value === placeholder) continue;
+      const score = modelFound.get(value.toLowerCase());
+      seen.set(placeholder, { placeholder, type, value, ...(score != null ? { source: "model", score } : {}) });
+    }
+  }
+  return [...seen.values()];
 }
 
-/** A redactor for the current options: with the PII model when it is loaded and wanted. */
-function makeRedactor() {
-  const options = redaction.types?.length ? { types: redaction.types } : {};
-  if (nerModel && redaction.model) options.model = nerModel;
-  return new Redactor(options);
+async function openStored(id) {
+  try {
+    return await Memory.open({
+      session: storedName(id), storage: "indexeddb", ...memoryOptions(),
+      onChange: () => post({ event: "changed", session: id }),
+      // A write that failed (the quota) or the chat deleted in another tab: the page says so.
+      onError: (e) => post({ event: "storeError", session: id, code: e?.code, message: String(e?.message ?? e) }),
+    });
+  } catch (e) {
+    if (e?.code !== "STORAGE_UNAVAILABLE" && e?.code !== "STORAGE_BLOCKED") throw e;
+    return null;
+  }
 }
 
-/** The long-term memory API (retrieval issue), when this build of the package has it. */
-function capabilities() {
-  const p = Memory.prototype;
-  const has = (name) => typeof p[name] === "function";
-  return {
-    redactor: !!Redactor,
-    nerModel: !!NerModel && !!Redactor,
-    // The built-in entity types with their descriptions, for the privacy settings.
-    entityTypes: Redactor?.types ?? [],
-    tools: has("tools") && has("callTool"),
-    facts: has("facts"),
-    episodes: has("episodes"),
-    recall: has("recall"),
-    remember: has("remember"),
-    open: typeof Memory.open === "function",
-    retrieval: (() => {
-      try {
-        new Memory({ strategy: "retrieval", maxTokens: 100 }).free();
-        return true;
-      } catch {
-        return false;
-      }
-    })(),
-  };
+function closeMemory() {
+  mem?.close();
+  mem?.free();
+  mem = null;
 }
 
 const ops = {
   async init() {
     await init();
-    return capabilities();
-  },
-  /** A fresh Memory with these options, kept nowhere (when IndexedDB cannot be used). */
-  reset(opts) {
-    options = opts;
-    mem?.close?.();
-    mem?.free();
-    mem = new Memory(memoryOptions());
-    return true;
+    // The built-in entity types with their descriptions, for the privacy settings.
+    return { entityTypes: Redactor.types };
   },
   /**
-   * Opens chat `session`, stored by the library in IndexedDB (turns, summaries, pinned facts,
-   * facts, episodes survive reloads). `legacy` is what earlier versions of this page kept in
-   * localStorage: moved in once, when the stored chat is empty. Without IndexedDB (some
+   * Opens chat `id`, stored by the library in IndexedDB. `legacy` is what an earlier version
+   * of this page kept in localStorage for it (see legacy-chats.js). Without IndexedDB (some
    * private modes) the chat lives in memory only; `stored: false` says so.
    */
-  async open(opts, session, legacy) {
+  async open(opts, id, legacy) {
     options = opts;
-    mem?.close?.();
-    mem?.free();
-    mem = null;
-    let stored = true;
-    try {
-      mem = await Memory.open({
-        session: storedName(session), storage: "indexeddb", ...memoryOptions(),
-        onChange: () => post({ event: "changed", session }),
-        // A write that failed (the quota) or the chat deleted in another tab: the page says so.
-        onError: (e) => post({ event: "storeError", session, code: e?.code, message: String(e?.message ?? e) }),
-      });
-    } catch (e) {
-      if (e?.code !== "STORAGE_UNAVAILABLE" && e?.code !== "STORAGE_BLOCKED") throw e;
-      mem = new Memory(memoryOptions());
-      stored = false;
-    }
-    let migrated = 0;
-    if (mem.length === 0 && !mem.pinned().length && (legacy?.entries?.length || legacy?.pinned?.length)) {
-      migrated = ops.restore(legacy);
-      if (stored) await mem.flush();
-    }
-    return { stored, migrated };
+    closeMemory();
+    modelFound.clear();
+    session = id;
+    mem = await openStored(id);
+    const stored = !!mem;
+    mem ??= new Memory(memoryOptions());
+    const upgraded = upgradeLegacy(mem, legacy);
+    if (upgraded && stored) await mem.flush();
+    return { stored, upgraded };
   },
-  /** The stored chat as the library exports it (entries, summaries, pins, facts, ...). */
+  /** The page's chats: the sessions this page stored, oldest first. */
+  async sessions() {
+    const all = await Memory.sessions("indexeddb").catch(() => []);
+    return all.filter((s) => s.session.startsWith(PREFIX))
+      .map((s) => ({ id: s.session.slice(PREFIX.length), turns: s.turns, createdAt: s.createdAt, updatedAt: s.updatedAt }))
+      .sort((a, b) => a.createdAt - b.createdAt);
+  },
+  /** The stored chat as the library exports it (entries, summaries, pins, facts, vault). */
   exportDoc: () => mem.export(),
-  /** Stores an exported chat as chat `session` (replacing one of that name). */
-  async importDoc(doc, session) {
-    const m = await Memory.import(doc, { session: storedName(session), storage: "indexeddb", overwrite: true });
+  /** Stores an exported chat as chat `id`. */
+  async importDoc(doc, id) {
+    const m = await Memory.import(doc, { session: storedName(id), storage: "indexeddb", overwrite: true });
     m.close();
     m.free();
     return true;
   },
-  async deleteStored(session) {
+  async deleteStored(id) {
     // The open chat stops listening first: it is being deleted here, not in another tab.
-    if (mem?.session === storedName(session)) mem.close();
-    await Memory.delete(storedName(session), "indexeddb").catch((e) => {
+    if (id === session) closeMemory();
+    await Memory.delete(storedName(id), "indexeddb").catch((e) => {
       if (e?.code !== "STORAGE_UNAVAILABLE") throw e;
     });
     return true;
   },
+  /** Clears the turns and the values only they used: the chat is stored anew with its pins. */
+  async clear() {
+    const pins = mem.pinned().map((p) => p.text);
+    await ops.deleteStored(session);
+    await ops.open(options, session, null);
+    for (const text of pins) mem.pin(text);
+    await mem.flush();
+    return true;
+  },
   configure(opts) {
-    mem.configure({ ...opts, summarize });
     options = { ...options, ...opts };
+    mem?.configure(opts);
     return true;
   },
   setEndpoint(e) {
@@ -203,7 +192,7 @@ const ops = {
     if (!source) {
       return enqueue(() => {
         tokenizer = null;
-        mem.configure({ tokenizer: Tokenizer.approximate() });
+        mem?.configure({ tokenizer: Tokenizer.approximate() });
         return { kind: "approximate", exact: false };
       });
     }
@@ -213,50 +202,33 @@ const ops = {
     post({ event: "tokenizer", state: "parsing", loaded: bytes.length, total: bytes.length });
     return enqueue(() => {
       if (gen !== tokenizerLoad) throw new Error("superseded");
-      const loaded = Tokenizer.fromJson(bytes);
-      tokenizer = loaded; // the previous one may still be referenced by the memory: not freed
-      mem.configure({ tokenizer });
+      tokenizer = Tokenizer.fromJson(bytes); // the previous one may still be referenced: not freed
+      mem?.configure({ tokenizer });
       return { kind: tokenizer.kind, exact: tokenizer.exact };
     });
   },
-  /** Turns redaction on or off; the vault (placeholder → value) is kept across changes.
-   * `model`: use the PII model once it is loaded. */
+  /** Turns redaction at the egress on or off (`model`: with the PII model once loaded). The
+   * memory's vault is kept across changes and stored with the chat. */
   setRedaction({ enabled, types, model = true }) {
-    redactionOn = !!enabled && !!Redactor;
-    redaction = { enabled, types, model };
-    if (!Redactor) return false;
-    const vault = redactor?.vault();
-    const next = makeRedactor();
-    if (vault) next.importVault(vault);
-    redactor?.free?.();
-    redactor = next;
-    return redactionOn;
-  },
-  /** Makes `vault` (a session's own, or null for none) the redactor's: values never carry
-   * over from one chat to another. */
-  useVault(vault) {
-    if (!Redactor) return false;
-    redactor ??= makeRedactor();
-    redactor.importVault(vault ?? { version: 1, entries: [] });
-    return true;
+    redaction = { enabled: !!enabled, types, model };
+    mem?.configure({ redact: redactOption() });
+    return redaction.enabled;
   },
   /**
    * Loads the PII model (once; IndexedDB keeps the file after the first download), posting
-   * `{ event: "nerModel", state, loaded, total }` as it goes, then makes the redactor use it.
+   * `{ event: "nerModel", loaded, total }` as it goes, then redacts with it.
    */
   async loadNerModel(url) {
-    if (!NerModel) return { loaded: false };
     nerLoad ??= (async () => {
       let lastPost = 0;
       post({ event: "nerModel", state: "loading", loaded: 0, total: 0 });
-      const m = await NerModel.fromUrl(url, {
+      return NerModel.fromUrl(url, {
         onProgress: ({ loaded, total }) => {
           if (loaded - lastPost < 256 * 1024 && loaded !== total) return;
           lastPost = loaded;
           post({ event: "nerModel", state: "loading", loaded, total: total ?? 0 });
         },
       });
-      return m;
     })();
     let m;
     try {
@@ -267,81 +239,15 @@ const ops = {
     }
     return enqueue(() => {
       nerModel = m;
-      if (Redactor) {
-        const vault = redactor?.vault();
-        const next = makeRedactor();
-        if (vault) next.importVault(vault);
-        redactor?.free?.();
-        redactor = next;
-      }
-      return { loaded: true, fromCache: m.fromCache, labels: m.labels.length, attribution: m.attribution, license: m.license };
+      annotator = new Redactor({ model: m });
+      mem?.configure({ redact: redactOption() });
+      return { fromCache: m.fromCache, attribution: m.attribution, license: m.license };
     });
   },
-  redact(text) {
-    if (!redactionOn) return { text, findings: [] };
-    const { text: out, findings } = redactText(text);
-    return { text: out, findings: entityTypesOf(findings) };
-  },
-  /**
-   * Redacts the history written while redaction was off, once it is turned on: entries not
-   * marked `metadata.redacted` and pins without a placeholder. Rebuilding the memory also drops
-   * summaries written from the unredacted turns (the next one is written from redacted text).
-   * Redacting already-redacted text is not a no-op (the Redactor escapes placeholder-like text
-   * so that it comes back as written), hence the marks.
-   */
-  redactHistory() {
-    if (!redactionOn) return 0;
-    const snap = ops.snapshot();
-    let changed = 0;
-    const entries = snap.entries.map((e) => {
-      if (e.metadata?.redacted) return e;
-      const found = [];
-      const redact = (t) => {
-        if (typeof t !== "string" || !t) return t;
-        const { text, findings } = redactText(t);
-        found.push(...findings);
-        return text;
-      };
-      const content = redact(e.content);
-      // A tool call's arguments go out too ("store_memory" with the user's email in it).
-      const toolCalls = e.toolCalls?.map((c) => ({ ...c, function: { ...c.function, arguments: redact(c.function.arguments) } }));
-      if (found.length) changed++;
-      return { ...e, content, ...(toolCalls ? { toolCalls } : {}), metadata: { ...(e.metadata ?? {}), redacted: true, ...(found.length ? { redactions: entityTypesOf(found) } : {}) } };
-    });
-    // Long-term facts (tool memory) written before: forgotten (which erases their words) and
-    // remembered again redacted.
-    for (const f of (typeof mem.facts === "function" ? mem.facts() : [])) {
-      const { text, findings } = redactText(f.text);
-      if (!findings.length) continue;
-      mem.forget(f.id);
-      mem.remember(text, { ...(f.category ? { category: f.category } : {}), importance: f.importance });
-      changed++;
-    }
-    const pinned = snap.pinned.map((p) => {
-      if (/\[[A-Z][A-Z0-9_]*_\d+\]/.test(p)) return p;
-      const { text, findings } = redactText(p);
-      if (findings.length) changed++;
-      return text;
-    });
-    if (!changed) return 0;
-    // Rewritten in place (and in storage): the turns, their summaries and the pins go, the
-    // redacted ones come back.
-    mem.clear();
-    for (const p of mem.pinned()) mem.unpin(p.id);
-    ops.restore({ entries, pinned });
-    return changed;
-  },
-  restoreTexts(texts) {
-    return redactor ? texts.map((t) => (typeof t === "string" ? redactor.restore(t) : t)) : texts;
-  },
-  /** The vault's entries; those the PII model found carry `source: "model"` and its score. */
-  vault() {
-    if (!redactor) return [];
-    return redactor.vault().entries.map((e) => (modelFound.has(e.placeholder) ? { ...e, source: "model", score: modelFound.get(e.placeholder) } : e));
-  },
+  /** A restorer for one streamed reply (none needed while nothing is redacted). */
   streamStart() {
     const id = nextRestorer++;
-    restorers.set(id, redactor ? redactor.streamRestorer() : null);
+    restorers.set(id, mem.redacts ? mem.streamRestorer() : null);
     return id;
   },
   streamPush(id, chunk) {
@@ -353,19 +259,20 @@ const ops = {
     restorers.delete(id);
     if (!r) return "";
     const rest = r.finish();
-    r.free?.();
+    r.free();
     return rest;
   },
+  /** A reply's text (or a tool call's arguments) with the real values back in place. */
+  restore: (text) => mem.restore(text),
   add(role, content, extra) {
+    if (role === "user" || role === "tool") annotate(content);
     return mem.add(role, content, extra);
   },
-  addMessage(message) {
-    return mem.addMessage(message);
-  },
   async context(query) {
-    summaryCalls = [];
+    llmCalls = [];
     const { messages, report } = await mem.context(query ? { query } : undefined);
-    return { messages, report, summaryCalls };
+    const sent = messages.flatMap((m) => [m.content ?? "", ...(m.tool_calls ?? []).map((c) => String(c.function.arguments))]);
+    return { messages, report, llmCalls, vault: mem.redacts ? placeholdersIn(sent) : [] };
   },
   entries: () => mem.entries(),
   pinned: () => mem.pinned(),
@@ -373,78 +280,33 @@ const ops = {
   unpin: (id) => mem.unpin(id),
   forget: (id) => mem.forget(id),
   summaries: () => mem.summaries(),
-  /** Clears the turns, and the values only they used: the pinned facts keep theirs. */
-  clear() {
-    mem.clear();
-    if (redactor) {
-      const pinned = mem.pinned().map((p) => p.text);
-      const entries = redactor.vault().entries.filter((e) => pinned.some((t) => t.includes(e.placeholder)));
-      redactor.importVault({ version: 1, entries });
-    }
-    return true;
-  },
-  tools: () => (typeof mem.tools === "function" ? mem.tools() : null),
+  facts: () => mem.facts(),
+  episodes: () => mem.episodes(),
+  forgetFact: (id) => mem.forget(id),
+  tools: () => mem.tools(),
+  /** Runs a tool call of the model's through the memory's own tools, with the real values. */
   async callTool(call) {
-    // The retrieval API's signature: callTool(name, args) or callTool(toolCall).
-    const args = (() => {
-      try {
-        return JSON.parse(call.function.arguments || "{}");
-      } catch {
-        return call.function.arguments;
-      }
-    })();
-    const out = mem.callTool.length >= 2 ? await mem.callTool(call.function.name, args) : await mem.callTool(call);
-    return typeof out === "string" ? out : JSON.stringify(out);
-  },
-  facts: () => (typeof mem.facts === "function" ? mem.facts() : null),
-  episodes: () => (typeof mem.episodes === "function" ? mem.episodes() : null),
-  forgetFact(id) {
-    if (typeof mem.forgetFact === "function") return mem.forgetFact(id);
-    return mem.forget(id);
-  },
-  /** What redactHistory rewrites. */
-  snapshot() {
-    return {
-      entries: mem.entries().map(({ tokens, ...e }) => e),
-      pinned: mem.pinned().map((p) => p.text),
-    };
-  },
-  /** The chat's redaction vault, which the page keeps beside the chat (see store.js). */
-  vaultDocument: () => (redactor ? redactor.vault() : null),
-  /** Re-adds saved entries and pins to the fresh memory. */
-  restore({ entries = [], pinned = [] }) {
-    for (const text of pinned) mem.pin(text);
-    for (const e of entries) {
-      const extra = { timestamp: e.timestamp };
-      if (e.name) extra.name = e.name;
-      if (e.toolCalls?.length) extra.toolCalls = e.toolCalls;
-      if (e.toolCallId) extra.toolCallId = e.toolCallId;
-      if (e.metadata !== undefined) extra.metadata = e.metadata;
-      mem.add(e.role, e.content, extra);
-    }
-    return mem.length;
+    const args = call.function.arguments;
+    return mem.callTool(call.function.name, typeof args === "string" ? mem.restore(args || "{}") : args ?? {});
   },
 };
 
 // Operations run one at a time, in order: a context() that waits for the summarizer must not
-// see the memory change under it. Only the tokenizer download runs beside them.
+// see the memory change under it. The downloads of the tokenizer and the PII model run beside
+// them. The page opens a chat before anything else reaches it (its sends wait in app.js).
 let chain = Promise.resolve();
 function enqueue(fn) {
   const run = chain.then(fn);
   chain = run.catch(() => {});
   return run;
 }
+const BESIDE = new Set(["loadTokenizer", "loadNerModel"]);
 
 self.onmessage = async ({ data: { id, op, args } }) => {
   try {
     if (!ops[op]) throw new Error(`unknown op ${op}`);
-    const run = () => {
-      if (!mem && !["init", "reset", "open", "importDoc", "deleteStored", "setEndpoint", "setRedaction", "useVault", "redact", "restoreTexts", "vault", "vaultDocument", "loadNerModel"].includes(op)) {
-        throw new Error("the memory is not ready yet");
-      }
-      return ops[op](...(args ?? []));
-    };
-    const value = await (op === "loadTokenizer" || op === "loadNerModel" ? run() : enqueue(run));
+    const run = () => ops[op](...(args ?? []));
+    const value = await (BESIDE.has(op) ? run() : enqueue(run));
     post({ id, ok: true, value });
   } catch (e) {
     post({ id, ok: false, error: { name: e?.name ?? "Error", code: e?.code, message: String(e?.message ?? e) } });

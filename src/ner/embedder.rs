@@ -11,8 +11,8 @@
 use serde::Deserialize;
 
 use super::format::{invalid, ModelFile, Source};
-use super::kernels::{attention, gelu, layer_norm};
-use super::kernels_q8::{matmul_q8, Q8Matrix};
+use super::kernels_q8::Q8Matrix;
+use super::layers::{Buffers, Layers, Norm};
 use super::windows::windows;
 use super::wordpiece::{NormalizerFlags, WordPiece};
 use crate::error::Result;
@@ -51,49 +51,6 @@ impl RowsQ8 {
     }
 }
 
-#[derive(Debug, Clone)]
-struct Norm {
-    gamma: Vec<f32>,
-    beta: Vec<f32>,
-}
-
-impl Norm {
-    fn load(file: &ModelFile, prefix: &str, dim: usize) -> Result<Self> {
-        Ok(Norm {
-            gamma: file.f32s(&format!("{prefix}.weight"), &[dim])?,
-            beta: file.f32s(&format!("{prefix}.bias"), &[dim])?,
-        })
-    }
-
-    fn apply(&self, x: &mut [f32], eps: f32) {
-        layer_norm(x, self.gamma.len(), &self.gamma, &self.beta, eps);
-    }
-}
-
-/// The layers `prefixes` (each `n` outputs of `k` inputs) stacked into one matrix.
-fn load_linear(file: &ModelFile, prefixes: &[&str], n: usize, k: usize) -> Result<Q8Matrix> {
-    let mut parts = Vec::with_capacity(prefixes.len());
-    for prefix in prefixes {
-        parts.push((
-            file.i8s(&format!("{prefix}.weight.q8"), &[n, k])?,
-            file.f32s(&format!("{prefix}.weight.scales"), &[n])?,
-            file.f32s(&format!("{prefix}.bias"), &[n])?,
-        ));
-    }
-    Ok(Q8Matrix::stack(k, &parts))
-}
-
-#[derive(Debug, Clone)]
-struct Layer {
-    /// Query, key and value side by side (`3·hidden` outputs).
-    qkv: Q8Matrix,
-    attention_output: Q8Matrix,
-    attention_norm: Norm,
-    intermediate: Q8Matrix,
-    output: Q8Matrix,
-    output_norm: Norm,
-}
-
 /// A loaded sentence embedder. `embed` takes `&self`: one model serves every caller.
 #[derive(Debug, Clone)]
 pub struct EmbedModel {
@@ -101,30 +58,16 @@ pub struct EmbedModel {
     cls: u32,
     sep: u32,
     hidden: usize,
-    heads: usize,
-    intermediate: usize,
-    eps: f32,
     /// Tokens per model input, `[CLS]` and `[SEP]` included.
     window: usize,
     word: RowsQ8,
     position: RowsQ8,
     token_type: Vec<f32>,
     embedding_norm: Norm,
-    layers: Vec<Layer>,
+    layers: Layers<Q8Matrix>,
     license: String,
     attribution: String,
     source: Source,
-}
-
-/// The working memory of one window, sized for its `n` tokens.
-struct Buffers {
-    x: Vec<f32>,
-    qkv: Vec<f32>,
-    ctx: Vec<f32>,
-    sum: Vec<f32>,
-    inter: Vec<f32>,
-    scores: Vec<f32>,
-    panel: Vec<f32>,
 }
 
 /// The JSON header's own bytes (the parser has checked the prefix, its length and its hash).
@@ -173,41 +116,11 @@ impl EmbedModel {
             h.wordpiece.max_input_chars_per_word,
         )
         .map_err(|e| invalid(format!("model vocabulary: {e}")))?;
-        let (hidden, inter) = (h.hidden_size, h.intermediate_size);
-        let mut layers = Vec::with_capacity(h.num_hidden_layers);
-        for l in 0..h.num_hidden_layers {
-            let p = format!("bert.encoder.layer.{l}");
-            let name = |s: &str| format!("{p}.{s}");
-            layers.push(Layer {
-                qkv: load_linear(
-                    &file,
-                    &[
-                        &name("attention.self.query"),
-                        &name("attention.self.key"),
-                        &name("attention.self.value"),
-                    ],
-                    hidden,
-                    hidden,
-                )?,
-                attention_output: load_linear(
-                    &file,
-                    &[&name("attention.output.dense")],
-                    hidden,
-                    hidden,
-                )?,
-                attention_norm: Norm::load(&file, &name("attention.output.LayerNorm"), hidden)?,
-                intermediate: load_linear(&file, &[&name("intermediate.dense")], inter, hidden)?,
-                output: load_linear(&file, &[&name("output.dense")], hidden, inter)?,
-                output_norm: Norm::load(&file, &name("output.LayerNorm"), hidden)?,
-            });
-        }
+        let hidden = h.hidden_size;
         Ok(EmbedModel {
             cls: special.cls,
             sep: special.sep,
             hidden,
-            heads: h.num_attention_heads,
-            intermediate: inter,
-            eps: h.layer_norm_eps as f32,
             window: pooling.max_seq_length,
             word: RowsQ8::load(&file, "word_embeddings", h.vocab_size, hidden)?,
             position: RowsQ8::load(
@@ -221,7 +134,7 @@ impl EmbedModel {
                 &[h.type_vocab_size, hidden],
             )?,
             embedding_norm: Norm::load(&file, "bert.embeddings.LayerNorm", hidden)?,
-            layers,
+            layers: Layers::load(&file, h)?,
             license: h.license.clone(),
             attribution: h.attribution.clone(),
             source: h.source.clone(),
@@ -275,7 +188,7 @@ impl EmbedModel {
             ranges.push(0..0);
         }
         let mut sum = vec![0f32; self.hidden];
-        let mut b = self.buffers(self.window);
+        let mut b = self.layers.buffers(self.window);
         for range in ranges {
             let v = self.embed_window(&ids[range], &mut b);
             for (s, x) in sum.iter_mut().zip(v) {
@@ -286,21 +199,8 @@ impl EmbedModel {
         sum
     }
 
-    fn buffers(&self, n: usize) -> Buffers {
-        let h = self.hidden;
-        Buffers {
-            x: vec![0.0; n * h],
-            qkv: vec![0.0; n * 3 * h],
-            ctx: vec![0.0; n * h],
-            sum: vec![0.0; n * h],
-            inter: vec![0.0; n * self.intermediate],
-            scores: vec![0.0; n],
-            panel: Vec::new(),
-        }
-    }
-
     /// The normalized mean of the last hidden states of `[CLS] text_ids [SEP]`.
-    fn embed_window(&self, text_ids: &[u32], b: &mut Buffers) -> Vec<f32> {
+    fn embed_window(&self, text_ids: &[u32], b: &mut Buffers<Vec<f32>>) -> Vec<f32> {
         let h = self.hidden;
         let n = text_ids.len() + 2;
         let ids = std::iter::once(self.cls)
@@ -312,10 +212,8 @@ impl EmbedModel {
             self.word.add_row(id as usize, row);
             self.position.add_row(i, row);
         }
-        self.embedding_norm.apply(x, self.eps);
-        for layer in &self.layers {
-            self.encode_layer(layer, n, b);
-        }
+        self.embedding_norm.apply(x, self.layers.eps());
+        self.layers.run(n, b);
         let mut mean = vec![0f32; h];
         for row in b.x[..n * h].chunks_exact(h) {
             for (m, v) in mean.iter_mut().zip(row) {
@@ -324,26 +222,6 @@ impl EmbedModel {
         }
         normalize(&mut mean);
         mean
-    }
-
-    fn encode_layer(&self, layer: &Layer, n: usize, b: &mut Buffers) {
-        let h = self.hidden;
-        let (x, qkv, ctx) = (
-            &mut b.x[..n * h],
-            &mut b.qkv[..n * 3 * h],
-            &mut b.ctx[..n * h],
-        );
-        let (sum, inter) = (&mut b.sum[..n * h], &mut b.inter[..n * self.intermediate]);
-        matmul_q8(x, n, &layer.qkv, &mut b.panel, qkv);
-        attention(qkv, n, h, self.heads, &mut b.scores, ctx);
-        matmul_q8(ctx, n, &layer.attention_output, &mut b.panel, sum);
-        add_into(x, sum);
-        layer.attention_norm.apply(x, self.eps);
-        matmul_q8(x, n, &layer.intermediate, &mut b.panel, inter);
-        gelu(inter);
-        matmul_q8(inter, n, &layer.output, &mut b.panel, sum);
-        add_into(x, sum);
-        layer.output_norm.apply(x, self.eps);
     }
 }
 
@@ -354,12 +232,5 @@ fn normalize(v: &mut [f32]) {
         for x in v.iter_mut() {
             *x /= norm;
         }
-    }
-}
-
-/// `residual += delta`.
-fn add_into(residual: &mut [f32], delta: &[f32]) {
-    for (r, d) in residual.iter_mut().zip(delta) {
-        *r += d;
     }
 }

@@ -6,7 +6,8 @@
 //! `tagger` runs the text through it and `decode` turns per-token labels into the values a user
 //! would name (one person, one address). Sentence embeddings for recall by meaning: `embedder`
 //! (all-MiniLM-L6-v2 from `make embed-model`, mean pooling) on the same format and kernels, with
-//! 8-bit weights (`kernels_q8`). `wordpiece` and `windows` are the text side both share.
+//! 8-bit weights (`kernels_q8`); `layers` is the encoder stack both run, generic over the weight
+//! format. `wordpiece` and `windows` are the text side both share.
 
 pub mod decode;
 pub mod embedder;
@@ -14,6 +15,7 @@ pub mod encoder;
 pub mod format;
 mod kernels;
 mod kernels_q8;
+mod layers;
 mod qgemm;
 mod simd;
 pub mod tagger;

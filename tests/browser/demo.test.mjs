@@ -52,6 +52,22 @@ async function setField(page, testid, value) {
   await page.getByTestId(testid).dispatchEvent("change");
 }
 
+/** Everything the page stores: localStorage, and the chats' records in IndexedDB. */
+const storedText = (page) => page.evaluate(async () => {
+  const db = await new Promise((resolve, reject) => {
+    const req = indexedDB.open("llm-memory");
+    req.onsuccess = () => resolve(req.result);
+    req.onerror = () => reject(req.error);
+  });
+  const all = async (store) => db.objectStoreNames.contains(store) ? new Promise((resolve) => {
+    const req = db.transaction(store).objectStore(store).getAll();
+    req.onsuccess = () => resolve(req.result);
+  }) : [];
+  const text = JSON.stringify([await all("records"), await all("sessions"), { ...localStorage }]);
+  db.close();
+  return text;
+});
+
 const FILLER = (i) => `Turn ${i}: tell me something about the weather in spring and autumn, please, in some detail.`;
 
 async function tenTurns(page) {
@@ -190,8 +206,8 @@ test("a chat saved by an earlier version of the page (localStorage) moves into I
     pinned: /teal/.test(await page.getByTestId("memory-facts").textContent()),
   });
   assert.deepEqual(await shown(), { user: 1, assistant: 1, pinned: true });
-  const kept = await page.evaluate(() => JSON.parse(localStorage.getItem("llm-memory-demo:session:old1")));
-  assert.ok(!kept.entries?.length && !kept.pinned?.length, "localStorage keeps no turns once they are moved");
+  const kept = await page.evaluate(() => [localStorage.getItem("llm-memory-demo:session:old1"), localStorage.getItem("llm-memory-demo:sessions")]);
+  assert.deepEqual(kept, [null, null], "localStorage keeps nothing of the chat once it is moved");
   await page.reload();
   await page.waitForSelector("body[data-ready='1']");
   assert.deepEqual(await shown(), { user: 1, assistant: 1, pinned: true }, "read back from IndexedDB, once");
@@ -279,17 +295,22 @@ test("each chat keeps its own redacted values: a new chat, clearing and deleting
   await page.waitForFunction(() => document.querySelectorAll("[data-testid=user-message]").length === 0);
   await send(page, "My email is bob@example.org.");
   assert.match((await chatRequests()).at(-1).body, /\[EMAIL_1\]/, "numbering starts again in a new chat");
-  const stored = () => page.evaluate(() => Object.values(localStorage).join("\n"));
-  const session = await page.evaluate(() => document.querySelector("#session-select").value);
-  const own = await page.evaluate((id) => Object.entries(localStorage).filter(([k]) => k.includes(id)).map(([, v]) => v).join("\n"), session);
+  const stored = () => storedText(page);
+  // The library's export of the chat holds what is stored for it, its vault included.
+  const [download] = await Promise.all([page.waitForEvent("download"), page.locator("#session-export").click()]);
+  const own = readFileSync(await download.path(), "utf8");
   assert.ok(own.includes("bob@example.org") && !own.includes("dana.whitfield"), "the new chat stores only its own values");
+  const both = await stored();
+  assert.ok(both.includes("bob@example.org") && both.includes("dana.whitfield"), "each chat's values are stored with it");
   // Clearing a chat drops its values (pinned facts keep theirs); deleting the first chat
   // leaves its address nowhere.
-  await page.locator("#session-select").selectOption({ index: 0 });
-  await page.waitForFunction(() => document.querySelectorAll("[data-testid=user-message]").length === 1);
+  const first = await page.locator("#session-select option").first().getAttribute("value");
+  await page.locator("#session-select").selectOption(first);
+  await page.getByTestId("user-message").getByText("dana.whitfield").waitFor();
   page.once("dialog", (d) => d.accept());
   await page.locator("#session-delete").click();
-  await page.waitForFunction(() => document.body.dataset.ready === "1" && !document.body.dataset.busy);
+  await page.waitForFunction((id) => !document.querySelector(`#session-select option[value="${id}"]`), first);
+  await page.getByTestId("user-message").getByText("bob@example.org").waitFor();
   assert.ok(!(await stored()).includes("dana.whitfield"), "deleted with its chat");
   page.once("dialog", (d) => d.accept());
   await page.locator("#clear-chat").click();
@@ -603,6 +624,70 @@ test("turning redaction on later also redacts tool-call arguments and the facts 
   assert.ok(!sent.includes("dana.w@example.net"), sent);
   // Shown to the user with the real value still.
   assert.match(await page.locator("#long-term-facts").textContent(), /dana\.w@example\.net/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+/** Holds requests for `path` until the returned function is called. */
+async function holdRoute(context, path) {
+  let release;
+  const gate = new Promise((r) => (release = r));
+  await context.route(`**${path}`, async (route) => {
+    await gate;
+    await route.continue();
+  });
+  return release;
+}
+
+test("a send while the tokenizer loads waits, shown as pending, and goes out once it is ready", async () => {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  const release = await holdRoute(context, "/tokenizers/qwen3/tokenizer.json");
+  const page = await context.newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  await page.goto(`${server.url}/?strategy=tokens&budget=4000&tokenizer=qwen3`);
+  const before = (await chatRequests()).length;
+  // Typed at once, before the page or the tokenizer is ready.
+  await page.getByTestId("message-input").fill("Hello, my name is Riley.");
+  await page.getByTestId("send").click();
+  const pending = page.getByTestId("pending-message");
+  await pending.waitFor();
+  assert.match(await pending.textContent(), /Hello, my name is Riley\./);
+  await page.waitForFunction(() => /the tokenizer/.test(document.querySelector("[data-testid=pending-reason]")?.textContent ?? ""));
+  assert.equal(await page.getByTestId("user-message").count(), 0, "not added yet");
+  assert.equal((await chatRequests()).length, before, "nothing sent while the tokenizer loads");
+  assert.equal(await page.evaluate(() => document.body.dataset.busy), "1");
+  release();
+  await page.waitForFunction(() => !document.body.dataset.busy, null, { timeout: 30_000 });
+  assert.equal(await pending.count(), 0);
+  assert.match(await lastReply(page), /You told me|Got it/);
+  assert.match(await page.locator(".totals").textContent(), /counted with the BPE tokenizer/, "counted with the tokenizer it waited for");
+  assert.doesNotMatch(await page.locator("#notices").textContent(), /not ready/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("a send while the PII model loads waits for it, so the model redacts it", {
+  skip: hasNerModel ? false : "no NerModel in pkg/ or no models/pii-ner.bin (make model)",
+}, async () => {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  const release = await holdRoute(context, "/models/pii-ner.bin");
+  const page = await context.newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  await page.goto(`${server.url}/?redact=1&${SMALL}`);
+  await page.waitForSelector("body[data-ready='1']");
+  const before = (await chatRequests()).length;
+  await page.getByTestId("message-input").fill("i'm seeing maria gonzalez tomorrow at 1420 elm street");
+  await page.getByTestId("send").click();
+  await page.waitForFunction(() => /the PII model/.test(document.querySelector("[data-testid=pending-reason]")?.textContent ?? ""));
+  await page.waitForTimeout(300);
+  assert.equal((await chatRequests()).length, before, "nothing sent before the model is ready");
+  release();
+  await page.waitForFunction(() => !document.body.dataset.busy, null, { timeout: 120_000 });
+  const sent = (await chatRequests()).at(-1).body;
+  for (const value of ["maria gonzalez", "1420 elm street"]) assert.ok(!sent.includes(value), `${value} was sent`);
+  assert.match(await page.getByTestId("user-message").last().textContent(), /maria gonzalez/, "shown with the real values");
   assert.deepEqual(errors, []);
   await context.close();
 });
