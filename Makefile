@@ -161,7 +161,7 @@ test-wasm: browser
 test-node: model embed-model llm-deps llm-model
 	node --test tests/js/
 
-test-browser: browser model
+test-browser: browser model llm-deps llm-model
 	node --test --test-concurrency=1 tests/browser/
 
 test-types:

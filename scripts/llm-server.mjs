@@ -14,6 +14,8 @@
 // GET /v1/models, GET /health, and for tests GET|DELETE /debug/requests: every request body
 // received, verbatim, so a test can check what left the app.
 // Requests are answered one at a time (one context sequence): a small model on a shared CPU.
+// Every answer allows any origin (CORS), so the demo page can call it from its own port; the
+// server listens on 127.0.0.1 only.
 
 import { createServer } from "node:http";
 import { createRequire } from "node:module";
@@ -124,8 +126,14 @@ async function complete(body, onText) {
   }
 }
 
+const CORS = {
+  "access-control-allow-origin": "*",
+  "access-control-allow-headers": "authorization, content-type",
+  "access-control-allow-methods": "GET, POST, DELETE, OPTIONS",
+};
+
 function send(res, status, value) {
-  res.writeHead(status, { "content-type": "application/json" });
+  res.writeHead(status, { "content-type": "application/json", ...CORS });
   res.end(JSON.stringify(value));
 }
 
@@ -152,7 +160,7 @@ async function chatCompletions(req, res, raw) {
       usage: out.usage,
     });
   }
-  res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
+  res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive", ...CORS });
   const chunk = (delta, finish = null, extra = {}) =>
     res.write(
       `data: ${JSON.stringify({ id, object: "chat.completion.chunk", created, model: MODEL_ID, choices: [{ index: 0, delta, finish_reason: finish }], ...extra })}\n\n`,
@@ -170,6 +178,10 @@ const server = createServer((req, res) => {
     const raw = Buffer.concat(chunks).toString("utf8");
     const path = new URL(req.url, "http://localhost").pathname.replace(/\/+$/, "");
     const handle = async () => {
+      if (req.method === "OPTIONS") {
+        res.writeHead(204, CORS);
+        return res.end();
+      }
       if (req.method === "POST" && path === "/v1/chat/completions") {
         requestLog.push(raw);
         if (requestLog.length > REQUEST_LOG_LIMIT) requestLog.shift();

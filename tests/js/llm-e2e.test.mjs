@@ -56,6 +56,9 @@ test("the server answers OpenAI-style, streamed and not", options, async () => {
     body: JSON.stringify({ messages: [{ role: "user", content: "Count to three." }], max_tokens: 8, stream: true }),
   });
   assert.match(response.headers.get("content-type"), /text\/event-stream/);
+  assert.equal(response.headers.get("access-control-allow-origin"), "*", "a page on another port may call it");
+  const preflight = await fetch(`${server.baseUrl}/chat/completions`, { method: "OPTIONS" });
+  assert.equal(preflight.status, 204);
   const events = (await response.text()).split("\n\n").filter(Boolean);
   assert.equal(events.at(-1), "data: [DONE]");
   const chunks = events.slice(0, -1).map((e) => JSON.parse(e.slice("data: ".length)));
