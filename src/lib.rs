@@ -7,6 +7,7 @@
 pub mod context;
 pub mod error;
 pub mod history;
+pub mod llm;
 pub mod memory;
 pub mod message;
 pub mod ner;

@@ -6,6 +6,7 @@ mod embed_model;
 mod entry_input;
 mod errors;
 mod js;
+mod llm;
 pub mod memory;
 mod memory_episodes;
 mod memory_facts;

@@ -49,6 +49,29 @@ export interface SummarizeInfo {
   count: number;
 }
 
+/** What a request to the `llm` option is for. */
+export type LlmPurpose = "summary" | "extract" | "episode";
+
+/** A message handed to the `llm` option: the OpenAI chat shape, text only. */
+export interface LlmMessage {
+  role: "system" | "user" | "assistant";
+  content: string;
+}
+
+/** The second argument of the `llm` option. */
+export interface LlmCallInfo {
+  purpose: LlmPurpose;
+  /** The reply length the prompt needs; pass it on as `max_tokens` (or lower it). */
+  maxTokens: number;
+  /** The prompt asks for JSON: turn on the API's JSON mode if it has one
+   *  (`response_format: { type: "json_object" }`). */
+  json: boolean;
+  /** 1, or 2 for the one retry after an unusable answer (its messages end with the reason). */
+  attempt: number;
+  /** The version of the built-in prompts, e.g. "2026-12-01.1". */
+  promptVersion: string;
+}
+
 export interface MemoryOptions {
   /** Default "full". "tokens" and "summary" need maxTokens. */
   strategy?: StrategyName;
@@ -61,6 +84,10 @@ export interface MemoryOptions {
   systemPrompt?: string;
   /** Default: Tokenizer.approximate(). */
   tokenizer?: Tokenizer;
+  /** One chat-completion call that powers summaries, fact extraction and episodes with the
+   *  built-in prompts: receives OpenAI-style messages, resolves to the reply text. Redacted
+   *  like everything sent when `redact` is on. `summarize` and `extract` override it. */
+  llm?: (messages: LlmMessage[], info: LlmCallInfo) => Promise<string> | string;
   /** Writes a summary; receives the prompt, resolves to the summary text. */
   summarize?: (prompt: string, info: SummarizeInfo) => Promise<string> | string;
   /** When to summarize (default: unsummarized turns over 3/4 of the budget). */
