@@ -234,8 +234,11 @@ serve:
 	exec "$(SERVER_BIN)" --dev --port $(SERVE_PORT) --store "$$store"
 
 ## The server's tests on SQLite, a throwaway Postgres cluster and a throwaway Redis (loopback).
+## The server's tests on each store, then the bounded load (200 clients × 200 records) on
+## Postgres: every record stored once (the latencies go to BENCHMARKS.md by make bench-sync).
 test-server: server-deps
 	server/scripts/with-stores.sh cargo test -p llm-memory-server
+	SYNC_LOAD_CHECK=1 server/scripts/with-stores.sh cargo bench --profile server -p llm-memory-server --bench sync_load
 
 ## 200 clients × 200 records against Postgres (then SQLite, Redis); writes BENCHMARKS.md's "Sync server".
 bench-sync: server-deps
