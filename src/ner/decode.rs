@@ -321,7 +321,15 @@ fn words(tags: &[TokenTag], labels: &LabelTable) -> Vec<Word> {
 fn joins(gap: &str, meaning: Meaning) -> bool {
     let j = joining(meaning);
     let breaks = gap.matches('\n').count();
-    breaks <= j.line_breaks && gap.chars().all(|c| j.separators.contains(c))
+    let separators = |s: &str| s.chars().all(|c| j.separators.contains(c));
+    match gap.split_once('\n') {
+        // A line of an address block may open with a bullet or a quote mark (`> `, `• `,
+        // `- `): what comes before the first letter of the next line is not a word.
+        Some((line_end, next_line)) if meaning == Meaning::Address && breaks == 1 => {
+            separators(line_end) && !next_line.contains(char::is_alphanumeric)
+        }
+        _ => breaks <= j.line_breaks && separators(gap),
+    }
 }
 
 /// A span being built from words.
@@ -340,8 +348,9 @@ struct Building {
     has_street: bool,
     locators: u32,
     regions: u32,
-    /// Whether the last word added is a given name (a surname may follow an initial).
-    ends_given: bool,
+    /// What the last word added counts as: after a given name a surname may follow an
+    /// initial, after a street its number.
+    last_anchor: Anchor,
 }
 
 impl Building {
@@ -358,7 +367,7 @@ impl Building {
             has_street: false,
             locators: 0,
             regions: 0,
-            ends_given: false,
+            last_anchor: Anchor::None,
         }
     }
 
@@ -380,7 +389,7 @@ impl Building {
         self.prob_sum += w.prob;
         self.words += 1;
         self.strong |= strong;
-        self.ends_given = part.anchor == Anchor::Given;
+        self.last_anchor = part.anchor;
         self.count(part.anchor);
     }
 
@@ -398,7 +407,7 @@ impl Building {
     fn take(&mut self, words: &[Word], to: usize, anchor: Anchor) {
         self.end = words[to - 1].end;
         self.last_word = to - 1;
-        self.ends_given = false;
+        self.last_anchor = anchor;
         self.count(anchor);
     }
 
@@ -418,7 +427,10 @@ impl Building {
         let (mut start, mut end) = (self.start, self.end);
         match meaning {
             Meaning::Person => (start, end) = bridge::widen_person(text, words, &self),
-            Meaning::Address => start = bridge::widen_address_start(text, words, &self),
+            Meaning::Address => {
+                start = bridge::widen_address_start(text, words, &self);
+                end = bridge::widen_address_end(text, &self);
+            }
             _ => {}
         }
         while let Some(c) = text[start..end].chars().next_back() {

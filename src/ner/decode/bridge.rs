@@ -66,6 +66,11 @@ const UNIT_DESIGNATORS: &[&str] = &[
     "leil",
 ];
 
+/// Kinds of street abbreviated before the name (`ul.`, `al.`, `C/`, `Av.`, `Str.`).
+const STREET_ABBREVIATIONS: &[&str] = &[
+    "ul", "al", "pl", "os", "c", "av", "avda", "r", "str", "bd", "bld", "ctra", "rr",
+];
+
 /// Words between a given name and a surname that belong to the name.
 const PARTICLES: &[&str] = &[
     "van", "von", "der", "den", "de", "del", "della", "di", "da", "das", "dos", "du", "le", "la",
@@ -124,13 +129,11 @@ fn is_capitalised(word: &str) -> bool {
 /// as long as the text from `end` to it joins.
 fn next_word(text: &str, words: &[Word], mut i: usize, end: usize, m: Meaning) -> Option<usize> {
     while let Some(w) = words.get(i) {
-        if !joins(&text[end..w.start], m) {
-            return None;
+        if is_punctuation(word_text(text, w)) && joins(&text[end..w.end], m) {
+            i += 1;
+            continue;
         }
-        if !is_punctuation(word_text(text, w)) || !joins(word_text(text, w), m) {
-            return Some(i);
-        }
-        i += 1;
+        return joins(&text[end..w.start], m).then_some(i);
     }
     None
 }
@@ -170,6 +173,20 @@ pub(super) fn across(
                 b.take(words, end, Anchor::Street);
                 return Some(end);
             }
+            // The number after a capitalised street name (`Laukaantie 80`, not `error 51`),
+            // on the same line.
+            let word = word_text(text, &words[first]);
+            let same_line = !text[b.end..words[first].start].contains('\n');
+            let street = word_text(text, &words[b.last_word]);
+            if b.last_anchor == Anchor::Street
+                && street.starts_with(char::is_uppercase)
+                && same_line
+                && word.starts_with(|c: char| c.is_ascii_digit())
+                && is_unit_number(word)
+            {
+                b.take(words, first + 1, Anchor::Locator);
+                return Some(first + 1);
+            }
             let mut at = first;
             for _ in 0..ADDRESS_GAP_WORDS {
                 let word = word_text(text, &words[at]);
@@ -202,7 +219,10 @@ pub(super) fn across(
                 // `Hanna J. Ukkonen`: a given name, an initial, and a surname the model
                 // missed.
                 let surname = word_text(text, &words[next]);
-                if b.ends_given && is_capitalised(surname) && surname.chars().count() >= 2 {
+                if b.last_anchor == Anchor::Given
+                    && is_capitalised(surname)
+                    && surname.chars().count() >= 2
+                {
                     b.take(words, next + 1, Anchor::None);
                     return Some(next + 1);
                 }
@@ -311,7 +331,9 @@ pub(super) fn widen_address_start(text: &str, words: &[Word], b: &Building) -> u
         if !line_gap(w.end, start) {
             break;
         }
-        if is_one_of(word, UNIT_DESIGNATORS) {
+        if is_one_of(word, STREET_ABBREVIATIONS) && text[w.end..start].starts_with(['.', '/']) {
+            // `ul. Zakrzowska`, `C/ Eras`: the kind of street, abbreviated before its name.
+        } else if is_one_of(word, UNIT_DESIGNATORS) {
             // A designator before the span's own number (`Apt. 918 61990 …`): only when the
             // span starts with a number.
             if !word_text(text, &words[first])
@@ -351,3 +373,242 @@ fn ends_with_ci(s: &str, suffix: &str) -> Option<usize> {
     let at = s.len().checked_sub(suffix.len())?;
     (s.is_char_boundary(at) && s[at..].eq_ignore_ascii_case(suffix)).then_some(at)
 }
+
+/// Where an address span ends once a country after it is taken in, with up to two
+/// capitalised words before the country (a city the model left out): `… Suite 119
+/// Terrugem Portugal`, `…, Oxnard, United States`.
+pub(super) fn widen_address_end(text: &str, b: &Building) -> usize {
+    let separators = |s: &str| joins(s, Meaning::Address);
+    let mut at = b.end;
+    for _ in 0..3 {
+        let rest = &text[at..];
+        let word_at = rest
+            .char_indices()
+            .find(|&(_, c)| c.is_alphanumeric())
+            .map_or(rest.len(), |(i, _)| i);
+        if word_at == 0 || !separators(&rest[..word_at]) {
+            break;
+        }
+        let from = at + word_at;
+        if let Some(len) = country_at(&text[from..]) {
+            return from + len;
+        }
+        // A capitalised word before the country, then try again after it.
+        let word_len = text[from..]
+            .char_indices()
+            .find(|&(_, c)| !c.is_alphabetic())
+            .map_or(text.len() - from, |(i, _)| i);
+        if !is_capitalised(&text[from..from + word_len]) {
+            break;
+        }
+        at = from + word_len;
+    }
+    b.end
+}
+
+/// The length of the country name `s` starts with, as a whole word.
+fn country_at(s: &str) -> Option<usize> {
+    COUNTRIES.iter().find_map(|&c| {
+        let head = s.get(..c.len())?;
+        let whole = !s[c.len()..].starts_with(|ch: char| ch.is_alphanumeric());
+        (head.eq_ignore_ascii_case(c) && whole && head.starts_with(char::is_uppercase))
+            .then_some(c.len())
+    })
+}
+
+/// Country names in English, as addresses end with them (longest first where one starts
+/// another: `United States` before `United`).
+const COUNTRIES: &[&str] = &[
+    "United States of America",
+    "United States",
+    "United Kingdom",
+    "United Arab Emirates",
+    "USA",
+    "UK",
+    "Afghanistan",
+    "Albania",
+    "Algeria",
+    "Andorra",
+    "Angola",
+    "Argentina",
+    "Armenia",
+    "Australia",
+    "Austria",
+    "Azerbaijan",
+    "Bahamas",
+    "Bahrain",
+    "Bangladesh",
+    "Barbados",
+    "Belarus",
+    "Belgium",
+    "Belize",
+    "Benin",
+    "Bhutan",
+    "Bolivia",
+    "Bosnia and Herzegovina",
+    "Botswana",
+    "Brazil",
+    "Brunei",
+    "Bulgaria",
+    "Burkina Faso",
+    "Burundi",
+    "Cambodia",
+    "Cameroon",
+    "Canada",
+    "Cape Verde",
+    "Chile",
+    "China",
+    "Colombia",
+    "Costa Rica",
+    "Croatia",
+    "Cuba",
+    "Cyprus",
+    "Czech Republic",
+    "Czechia",
+    "Denmark",
+    "Djibouti",
+    "Dominican Republic",
+    "Ecuador",
+    "Egypt",
+    "El Salvador",
+    "Estonia",
+    "Eswatini",
+    "Ethiopia",
+    "Fiji",
+    "Finland",
+    "France",
+    "Gabon",
+    "Gambia",
+    "Germany",
+    "Ghana",
+    "Greece",
+    "Greenland",
+    "Guatemala",
+    "Guinea",
+    "Guyana",
+    "Haiti",
+    "Honduras",
+    "Hong Kong",
+    "Hungary",
+    "Iceland",
+    "India",
+    "Indonesia",
+    "Iran",
+    "Iraq",
+    "Ireland",
+    "Israel",
+    "Italy",
+    "Ivory Coast",
+    "Jamaica",
+    "Japan",
+    "Kazakhstan",
+    "Kenya",
+    "Kosovo",
+    "Kuwait",
+    "Kyrgyzstan",
+    "Laos",
+    "Latvia",
+    "Lebanon",
+    "Lesotho",
+    "Liberia",
+    "Libya",
+    "Liechtenstein",
+    "Lithuania",
+    "Luxembourg",
+    "Madagascar",
+    "Malawi",
+    "Malaysia",
+    "Maldives",
+    "Mali",
+    "Malta",
+    "Mauritania",
+    "Mauritius",
+    "Mexico",
+    "Moldova",
+    "Monaco",
+    "Mongolia",
+    "Montenegro",
+    "Morocco",
+    "Mozambique",
+    "Myanmar",
+    "Namibia",
+    "Nepal",
+    "Netherlands",
+    "New Zealand",
+    "Nicaragua",
+    "Niger",
+    "Nigeria",
+    "North Macedonia",
+    "Norway",
+    "Oman",
+    "Pakistan",
+    "Panama",
+    "Papua New Guinea",
+    "Paraguay",
+    "Peru",
+    "Philippines",
+    "Poland",
+    "Portugal",
+    "Puerto Rico",
+    "Qatar",
+    "Romania",
+    "Russia",
+    "Rwanda",
+    "San Marino",
+    "Saudi Arabia",
+    "Senegal",
+    "Serbia",
+    "Sierra Leone",
+    "Singapore",
+    "Slovakia",
+    "Slovenia",
+    "Somalia",
+    "South Africa",
+    "South Korea",
+    "Korea",
+    "Spain",
+    "Sri Lanka",
+    "Sudan",
+    "Suriname",
+    "Sweden",
+    "Switzerland",
+    "Syria",
+    "Taiwan",
+    "Tajikistan",
+    "Tanzania",
+    "Thailand",
+    "Togo",
+    "Trinidad and Tobago",
+    "Tunisia",
+    "Turkey",
+    "Türkiye",
+    "Turkmenistan",
+    "Uganda",
+    "Ukraine",
+    "Uruguay",
+    "Uzbekistan",
+    "Venezuela",
+    "Vietnam",
+    "Yemen",
+    "Zambia",
+    "Zimbabwe",
+    "Deutschland",
+    "España",
+    "Italia",
+    "Österreich",
+    "Schweiz",
+    "Suisse",
+    "Nederland",
+    "België",
+    "Belgique",
+    "Sverige",
+    "Norge",
+    "Danmark",
+    "Suomi",
+    "Polska",
+    "Česko",
+    "Magyarország",
+    "Brasil",
+    "México",
+    "Perú",
+];

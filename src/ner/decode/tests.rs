@@ -437,7 +437,7 @@ fn a_unit_line_the_model_left_out_joins_the_address_around_it() {
         spans(text, &tags),
         [(
             Meaning::Address,
-            "588 Beerzerweg 176 Suite 704, SCHMIEDEN".into()
+            "588 Beerzerweg 176 Suite 704, SCHMIEDEN, Austria".into()
         )]
     );
     // A designator without a number is a word, not a unit line.
@@ -614,5 +614,58 @@ fn an_address_starts_at_its_unit_line_or_the_corner_it_names() {
             Meaning::Address,
             "the corner of 48 rue Descartes and Bergström Plains".into()
         )]
+    );
+}
+
+#[test]
+fn address_lines_join_across_bullets_and_take_their_street_number() {
+    let text = "}} Ulla Berg\n}} 573 Laukaantie 80\n}} Suite 609\n}} KOKKOLA\n\nthanks";
+    let tags = auto(
+        text,
+        &[
+            ("573", "B-BUILDING_NUMBER", 0.9),
+            ("Laukaantie", "B-STREET_NAME", 0.95),
+            ("KOKKOLA", "B-CITY", 0.9),
+        ],
+    );
+    assert_eq!(
+        spans(text, &tags),
+        [(
+            Meaning::Address,
+            "573 Laukaantie 80\n}} Suite 609\n}} KOKKOLA".into()
+        )]
+    );
+    // A lower-case word the model calls a unit does not take the number after it.
+    let text = "the card shows error 51 today";
+    let tags = auto(text, &[("error", "B-SECONDARY_ADDRESS", 0.57)]);
+    assert_eq!(spans(text, &tags), [(Meaning::Address, "error".into())]);
+}
+
+#[test]
+fn an_abbreviated_street_kind_before_and_a_country_after_belong_to_the_address() {
+    let text = "office at ul. Zakrzowska 92, Wrocław Poland. Call us";
+    let tags = auto(
+        text,
+        &[
+            ("Zakrzowska", "B-STREET_NAME", 0.65),
+            ("92", "B-BUILDING_NUMBER", 0.7),
+        ],
+    );
+    assert_eq!(
+        spans(text, &tags),
+        [(Meaning::Address, "ul. Zakrzowska 92, Wrocław Poland".into())]
+    );
+    // No country after the city: the span ends where the model's parts end.
+    let text = "office at ul. Zakrzowska 92, Wrocław Office Hours";
+    let tags = auto(
+        text,
+        &[
+            ("Zakrzowska", "B-STREET_NAME", 0.65),
+            ("92", "B-BUILDING_NUMBER", 0.7),
+        ],
+    );
+    assert_eq!(
+        spans(text, &tags),
+        [(Meaning::Address, "ul. Zakrzowska 92".into())]
     );
 }
