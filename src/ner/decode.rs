@@ -448,6 +448,14 @@ impl Building {
         if j.whole_words {
             (start, end) = whole_words(text, start, end);
         }
+        // An initial keeps its period (`Harold B.`): it is part of the name, not the sentence.
+        let initial_last = text[start..end]
+            .rsplit(' ')
+            .next()
+            .is_some_and(|w| w.chars().count() == 1 && w.chars().all(char::is_uppercase));
+        if meaning == Meaning::Person && initial_last && text[end..].starts_with('.') {
+            end += 1;
+        }
         let alnum = text[start..end]
             .chars()
             .filter(|c| c.is_alphanumeric())

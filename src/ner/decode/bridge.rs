@@ -121,6 +121,12 @@ fn is_unit_number(word: &str) -> bool {
     (digit && n <= UNIT_NUMBER_ALNUM) || (n == 1 && word.chars().all(char::is_alphabetic))
 }
 
+/// One capital letter: an initial (`J`, as the tokenizer splits `J.`).
+fn is_initial(word: &str) -> bool {
+    let mut chars = word.chars();
+    chars.next().is_some_and(char::is_uppercase) && chars.next().is_none()
+}
+
 fn is_capitalised(word: &str) -> bool {
     word.chars().next().is_some_and(char::is_uppercase) && word.chars().all(char::is_alphabetic)
 }
@@ -209,8 +215,7 @@ pub(super) fn across(
         }
         Meaning::Person => {
             let word = word_text(text, &words[first]);
-            let initial = word.chars().count() == 1 && word.chars().all(char::is_uppercase);
-            if initial {
+            if is_initial(word) {
                 let next = next_word(text, words, first + 1, words[first].end, m)?;
                 if tagged_as(words, next, m, weak) {
                     b.take(words, next, Anchor::None);
@@ -291,6 +296,34 @@ pub(super) fn widen_person(text: &str, words: &[Word], b: &Building) -> (usize, 
         let gap = &text[w.end..words[i].start];
         if is_one_of(word_text(text, w), HONORIFICS) && joins(gap, Meaning::Person) {
             start = w.start;
+        } else if is_initial(word_text(text, w)) && joins(gap, Meaning::Person) {
+            // `M. de Vries`, and `James M. Sparks` when the model found only the surname.
+            start = w.start;
+            if let Some(given) = i.checked_sub(2).map(|k| &words[k]) {
+                let name = word_text(text, given);
+                if is_capitalised(name)
+                    && name.chars().count() >= 2
+                    && !is_one_of(name, HONORIFICS)
+                    && text[given.end..w.start].chars().all(|c| c == ' ')
+                {
+                    start = given.start;
+                }
+            }
+        }
+    }
+    // `Harold B.`: a given name and the initial of the surname, with its period.
+    let j = b.last_word + 1;
+    if b.last_anchor == Anchor::Given {
+        if let (Some(w), Some(dot)) = (words.get(j), words.get(j + 1)) {
+            let spaced =
+                text[end..w.start].chars().all(|c| c == ' ') && !text[end..w.start].is_empty();
+            if spaced
+                && is_initial(word_text(text, w))
+                && word_text(text, dot) == "."
+                && dot.start == w.end
+            {
+                return (start, dot.end);
+            }
         }
     }
     // `, MD`, ` Jr.`, ` III`.

@@ -669,3 +669,29 @@ fn an_abbreviated_street_kind_before_and_a_country_after_belong_to_the_address()
         [(Meaning::Address, "ul. Zakrzowska 92".into())]
     );
 }
+
+#[test]
+fn an_initial_before_a_found_surname_or_after_a_given_name_is_part_of_the_name() {
+    let text = "James M. Sparks wrote, M. de Vries holds it, review from Harold B.: bad";
+    let tags = auto(
+        text,
+        &[
+            ("Sparks", "B-SURNAME", 0.9),
+            ("de", "B-SURNAME", 0.8),
+            ("Vries", "I-SURNAME", 0.9),
+            ("Harold", "B-GIVEN_NAME", 0.74),
+        ],
+    );
+    assert_eq!(
+        spans(text, &tags),
+        [
+            (Meaning::Person, "James M. Sparks".into()),
+            (Meaning::Person, "M. de Vries".into()),
+            (Meaning::Person, "Harold B.".into())
+        ]
+    );
+    // A sentence's last word is not an initial; its period stays outside.
+    let text = "I met Harold. Then";
+    let tags = auto(text, &[("Harold", "B-GIVEN_NAME", 0.9)]);
+    assert_eq!(spans(text, &tags), [(Meaning::Person, "Harold".into())]);
+}
