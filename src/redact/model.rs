@@ -72,6 +72,8 @@ fn false_finding(text: &str, s: &Span, zones: &[std::ops::Range<usize>]) -> bool
                 || glued_into_code(text, s.start, s.end)
                 || brand_pair(text, s.start, s.end)
                 || common_word(text, s, value)
+                || command(text, s, value)
+                || city_and_region(text, s, value)
         }
         Meaning::Address => inside(zones, s.start, s.end) || !address_shape(text, s, value),
         // The model mixes up ID and account labels; either kind of label will do.
@@ -174,6 +176,37 @@ fn common_word(text: &str, s: &Span, value: &str) -> bool {
         .unwrap_or("")
         .to_lowercase();
     !NAME_CUES.contains(&previous.as_str())
+}
+
+/// A lone lower-case word before a URL, a path or an option (`curl http://…`, `grep -r`,
+/// `cat /etc/hosts`): a command, not a name.
+fn command(text: &str, s: &Span, value: &str) -> bool {
+    let lone_lower = !value.contains(char::is_whitespace) && !value.contains(char::is_uppercase);
+    let rest = &text[s.end..];
+    let Some(next) = rest.strip_prefix(' ') else {
+        return false;
+    };
+    let option = next
+        .strip_prefix('-')
+        .is_some_and(|o| o.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '-'));
+    lone_lower
+        && (option
+            || ["http://", "https://", "/", "~/", "./"]
+                .iter()
+                .any(|p| next.starts_with(p)))
+}
+
+/// One capitalised word before `, XX` (a two-letter region code: `Victoria, BC`,
+/// `Springfield, IL`): a city, not a person.
+fn city_and_region(text: &str, s: &Span, value: &str) -> bool {
+    let Some(rest) = text[s.end..].strip_prefix(", ") else {
+        return false;
+    };
+    let code: Vec<char> = rest.chars().take(3).collect();
+    let region = code.len() >= 2
+        && code[..2].iter().all(char::is_ascii_uppercase)
+        && code.get(2).is_none_or(|c| !c.is_alphanumeric());
+    !value.contains(char::is_whitespace) && region
 }
 
 /// Words naming a kind of thoroughfare, the generic ones (not "square", "station", "center":
@@ -498,6 +531,31 @@ mod tests {
             person,
             0.9
         ));
+    }
+
+    #[test]
+    fn a_command_before_a_url_or_option_and_a_city_before_its_region_are_not_people() {
+        let person = Meaning::Person;
+        assert!(rejected(
+            "curl http://127.0.0.1/health fails",
+            "curl",
+            person,
+            0.6
+        ));
+        assert!(rejected("run grep -r foo", "grep", person, 0.6));
+        assert!(rejected(
+            "Is Victoria, BC worth it?",
+            "Victoria",
+            person,
+            0.9
+        ));
+        assert!(!rejected(
+            "Is Victoria, my aunt, coming?",
+            "Victoria",
+            person,
+            0.9
+        ));
+        assert!(!rejected("tell ana - she knows", "ana", person, 0.9));
     }
 
     #[test]

@@ -8,6 +8,8 @@
 //! from general knowledge, matched as whole words ignoring ASCII case. A private person who
 //! shares a listed full name is not redacted by the model; rules still see them. Mononyms
 //! are listed only where the single word is the person (`Mozart`), never a common given name.
+//! The placeholder names of forms and test data (`John Doe`, `Max Mustermann`, `Lorem ipsum`)
+//! are listed with them: they are nobody.
 
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
 use std::sync::OnceLock;

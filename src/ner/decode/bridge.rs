@@ -209,6 +209,10 @@ pub(super) fn across(
                     b.take(words, next, Anchor::None);
                     return Some(next);
                 }
+                // `and` joins two streets, not a street and whatever follows two words on.
+                if intersection {
+                    return None;
+                }
                 at = next;
             }
             None
