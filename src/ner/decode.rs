@@ -14,6 +14,9 @@
 //!    text between them is a separator that meaning allows (a space for names; `", "` and a
 //!    line break for addresses; `-` inside numbers). B-/I- prefixes are ignored: the model puts
 //!    `B-` on sub-tokens too, and adjacent parts are what makes an address.
+//!    A word under the threshold but over [`CONTINUATION`] of it extends a span; words the
+//!    model left untagged join it when a closed class of words says they belong (a unit line,
+//!    an initial, a particle, a country: see `bridge`).
 //! 3. **Checks.** Trailing sentence punctuation is left outside; a hyphenated or apostrophe
 //!    word is kept whole (`maria-josé`, `o'brien`, not the possessive `'s`); an address needs a
 //!    street or unit line, or a number or zip with another part (a city alone is a place, not
@@ -526,3 +529,4 @@ fn is_cjk(c: char) -> bool {
 mod bridge;
 #[cfg(test)]
 mod tests;
+mod word_classes;
