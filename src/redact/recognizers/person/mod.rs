@@ -25,6 +25,7 @@ mod cased;
 pub(crate) mod cjk;
 mod cues;
 mod score;
+mod things;
 mod words;
 
 #[derive(Debug, Clone, Copy)]
@@ -202,9 +203,11 @@ impl Recognizer for Person {
     }
 
     fn scan(&self, text: &str, pre: &Prescan, out: &mut Vec<Candidate>) {
+        let from = out.len();
         let starts = pre.starts.as_ref().map(|s| s.all());
         scan_from(text, &pre.upper, &pre.leads, starts, out);
         cjk::scan(text, &pre.leads, out);
+        things::drop_sample_names(text, from, out);
     }
 }
 
