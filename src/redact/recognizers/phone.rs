@@ -326,10 +326,7 @@ fn label_before(b: &[u8], start: usize) -> bool {
         if word.is_empty() || (i > 0 && b[i - 1].is_ascii_alphanumeric()) {
             return false;
         }
-        if ID_LABELS
-            .split_whitespace()
-            .any(|l| word.eq_ignore_ascii_case(l.as_bytes()))
-        {
+        if is_id_label(word) {
             return true;
         }
         // A contact word between the label and the number makes it a phone again.
@@ -341,6 +338,22 @@ fn label_before(b: &[u8], start: usize) -> bool {
         }
     }
     false
+}
+
+/// Whether `word` (ASCII case ignored) is one of [`ID_LABELS`]: a hashed look-up, since every
+/// phone-shaped number asks about up to three words before it.
+fn is_id_label(word: &[u8]) -> bool {
+    static LABELS: std::sync::OnceLock<rustc_hash::FxHashSet<&'static [u8]>> =
+        std::sync::OnceLock::new();
+    let labels = LABELS.get_or_init(|| ID_LABELS.split_whitespace().map(str::as_bytes).collect());
+    let mut buf = [0u8; 32];
+    if word.is_empty() || word.len() > buf.len() {
+        return false;
+    }
+    let lower = &mut buf[..word.len()];
+    lower.copy_from_slice(word);
+    lower.make_ascii_lowercase();
+    labels.contains(&*lower)
 }
 
 /// Words that, between an identifier's label and a number, say the number is one to call.

@@ -124,6 +124,18 @@ fn in_a_brand(text: &str, start: usize, end: usize) -> bool {
     while !text.is_char_boundary(hi) {
         hi += 1;
     }
+    // Most names are in no brand: one look-up of the name's first word says so.
+    static WORDS: OnceLock<FxHashSet<&'static str>> = OnceLock::new();
+    let words = WORDS.get_or_init(|| {
+        BRANDS
+            .split(['|', ' ', '\n'])
+            .filter(|w| !w.is_empty())
+            .collect()
+    });
+    let first = text[start..end].split(' ').next().unwrap_or("");
+    if !words.contains(first) {
+        return false;
+    }
     let window = &text[lo..hi];
     BRANDS.split('|').map(str::trim).any(|brand| {
         window.match_indices(brand).any(|(i, _)| {
