@@ -150,6 +150,8 @@ test-native: model embed-model
 	cargo test --release --test ner_reference -- --nocapture
 	# the redactor with the model (optimized only: unoptimized, the encoder takes minutes)
 	cargo test --release --test ner_redact
+	# hard negatives per class with the model on (rules alone run in cargo test above)
+	cargo test --release --test hard_negatives
 	# the embedder against onnxruntime on every fixture text, optimized
 	cargo test --release --test embed_reference -- --nocapture
 
