@@ -142,7 +142,7 @@ test-types:
 
 ## The demo page's Playwright tests alone (test-browser runs them too, with the other browser tests).
 test-demo: node-deps browser model build
-	node --test --test-concurrency=1 tests/browser/demo.test.mjs
+	node --test --test-concurrency=1 tests/browser/demo.test.mjs tests/browser/demo-semantic.test.mjs
 
 ## Vite 7 builds a page that imports "llm-memory" by name (file: dependency on pkg/); it runs in Chromium.
 test-bundler: node-deps browser build

@@ -5,6 +5,8 @@ import { chatCompletion } from "./chat-api.js";
 import { renderMarkdown } from "./markdown.js";
 import { renderInspector, h } from "./inspector.js";
 import { renderEntityTypes, countNational } from "./entity-types.js";
+import { createPiiModel } from "./pii-model.js";
+import { createSemantic } from "./semantic.js";
 import {
   PRESETS, TOKENIZERS, applyPreset, fitReserve, isOffline, keyedService, presetOf, loadKey, loadSettings, saveKey,
   saveSettings, setEntityTypes, toQuery,
@@ -29,6 +31,10 @@ const state = {
 
 const memory = startMemoryWorker(onWorkerEvent);
 const call = (op, ...args) => memory.call(op, ...args);
+const piiModel = createPiiModel({ box: $(".ner-status"), call, caps: () => state.caps });
+const semantic = createSemantic({
+  root: $(".semantic"), call, caps: () => state.caps, settings: () => state.settings, reopen: () => openSession(state.session),
+});
 
 function notice(text, kind = "info") {
   const box = $("#notices");
@@ -79,6 +85,7 @@ function syncVisibility() {
   $(".ner-model").hidden = !state.caps.nerModel || !s.redact;
   $(".ner-status").hidden = !state.caps.nerModel || !s.redact || !s.nerModel;
   $(".tool-memory").hidden = !state.caps.tools;
+  semantic.sync();
   form.querySelector("option[value=retrieval]").hidden = !state.caps.retrieval;
   $("#offline-banner").hidden = !isOffline(s);
   $("#model-badge").textContent = isOffline(s) ? "offline demo model · no key, no network" : `${s.model} @ ${s.endpoint}`;
@@ -98,6 +105,7 @@ async function applyChange(name) {
     if (["endpoint", "model", "key", "timeoutSec", "preset"].includes(name)) await call("setEndpoint", endpointSettings());
     if (["tokenizer", "tokenizerUrl", "preset"].includes(name)) loadTokenizer();
     if (["redact", "entityType", "nerModel"].includes(name)) await applyRedaction();
+    if (["strategy", "semantic"].includes(name)) await semantic.apply();
   } catch (e) {
     $("#settings-error").textContent = `${e.code ?? e.name}: ${e.message}`;
     $("#settings-error").hidden = false;
@@ -147,37 +155,12 @@ form.addEventListener("change", async (ev) => {
 async function applyRedaction({ rewrite = true } = {}) {
   if (!state.caps.redactor) return;
   const on = await call("setRedaction", { enabled: state.settings.redact, types: state.settings.entityTypes, model: state.settings.nerModel });
-  if (on && state.settings.nerModel) loadNerModel();
+  if (on && state.settings.nerModel) piiModel.load();
   if (!on || !rewrite) return;
   const changed = await call("redactHistory");
   if (changed) {
     notice(`${changed} earlier message${changed === 1 ? "" : "s"} or pinned fact${changed === 1 ? "" : "s"} held personal data and ${changed === 1 ? "was" : "were"} redacted now; summaries written before were dropped.`, "warn");
     await refresh();
-  }
-}
-
-// ---- PII model -----------------------------------------------------------------------------
-
-const NER_MODEL_URL = "/models/pii-ner.bin";
-
-function nerStatus(stateName, text) {
-  const box = $(".ner-status");
-  box.dataset.state = stateName;
-  box.textContent = text;
-}
-
-/** Loads the PII model in the worker once (the worker then redacts with it). */
-async function loadNerModel() {
-  if (!state.caps.nerModel || state.nerModel) return;
-  state.nerModel = "loading";
-  try {
-    const info = await call("loadNerModel", NER_MODEL_URL);
-    state.nerModel = "ready";
-    nerStatus("ready", `PII model ready${info.fromCache ? " (cached)" : ""}: names and addresses found on this device. Rampart by National Design Studio, ${info.license}.`);
-    $(".ner-status").title = info.attribution;
-  } catch (e) {
-    state.nerModel = null;
-    nerStatus("fallback", `PII model unavailable (${e.code ?? e.name}: ${e.message}); the rules alone redact. Run \`make model\` on the server.`);
   }
 }
 
@@ -193,6 +176,7 @@ function tokenizerStatus(stateName, text, progress) {
 }
 
 function onWorkerEvent(ev) {
+  if (piiModel.onEvent(ev) || semantic.onEvent(ev)) return;
   if (ev.event === "tokenizer") {
     if (ev.state === "loading") {
       const mb = (n) => (n / 1048576).toFixed(1);
@@ -200,9 +184,6 @@ function onWorkerEvent(ev) {
     } else if (ev.state === "parsing") {
       tokenizerStatus("loading", "Reading tokenizer.json in a worker…", 1);
     }
-  } else if (ev.event === "nerModel") {
-    const mb = (n) => (n / 1048576).toFixed(1);
-    nerStatus("loading", `Loading the PII model… ${mb(ev.loaded)}${ev.total ? ` / ${mb(ev.total)}` : ""} MB (the rules redact until then)`);
   } else if (ev.event === "crash") {
     notice(ev.message, "error");
   } else if (ev.event === "changed" && ev.session === state.session && !state.busy) {
@@ -628,6 +609,7 @@ async function boot() {
   }
   document.body.dataset.ready = "1";
   loadTokenizer();
+  semantic.apply();
 }
 
 boot().catch((e) => {

@@ -3,6 +3,7 @@
 // The page talks to it through memory-client.js: `{ id, op, args }` in, `{ id, ok, value }`
 // or `{ id, ok: false, error }` out, plus `{ event, ... }` notices (tokenizer progress).
 import init, * as pkg from "/pkg/llm_memory.js";
+import { semanticRecall } from "./semantic-worker.js";
 
 const { Memory, Tokenizer } = pkg;
 const Redactor = typeof pkg.Redactor === "function" ? pkg.Redactor : null;
@@ -46,11 +47,13 @@ async function summarize(prompt, info) {
   }
 }
 
-function memoryOptions() {
-  return { ...options, summarize, ...(tokenizer ? { tokenizer } : { tokenizer: Tokenizer.approximate() }) };
-}
-
 const post = (msg) => self.postMessage(msg);
+// The sentence embedder and the backlog it embeds between requests (semantic-worker.js).
+const semantic = semanticRecall({ pkg, post, enqueue: (fn) => enqueue(fn), memory: () => mem });
+
+function memoryOptions() {
+  return { ...options, summarize, ...semantic.options(), ...(tokenizer ? { tokenizer } : { tokenizer: Tokenizer.approximate() }) };
+}
 
 /** The library's session name of a chat of this page. */
 const storedName = (session) => `demo/${session}`;
@@ -115,6 +118,7 @@ function capabilities() {
     episodes: has("episodes"),
     recall: has("recall"),
     remember: has("remember"),
+    embedModel: semantic.available && has("embedPending"),
     open: typeof Memory.open === "function",
     retrieval: (() => {
       try {
@@ -169,6 +173,7 @@ const ops = {
       migrated = ops.restore(legacy);
       if (stored) await mem.flush();
     }
+    semantic.kick();
     return { stored, migrated };
   },
   /** The stored chat as the library exports it (entries, summaries, pins, facts, ...). */
@@ -357,8 +362,12 @@ const ops = {
     return rest;
   },
   add(role, content, extra) {
-    return mem.add(role, content, extra);
+    const id = mem.add(role, content, extra);
+    semantic.kick();
+    return id;
   },
+  /** Semantic recall on (loads the sentence embedder once, with progress) or off. */
+  setSemantic: (on, url) => semantic.set(on, url),
   addMessage(message) {
     return mem.addMessage(message);
   },
@@ -439,12 +448,12 @@ self.onmessage = async ({ data: { id, op, args } }) => {
   try {
     if (!ops[op]) throw new Error(`unknown op ${op}`);
     const run = () => {
-      if (!mem && !["init", "reset", "open", "importDoc", "deleteStored", "setEndpoint", "setRedaction", "useVault", "redact", "restoreTexts", "vault", "vaultDocument", "loadNerModel"].includes(op)) {
+      if (!mem && !["init", "reset", "open", "importDoc", "deleteStored", "setEndpoint", "setRedaction", "useVault", "redact", "restoreTexts", "vault", "vaultDocument", "loadNerModel", "setSemantic"].includes(op)) {
         throw new Error("the memory is not ready yet");
       }
       return ops[op](...(args ?? []));
     };
-    const value = await (op === "loadTokenizer" || op === "loadNerModel" ? run() : enqueue(run));
+    const value = await (["loadTokenizer", "loadNerModel", "setSemantic"].includes(op) ? run() : enqueue(run));
     post({ id, ok: true, value });
   } catch (e) {
     post({ id, ok: false, error: { name: e?.name ?? "Error", code: e?.code, message: String(e?.message ?? e) } });

