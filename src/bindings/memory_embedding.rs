@@ -23,7 +23,7 @@ impl Memory {
     ///
     /// @example
     /// ```js
-    /// status.textContent = `${mem.pendingEmbeddings} messages still to embed`;
+    /// ui.textContent = `${mem.pendingEmbeddings} messages still to embed`;
     /// ```
     #[wasm_bindgen(getter, js_name = pendingEmbeddings)]
     pub fn pending_embeddings(&self) -> usize {
