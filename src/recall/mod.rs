@@ -10,6 +10,7 @@ pub mod episodes;
 mod fact_text;
 pub mod facts;
 pub mod fuse;
+mod restatements;
 pub mod tokenize;
 pub mod tools;
 pub mod vectors;
@@ -489,7 +490,11 @@ impl RecallState {
                 }
             })
             .collect();
-        fuse::rank(&cands, now, &self.config.weights)
+        let mut ranked = fuse::rank(&cands, now, &self.config.weights);
+        if q.vector.is_some() {
+            self.prefer_restatements(&mut ranked);
+        }
+        ranked
             .into_iter()
             .take(q.k)
             .map(|(n, score)| {

@@ -150,6 +150,12 @@ impl VectorIndex {
         hits
     }
 
+    /// The cosine between two items' vectors; `None` unless both have one.
+    pub fn pair_cosine(&self, a: u32, b: u32) -> Option<f32> {
+        let (ra, rb) = (*self.row_of.get(&a)?, *self.row_of.get(&b)?);
+        Some(dot(self.row(ra), self.row(rb)))
+    }
+
     /// The cosine of item `slot`'s vector with `query`; `None` when it has none.
     pub fn cosine(&self, slot: u32, query: &[f32]) -> Option<f32> {
         let row = *self.row_of.get(&slot)?;
