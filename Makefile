@@ -130,7 +130,7 @@ test-wasm: browser
 test-node: model embed-model
 	node --test tests/js/
 
-test-browser: browser model
+test-browser: browser model embed-model
 	node --test --test-concurrency=1 tests/browser/
 
 test-types:
@@ -144,8 +144,8 @@ test-types:
 	node_modules/.bin/tsc -p tests/types/tsconfig.adapters.json
 
 ## The demo page's Playwright tests alone (test-browser runs them too, with the other browser tests).
-test-demo: node-deps browser model build
-	node --test --test-concurrency=1 tests/browser/demo.test.mjs
+test-demo: node-deps browser model embed-model build
+	node --test --test-concurrency=1 tests/browser/demo*.test.mjs
 
 ## Vite 7 builds a page that imports "llm-memory" by name (file: dependency on pkg/); it runs in Chromium.
 test-bundler: node-deps browser build

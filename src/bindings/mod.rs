@@ -7,6 +7,7 @@ mod entry_input;
 mod errors;
 mod js;
 pub mod memory;
+mod memory_embedding;
 mod memory_episodes;
 mod memory_facts;
 mod memory_options;
