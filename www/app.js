@@ -38,7 +38,9 @@ const outbox = createOutbox({
   onError: (e) => notice(`${e.code ?? e.name}: ${e.message}`, "error"),
 });
 // Semantic recall's toggle: off reopens the chat, since a Memory keeps its embedder.
-const semantic = createSemantic({ root: $(".semantic"), call, settings: () => state.settings, reopen: () => openSession(state.session) });
+const semantic = createSemantic({
+  root: $(".semantic"), call, settings: () => state.settings, reopen: () => openSession(state.session),
+});
 
 function notice(text, kind = "info") {
   const box = $("#notices");
@@ -433,7 +435,8 @@ async function boot() {
     await openSession(chats.newChatId());
   }
   document.body.dataset.ready = "1";
-  semantic.apply(); // the embedder loads beside the chat: sends go by words until it is ready
+  // The embedder loads beside the chat: until it is ready, memories are found by their words.
+  semantic.apply().catch((e) => notice(`Semantic recall: ${e.code ?? e.name}: ${e.message}`, "error"));
 }
 
 outbox.track("the memory", boot()).catch((e) => {

@@ -1,7 +1,8 @@
 // The Web Worker that owns the Memory, so the slow parts (parsing a 9 MB tokenizer.json,
-// loading the PII model and the sentence embedder, building a context) never freeze the page. Each chat is a session the
-// library stores (`Memory.open`); with redaction on, the memory redacts what leaves at the
-// egress (`redact`) and keeps the real text, and replies are restored with its restorers.
+// loading the PII model and the sentence embedder, building a context) never freeze the page.
+// Each chat is a session the library stores (`Memory.open`); with redaction on, the memory
+// redacts what leaves at the egress (`redact`) and keeps the real text, and replies are
+// restored with its restorers.
 // The page talks to it through memory-client.js: `{ id, op, args }` in, `{ id, ok, value }`
 // or `{ id, ok: false, error }` out, plus `{ event, ... }` notices (loading progress).
 import init, { Memory, NerModel, Redactor, Tokenizer } from "/pkg/llm_memory.js";
@@ -304,7 +305,8 @@ const ops = {
 
 // Operations run one at a time, in order: a context() that waits for the summarizer must not
 // see the memory change under it. The downloads of the tokenizer, the PII model and the
-// sentence embedder run beside them. The page opens a chat before anything else reaches it (its sends wait in app.js).
+// sentence embedder run beside them. The page opens a chat before anything else reaches it
+// (its sends wait in app.js).
 let chain = Promise.resolve();
 function enqueue(fn) {
   const run = chain.then(fn);

@@ -51,6 +51,8 @@ export function createSemantic({ root, call, settings, reopen }) {
           modelNote = `all-MiniLM-L6-v2 on this device (${info.license})`;
           root.title = info.attribution;
           show("ready", `Semantic recall on${info.fromCache ? " (cached)" : ""}: ${modelNote}. ${info.pending ? `${info.pending} messages to embed…` : "Every message is embedded."}`);
+          // Turned off while the model loaded: take it away again.
+          if (!settings().semantic) await this.apply();
         } catch (e) {
           show("fallback", `Sentence embedder unavailable (${e.code ?? e.name}: ${e.message}): memories are found by their words only.`);
         }
