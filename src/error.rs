@@ -51,6 +51,12 @@ pub enum ErrorCode {
     /// `NerModel.fromUrl` could not download the model file (network, HTTP status), thrown by
     /// the JS side of the download (`src/bindings/ner_fetch.js`).
     ModelUnavailable,
+    /// Sync with the server failed (offline, refused token, server error); local storage is
+    /// unaffected and the push is retried.
+    SyncFailed,
+    /// Stored or pulled records that the given key cannot decrypt (a wrong key or passphrase,
+    /// or an encrypted session opened without one); nothing was changed.
+    WrongKey,
 }
 
 impl ErrorCode {
@@ -76,6 +82,8 @@ impl ErrorCode {
             ErrorCode::Freed => "FREED",
             ErrorCode::InvalidModel => "INVALID_MODEL",
             ErrorCode::ModelUnavailable => "MODEL_UNAVAILABLE",
+            ErrorCode::SyncFailed => "SYNC_FAILED",
+            ErrorCode::WrongKey => "WRONG_KEY",
         }
     }
 }

@@ -7,6 +7,7 @@
 pub mod context;
 pub mod error;
 pub mod history;
+pub mod llm;
 pub mod memory;
 pub mod message;
 pub mod ner;
@@ -14,6 +15,7 @@ pub mod recall;
 pub mod redact;
 pub mod store;
 pub mod summary;
+pub mod sync;
 pub mod time;
 pub mod tokens;
 

@@ -7,7 +7,7 @@ use super::errors::js_error;
 use super::memory_options::{self, ParsedOptions};
 use super::options::string_arg;
 use super::storage::writer::Store;
-use super::summarizer::run_summarizer;
+use super::summarizer::{run_summarizer, Summarizer};
 use super::to_js;
 use crate::error::ErrorCode;
 use crate::history::steps::StepView;
@@ -210,7 +210,8 @@ impl Memory {
     }
 
     /// Builds what to send this turn: `{ messages, report }`. With strategy "summary" and a
-    /// `summarize` callback, first folds older turns into the summary when the trigger is hit.
+    /// `summarize` or `llm` callback, first folds older turns into the summary when the
+    /// trigger is hit; with `extract` or `llm`, first extracts facts from the last exchange.
     /// The report lists the entries sent and the rest as ranges; `{ detail: "all" }` lists
     /// every entry.
     ///
@@ -247,14 +248,19 @@ impl Memory {
         let hooks = self.hooks.clone();
         let core = self.core.clone();
         // A read-only session is never summarized: the summary would be a write.
-        let summarize = self.summarize.clone().filter(|_| !self.read_only);
+        let summarizer = match (self.summarize.clone(), self.hooks.llm_cb()) {
+            _ if self.read_only => None,
+            (Some(f), _) => Some(Summarizer::Summarize(f)),
+            (None, Some(llm)) => Some(Summarizer::Llm(llm)),
+            (None, None) => None,
+        };
         let timeout = self.summary_timeout_ms;
         let store = self.store.clone();
         Ok(wasm_bindgen_futures::future_to_promise(async move {
-            if let Some(f) = summarize {
+            if let Some(summarizer) = summarizer {
                 let request = core.borrow_mut().begin_summary();
                 if let Some(request) = request {
-                    run_summarizer(core.clone(), f, request, timeout).await;
+                    run_summarizer(core.clone(), summarizer, request, timeout).await;
                 }
             }
             let built =

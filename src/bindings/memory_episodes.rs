@@ -14,8 +14,9 @@ use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen]
 impl Memory {
-    /// Asks the `summarize` callback for a JSON episode over the turns since the last episode
-    /// and stores it; resolves to the episode, or `null` when there are no new turns.
+    /// Asks the `summarize` callback (else `llm`, with the built-in episode prompt) for a JSON
+    /// episode over the turns since the last episode and stores it; resolves to the episode,
+    /// or `null` when there are no new turns.
     ///
     /// @example
     /// ```js
@@ -24,11 +25,12 @@ impl Memory {
     /// ```
     #[wasm_bindgen(js_name = recordEpisode, unchecked_return_type = "Promise<Episode | null>")]
     pub fn record_episode(&self) -> Result<Promise, JsValue> {
-        let Some(f) = self.hooks.summarize_cb() else {
+        let (summarize, llm) = (self.hooks.summarize_cb(), self.hooks.llm_cb());
+        if summarize.is_none() && llm.is_none() {
             return Err(invalid_option(
-                "recordEpisode needs the summarize option: it writes the episode",
+                "recordEpisode needs the llm option or the summarize option: it writes the episode",
             ));
-        };
+        }
         self.writable()?;
         let core = self.core.clone();
         let store = self.store.clone();
@@ -43,6 +45,32 @@ impl Memory {
                 return Ok(JsValue::NULL);
             };
             let id = request.request_id;
+            let Some(f) = summarize else {
+                // Through `llm`: the answer is checked (and retried once) before it is stored.
+                let exchange = core.borrow().episode_exchange(&request);
+                let Some(llm) = llm else {
+                    return Err(invalid_option(
+                        "recordEpisode needs the llm or summarize option",
+                    ));
+                };
+                return match super::llm::episode_text(&llm, exchange).await {
+                    Ok(text) => {
+                        let episode = core.borrow_mut().complete_episode(id, &text, now())?;
+                        if let Some(s) = &store {
+                            s.schedule();
+                        }
+                        to_js(&episode)
+                    }
+                    Err(failure) => {
+                        core.borrow_mut().fail_episode(id);
+                        let code = match failure {
+                            super::llm::Failure::Call(_) => ErrorCode::CallbackFailed,
+                            super::llm::Failure::Unusable(_) => ErrorCode::InvalidDocument,
+                        };
+                        Err(js_error(code, &failure.message()))
+                    }
+                };
+            };
             let info = to_js(&request)?;
             let answer = f
                 .call(&[JsValue::from_str(&request.prompt), info], "summarize")

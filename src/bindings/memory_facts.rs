@@ -160,8 +160,9 @@ impl Memory {
         to_js(&trail)
     }
 
-    /// Runs the `extract` option's hook over the turns it has not seen yet and applies its
-    /// operations. `context()` does this by itself after each assistant reply.
+    /// Extracts facts from the turns not seen yet and applies them: through the `extract`
+    /// option's hook, else the `llm` option with the built-in prompt (add / update / delete
+    /// against the current facts). `context()` does this by itself after each assistant reply.
     ///
     /// @example
     /// ```js
@@ -170,16 +171,22 @@ impl Memory {
     /// ```
     #[wasm_bindgen(js_name = extractFacts, unchecked_return_type = "Promise<{ applied: number; notes: string[] }>")]
     pub fn extract_facts(&self) -> Result<Promise, JsValue> {
-        let Some(f) = self.hooks.extract_cb() else {
+        let (extract, llm) = (self.hooks.extract_cb(), self.hooks.llm_cb());
+        if extract.is_none() && llm.is_none() {
             return Err(invalid_option(
-                "extractFacts needs the extract option: extract: async (turns) => [{ op, text, id? }]",
+                "extractFacts needs the llm option (llm: async (messages, info) => text) or the \
+                 extract option (extract: async (turns) => [{ op, text, id? }])",
             ));
-        };
+        }
         self.writable()?;
         let core = self.core.clone();
         let store = self.store.clone();
         Ok(wasm_bindgen_futures::future_to_promise(async move {
-            let outcome = run_extract(&core, &f).await;
+            let outcome = match (extract, llm) {
+                (Some(f), _) => run_extract(&core, &f).await,
+                (None, Some(llm)) => super::llm::run_llm_extract(&core, &llm).await,
+                (None, None) => Default::default(),
+            };
             if let Some(s) = &store {
                 s.schedule();
             }

@@ -27,6 +27,7 @@ pub const KNOWN: &[&str] = &[
     "dedup",
     "redact",
     "extract",
+    "llm",
     "embed",
     "embedder",
     "callbackTimeoutMs",

@@ -8,18 +8,25 @@ use super::memory_options;
 use super::options::{string_arg, Opts};
 use super::storage::writer::{announce_deleted, Inbox, Store};
 use super::storage::{Backend, StorageKind};
+use super::sync::link::{delete_on_server, SyncLink};
+use super::sync::{any_plain, any_sealed, encrypt_key, key_needed, sync_spec, Cipher, SyncSpec};
 use super::to_js;
 use crate::error::ErrorCode;
 use crate::memory::{Memory as Core, MemoryConfig};
 use crate::store::records::validate_session_name;
+use crate::store::records::Stored;
 use crate::store::{parse_document, RecordOp, SessionDocument, SessionMeta, SCHEMA_VERSION};
+use crate::sync::SyncEngine;
 use crate::tokens::ApproximateCounter;
 use js_sys::Function;
 use std::sync::Arc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
 
-const OPEN_KEYS: &[&str] = &["session", "storage", "ttlMs", "onError", "onChange"];
+const OPEN_KEYS: &[&str] = &[
+    "session", "storage", "ttlMs", "onError", "onChange", "sync", "encrypt",
+];
 const IMPORT_KEYS: &[&str] = &[
     "session",
     "storage",
@@ -36,6 +43,10 @@ struct OpenOptions {
     ttl_ms: Option<f64>,
     on_error: Option<Function>,
     on_change: Option<Function>,
+    sync: Option<SyncSpec>,
+    encrypt: Option<JsValue>,
+    /// The key records are stored with, once resolved (`encrypt.key`, else `sync.key`).
+    cipher: Option<Cipher>,
 }
 
 fn open_options(o: &Opts) -> Result<OpenOptions, JsValue> {
@@ -59,6 +70,9 @@ fn open_options(o: &Opts) -> Result<OpenOptions, JsValue> {
         ttl_ms,
         on_error: o.function("onError")?,
         on_change: o.function("onChange")?,
+        sync: sync_spec(o)?,
+        encrypt: encrypt_key(o)?,
+        cipher: None,
     })
 }
 
@@ -80,8 +94,55 @@ fn bind(
         open.on_error,
         open.on_change,
         inbox,
+        open.cipher,
     );
     memory.attach(store, read_only)
+}
+
+/// The key that encrypts records at rest: `encrypt.key`, else the sync key (resolved once:
+/// a passphrase costs a PBKDF2 derivation).
+async fn resolve_ciphers(
+    open: &OpenOptions,
+    session: &str,
+) -> Result<(Option<Cipher>, Option<Cipher>), JsValue> {
+    let sync_cipher = match &open.sync {
+        Some(spec) => {
+            Some(Cipher::resolve(&spec.key, &spec.options.salt_label(session), "sync.key").await?)
+        }
+        None => None,
+    };
+    let rest = match &open.encrypt {
+        Some(key) => {
+            let label = format!("llm-memory local v1\n{session}");
+            Some(Cipher::resolve(key, &label, "encrypt.key").await?)
+        }
+        None => sync_cipher.clone(),
+    };
+    Ok((rest, sync_cipher))
+}
+
+/// Splits what a backend loaded into the memory's records and the sync bookkeeping.
+fn split_sync(records: Vec<Stored>) -> (Vec<Stored>, Vec<crate::store::Record>) {
+    let mut sync = Vec::new();
+    let mut rest = Vec::with_capacity(records.len());
+    for s in records {
+        match s {
+            Stored::Other(r) if crate::sync::is_sync_kind(&r.kind) => sync.push(r),
+            other => rest.push(other),
+        }
+    }
+    (rest, sync)
+}
+
+/// A random id prefix for the sync records this instance mints (12 base-36 characters: two
+/// devices never pick the same).
+fn sync_prefix() -> String {
+    let mut s = String::new();
+    for _ in 0..12 {
+        let d = (js_sys::Math::random() * 36.0) as u32;
+        s.push(std::char::from_digit(d.min(35), 36).unwrap_or('0'));
+    }
+    format!("{s}.")
 }
 
 /// A short random id prefix per opened instance, so two tabs never mint the same entry id.
@@ -130,13 +191,25 @@ impl Memory {
 impl Memory {
     /// Opens a stored session (created when new): everything the memory holds is kept in
     /// `storage` ("indexeddb" by default in browsers, "localstorage", or "memory") and written
-    /// as it changes. Sessions past their `ttlMs` are removed first.
+    /// as it changes. Sessions past their `ttlMs` are removed first. With `sync`, it is pulled
+    /// from the sync server before this resolves (offline, the local copy opens as it is) and
+    /// every change is pushed; with a key (`sync.key` or `encrypt.key`), records are stored
+    /// encrypted. Rejects with `WRONG_KEY` when the key cannot read them, `NOT_FOUND` when the
+    /// session was deleted on another device.
     ///
     /// @example
     /// ```js
     /// const mem = await Memory.open({ session: "chat-1", strategy: "tokens", maxTokens: 4000 });
     /// mem.add("user", "Remember me?");
     /// await mem.flush(); // stored; a reload reopens it with the same call
+    ///
+    /// // On every device of the user: end-to-end encrypted sync, encrypted at rest too.
+    /// const key = await crypto.subtle.importKey("raw", keyBytes, "AES-GCM", false, ["encrypt", "decrypt"]);
+    /// const synced = await Memory.open({
+    ///   session: "chat-2",
+    ///   sync: { url: "https://sync.example.com", token: "user-token", key, intervalMs: 30_000 },
+    ///   onChange: () => console.log(synced.entries().length), // another device added turns
+    /// });
     /// ```
     #[wasm_bindgen(js_name = open, unchecked_return_type = "Memory")]
     pub async fn open(
@@ -158,11 +231,24 @@ impl Memory {
             .unwrap_or_else(|| Arc::new(ApproximateCounter::default()));
         let mut core = Core::new(parsed.config.clone(), counter)?;
         core.set_id_prefix(&instance_prefix());
+        let (cipher, sync_cipher) = resolve_ciphers(&open, &session).await?;
         let inbox = Inbox::open(&backend, &session);
+        let mut sync_records = Vec::new();
+        let mut reseal = false;
         let (meta, read_only) = match backend.load(&session).await? {
             Some(loaded) => {
                 let read_only = loaded.meta.schema_version > SCHEMA_VERSION;
-                core.load_stored(loaded.records)?;
+                let records = match &cipher {
+                    Some(c) => {
+                        reseal = any_plain(&loaded.records) && !read_only;
+                        c.open_stored(&session, loaded.records).await?
+                    }
+                    None if any_sealed(&loaded.records) => return Err(key_needed(&session)),
+                    None => loaded.records,
+                };
+                let (records, sync) = split_sync(records);
+                sync_records = sync;
+                core.load_stored(records)?;
                 let mut meta = loaded.meta;
                 if open.ttl_ms.is_some() && !read_only {
                     meta.ttl_ms = open.ttl_ms;
@@ -175,7 +261,61 @@ impl Memory {
                 (meta, false)
             }
         };
-        Ok(bind(core, parsed, backend, meta, open, inbox, read_only))
+        // A session that never synced from this browser sends what it holds (once: the
+        // cursor record marks it); the records are written again too, encrypted.
+        let first_sync = open.sync.is_some() && !read_only && sync_records.is_empty();
+        let initial: Vec<RecordOp> = if first_sync {
+            reseal = false;
+            let mut ops: Vec<RecordOp> = core.records().into_iter().map(RecordOp::Put).collect();
+            ops.push(RecordOp::Put(crate::store::Record {
+                kind: crate::sync::kind::CURSOR.into(),
+                id: "cursor".into(),
+                order: now,
+                data: serde_json::json!({ "seq": 0 }),
+            }));
+            ops
+        } else {
+            Vec::new()
+        };
+        // Records stored in clear before a key was given are written again, encrypted.
+        let resealed: Vec<RecordOp> = if reseal {
+            let mut all: Vec<RecordOp> = core.records().into_iter().map(RecordOp::Put).collect();
+            all.extend(sync_records.iter().cloned().map(RecordOp::Put));
+            all
+        } else {
+            Vec::new()
+        };
+        let sync = match (open.sync.as_ref(), sync_cipher) {
+            (Some(spec), Some(c)) if !read_only => {
+                let mut engine = SyncEngine::new(&sync_prefix());
+                engine.restore(&sync_records);
+                Some(SyncLink::new(spec.options.clone(), &session, c, engine))
+            }
+            _ => None,
+        };
+        let mut open = open;
+        open.cipher = cipher;
+        let memory = bind(core, parsed, backend, meta, open, inbox, read_only);
+        let store = memory.store.clone();
+        if let Some(store) = &store {
+            store.enqueue_local(resealed);
+            if let Some(link) = &sync {
+                let local: std::rc::Rc<dyn super::sync::link::LocalStore> = store.clone();
+                link.set_store(std::rc::Rc::downgrade(&local));
+                *store.sync.borrow_mut() = Some(link.clone());
+                store.enqueue_changes(initial);
+                // The first pull before the memory is handed out; offline, the local copy
+                // opens as it is and the link retries (onError hears of the failure). A
+                // session deleted on the server, or records this key cannot read, refuse.
+                if let Err(e) = JsFuture::from(link.run_now()).await {
+                    if matches!(error_code(&e).as_deref(), Some("NOT_FOUND" | "WRONG_KEY")) {
+                        link.stop();
+                        return Err(e);
+                    }
+                }
+            }
+        }
+        Ok(memory)
     }
 
     /// Creates a stored session from an exported document (`mem.export()`, or a version-1
@@ -279,23 +419,54 @@ impl Memory {
         Ok(arr.into())
     }
 
-    /// Deletes a stored session and everything in it.
+    /// Deletes a stored session and everything in it. With `sync` (`{ url, token }`), it is
+    /// deleted on the server too, and every other device deletes its copy at its next pull;
+    /// a failure there rejects with `SYNC_FAILED` (the local copy is gone already: call again).
     ///
     /// @example
     /// ```js
     /// await Memory.delete("chat-1");
+    /// // Synced: deleted on the server and, at their next pull, on the user's other devices.
+    /// await Memory.delete("chat-2", { sync: { url: "https://sync.example.com", token: "user-token" } });
     /// ```
     #[wasm_bindgen(js_name = delete)]
     pub async fn delete_session(
         #[wasm_bindgen(unchecked_param_type = "string")] session: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "StorageName | undefined")] storage: Option<JsValue>,
+        #[wasm_bindgen(unchecked_param_type = "DeleteTarget | undefined")] storage: Option<JsValue>,
     ) -> Result<(), JsValue> {
         let session = string_arg(&session, "session")?;
         validate_session_name(&session)?;
-        let kind = storage_arg(&storage)?;
+        let (kind, sync) = match &storage {
+            Some(v) if v.is_object() => {
+                let o = Opts::new(v, "Memory.delete options")?;
+                o.check_keys(&["storage", "sync"])?;
+                let kind = match o.string("storage")? {
+                    Some(s) => StorageKind::parse(&s)?,
+                    None => StorageKind::default_here(),
+                };
+                let sync = if o.has("sync") {
+                    let s = o.object("sync")?;
+                    s.check_keys(&["url", "token", "key", "intervalMs", "user"])?;
+                    let url = s
+                        .string("url")?
+                        .ok_or_else(|| invalid_option("sync.url is missing"))?;
+                    let token = s
+                        .string("token")?
+                        .ok_or_else(|| invalid_option("sync.token is missing"))?;
+                    Some(crate::sync::SyncOptions::new(&url, &token, None, None)?)
+                } else {
+                    None
+                };
+                (kind, sync)
+            }
+            other => (storage_arg(other)?, None),
+        };
         let backend = Backend::connect(kind).await?;
         backend.delete(&session).await?;
         announce_deleted(&backend, &session);
+        if let Some(sync) = sync {
+            delete_on_server(&sync, &session).await?;
+        }
         Ok(())
     }
 
@@ -332,8 +503,43 @@ impl Memory {
         }
     }
 
-    /// Stops listening to other tabs (and telling them of this tab's changes). The memory
-    /// stays usable; later changes are still stored.
+    /// Pushes what this device has not sent and pulls the other devices' changes now (it also
+    /// happens on open, after each write and every `sync.intervalMs`). Resolves with the number
+    /// of records pushed and of other devices' records pulled; rejects with `SYNC_FAILED`
+    /// (offline: retried with backoff, nothing is lost), `WRONG_KEY`, or `NOT_FOUND` when the
+    /// session was deleted on another device (it is then deleted here too).
+    ///
+    /// @example
+    /// ```js
+    /// const mem = await Memory.open({
+    ///   session: "chat-1",
+    ///   sync: { url: "https://sync.example.com", token: "user-token", key: { passphrase: "correct horse battery" } },
+    /// });
+    /// mem.add("user", "Hello from the phone");
+    /// const { pushed, pulled } = await mem.sync(); // e.g. { pushed: 1, pulled: 0 }
+    /// ```
+    #[wasm_bindgen(unchecked_return_type = "Promise<SyncResult>")]
+    pub fn sync(&self) -> js_sys::Promise {
+        let Some(store) = self.store.clone() else {
+            return js_sys::Promise::reject(&invalid_option(
+                "this memory has no sync: open it with Memory.open({ session, sync: { url, token, key } })",
+            ));
+        };
+        let link = store.sync.borrow().clone();
+        let Some(link) = link else {
+            return js_sys::Promise::reject(&invalid_option(
+                "this memory has no sync: open it with Memory.open({ session, sync: { url, token, key } })",
+            ));
+        };
+        wasm_bindgen_futures::future_to_promise(async move {
+            JsFuture::from(store.flush()).await?;
+            JsFuture::from(link.run_now()).await
+        })
+    }
+
+    /// Stops listening to other tabs (and telling them of this tab's changes), and stops
+    /// syncing. The memory stays usable; later changes are still stored (and pushed by the
+    /// next instance that opens the session with `sync`).
     ///
     /// @example
     /// ```js
@@ -391,4 +597,9 @@ fn storage_arg(storage: &Option<JsValue>) -> Result<StorageKind, JsValue> {
         None => Ok(StorageKind::default_here()),
         Some(s) => Ok(StorageKind::parse(&string_arg(s, "storage")?)?),
     }
+}
+
+/// The `code` of a thrown error, if it has one.
+fn error_code(e: &JsValue) -> Option<String> {
+    js_sys::Reflect::get(e, &"code".into()).ok()?.as_string()
 }

@@ -24,6 +24,7 @@ use wasm_bindgen::prelude::*;
 #[derive(Default)]
 pub struct RecallOptions {
     extract: Option<Function>,
+    llm: Option<Function>,
     embed: Option<Function>,
     embedder: Option<Rc<EmbedModel>>,
     summarize: Option<Function>,
@@ -41,6 +42,9 @@ pub struct RecallOptions {
 #[derive(Clone)]
 pub struct RecallHooks {
     pub(super) extract: Option<Function>,
+    /// The app's `llm(messages, info)`: summaries, facts and episodes when their own hooks
+    /// are not given.
+    pub(super) llm: Option<Function>,
     pub(super) embed: Option<Function>,
     /// The in-page model that embeds instead of `embed` (`embedder`).
     pub(super) embedder: Option<Rc<EmbedModel>>,
@@ -55,6 +59,7 @@ impl Default for RecallHooks {
     fn default() -> Self {
         RecallHooks {
             extract: None,
+            llm: None,
             embed: None,
             embedder: None,
             summarize: None,
@@ -118,6 +123,7 @@ pub fn parse_options(o: &Opts) -> Result<RecallOptions, JsValue> {
     }
     Ok(RecallOptions {
         extract: o.function("extract")?,
+        llm: o.function("llm")?,
         embed,
         embedder,
         summarize: o.function("summarize")?,
@@ -144,6 +150,10 @@ impl RecallHooks {
         self.callback(&self.extract)
     }
 
+    pub(super) fn llm_cb(&self) -> Option<Callback> {
+        self.callback(&self.llm)
+    }
+
     /// What embeds texts: the in-page model, else the app's `embed` callback, else nothing.
     pub(super) fn embed_cb(&self) -> Option<EmbedSource> {
         match &self.embedder {
@@ -162,6 +172,9 @@ impl RecallHooks {
         }
         if o.summarize.is_some() {
             self.summarize = o.summarize.clone();
+        }
+        if o.llm.is_some() {
+            self.llm = o.llm.clone();
         }
         if let Some(t) = o.tools {
             self.tools = t;
@@ -336,6 +349,8 @@ pub async fn build_context(
     let mut notes = Vec::new();
     if let Some(f) = hooks.extract_cb() {
         notes.extend(run_extract(core, &f).await.notes);
+    } else if let Some(llm) = hooks.llm_cb() {
+        notes.extend(super::llm::run_llm_extract(core, &llm).await.notes);
     }
     core.borrow_mut().sync_recall();
     let mut extras = ContextExtras {

@@ -1,8 +1,9 @@
-//! Calls the app's async `summarize(prompt, info)` and feeds the answer back to the core. The
+//! Calls the app's async `summarize(prompt, info)`, or its `llm(messages, info)` with the
+//! built-in summary request, and feeds the answer back to the core. The
 //! context waits at most `timeout_ms`; a summary that arrives later is still recorded and used
 //! from the next turn. Failures are recorded too, so the report can say why it trimmed.
 
-use super::callbacks::{after, clear, error_text};
+use super::callbacks::{after, clear, error_text, Callback};
 use super::to_js;
 use crate::memory::Memory as Core;
 use crate::summary::SummaryRequest;
@@ -12,20 +13,34 @@ use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
+/// Who writes summaries: the app's `summarize`, else its `llm` with the built-in request.
+pub enum Summarizer {
+    Summarize(Function),
+    Llm(Callback),
+}
+
 pub async fn run_summarizer(
     core: Rc<RefCell<Core>>,
-    f: Function,
+    summarizer: Summarizer,
     request: SummaryRequest,
     timeout_ms: f64,
 ) {
     let id = request.request_id;
-    let info = to_js(&request).unwrap_or(JsValue::UNDEFINED);
-    // No borrow of `core` is held here: the callback may use the Memory freely.
-    let returned = match f.call2(&JsValue::NULL, &JsValue::from_str(&request.prompt), &info) {
-        Ok(v) => v,
-        Err(e) => {
-            core.borrow_mut().fail_summary(id, &error_text(&e));
-            return;
+    // No borrow of `core` is held while JS runs: the callback may use the Memory freely.
+    let returned = match summarizer {
+        Summarizer::Summarize(f) => {
+            let info = to_js(&request).unwrap_or(JsValue::UNDEFINED);
+            match f.call2(&JsValue::NULL, &JsValue::from_str(&request.prompt), &info) {
+                Ok(v) => v,
+                Err(e) => {
+                    core.borrow_mut().fail_summary(id, &error_text(&e));
+                    return;
+                }
+            }
+        }
+        Summarizer::Llm(llm) => {
+            let exchange = core.borrow().summary_exchange(&request);
+            super::llm::summary_promise(&llm, exchange).into()
         }
     };
     let answer = JsFuture::from(Promise::resolve(&returned));

@@ -17,7 +17,7 @@ export type ErrorCode =
   | "INVALID_TOKENIZER" | "UNSUPPORTED_TOKENIZER" | "CONTEXT_OVERFLOW" | "NOT_FOUND" | "INVALID_PATTERN"
   | "INVALID_DOCUMENT" | "READ_ONLY" | "STORAGE_UNAVAILABLE" | "STORAGE_BLOCKED"
   | "QUOTA_EXCEEDED" | "CORRUPT_STORAGE" | "STORAGE_FAILED" | "CALLBACK_FAILED" | "FREED"
-  | "INVALID_MODEL" | "MODEL_UNAVAILABLE";
+  | "INVALID_MODEL" | "MODEL_UNAVAILABLE" | "SYNC_FAILED" | "WRONG_KEY";
 
 /** Errors thrown by llm-memory are `Error`s with `name === "LlmMemoryError"` and a `code`. */
 export interface LlmMemoryError extends Error { code: ErrorCode }
@@ -49,6 +49,29 @@ export interface SummarizeInfo {
   count: number;
 }
 
+/** What a request to the `llm` option is for. */
+export type LlmPurpose = "summary" | "extract" | "episode";
+
+/** A message handed to the `llm` option: the OpenAI chat shape, text only. */
+export interface LlmMessage {
+  role: "system" | "user" | "assistant";
+  content: string;
+}
+
+/** The second argument of the `llm` option. */
+export interface LlmCallInfo {
+  purpose: LlmPurpose;
+  /** The reply length the prompt needs; pass it on as `max_tokens` (or lower it). */
+  maxTokens: number;
+  /** The prompt asks for JSON: turn on the API's JSON mode if it has one
+   *  (`response_format: { type: "json_object" }`). */
+  json: boolean;
+  /** 1, or 2 for the one retry after an unusable answer (its messages end with the reason). */
+  attempt: number;
+  /** The version of the built-in prompts, e.g. "2026-12-01.1". */
+  promptVersion: string;
+}
+
 export interface MemoryOptions {
   /** Default "full". "tokens" and "summary" need maxTokens. */
   strategy?: StrategyName;
@@ -61,6 +84,10 @@ export interface MemoryOptions {
   systemPrompt?: string;
   /** Default: Tokenizer.approximate(). */
   tokenizer?: Tokenizer;
+  /** One chat-completion call that powers summaries, fact extraction and episodes with the
+   *  built-in prompts: receives OpenAI-style messages, resolves to the reply text. Redacted
+   *  like everything sent when `redact` is on. `summarize` and `extract` override it. */
+  llm?: (messages: LlmMessage[], info: LlmCallInfo) => Promise<string> | string;
   /** Writes a summary; receives the prompt, resolves to the summary text. */
   summarize?: (prompt: string, info: SummarizeInfo) => Promise<string> | string;
   /** When to summarize (default: unsummarized turns over 3/4 of the budget). */
@@ -270,12 +297,47 @@ export interface OpenOptions extends MemoryOptions {
   ttlMs?: number;
   /** Called with a coded Error when a background write fails (default: console.error). */
   onError?: (error: LlmMemoryError) => void;
-  /** Called after another tab's changes to this session were applied here (the one way to
-   *  listen; the `onchange` setter is deprecated). */
+  /** Called after another tab's (or, with `sync`, another device's) changes to this session
+   *  were applied here (the one way to listen; the `onchange` setter is deprecated). */
   onChange?: () => void;
+  /** Keep the session in step with the user's other devices through a sync server
+   *  (docs/sync-protocol.md). The server stores ciphertext only; the same key also encrypts
+   *  the records at rest here (unless `encrypt` gives another). */
+  sync?: SyncOptions;
+  /** Encrypt the records at rest (IndexedDB, localStorage), the redaction vault included. */
+  encrypt?: { key: SyncKey };
 }
 
-export interface ImportOptions extends Partial<OpenOptions> {
+/** A non-extractable AES-GCM 256 `CryptoKey`, or a passphrase (PBKDF2-SHA256, 600 000
+ *  iterations, salt SHA-256 of "llm-memory sync v1\n" + `sync.user`, default the session). */
+export type SyncKey = CryptoKey | { passphrase: string };
+
+export interface SyncOptions {
+  /** The server's base URL, e.g. "https://sync.example.com" (`make serve` prints one). */
+  url: string;
+  /** The account's bearer token. */
+  token: string;
+  /** Encrypts everything the server stores; every device of the account needs the same key. */
+  key: SyncKey;
+  /** Pull every this many ms (default 30 000; 0: only on open, after writes and `mem.sync()`). */
+  intervalMs?: number;
+  /** The label a passphrase's salt is made from: the same on every device (default the session). */
+  user?: string;
+}
+
+/** What `mem.sync()` did: sync records pushed, and other devices' records pulled. */
+export interface SyncResult { pushed: number; pulled: number }
+
+/** `Memory.delete`'s options: the storage, and `sync` to delete it on the server (every device). */
+export interface DeleteOptions {
+  storage?: StorageName;
+  sync?: Pick<SyncOptions, "url" | "token">;
+}
+
+/** `Memory.delete`'s second argument: a storage name, or options. */
+export type DeleteTarget = StorageName | DeleteOptions;
+
+export interface ImportOptions extends Omit<Partial<OpenOptions>, "sync" | "encrypt"> {
   /** Replace a stored session of the same name (default false: an error). */
   overwrite?: boolean;
   /** Largest document accepted, in bytes (default 64 MiB). */

@@ -7,6 +7,7 @@
 use super::recall::ExtractOp;
 use super::Memory;
 use crate::history::Entry;
+use crate::llm::extract::ParsedOps;
 
 /// The turns to hand to `extract`, and the entry up to which they reach.
 #[derive(Debug, Clone)]
@@ -26,6 +27,10 @@ pub enum ExtractAnswer<'a> {
     Unreadable(&'a str),
     /// The call threw, rejected or timed out.
     Failed(&'a str),
+    /// Operations read from an `llm` answer, with notes on those left out.
+    Ops(&'a ParsedOps),
+    /// The `llm` answers (first and retry) could not be read: the last reason.
+    Unusable(&'a str),
 }
 
 /// The result of one extraction: operations applied and notes for the report.
@@ -61,6 +66,27 @@ impl Memory {
                 }
             }
             ExtractAnswer::Unreadable(reason) => Err(reason.to_string()),
+            ExtractAnswer::Ops(parsed) => {
+                let mut notes: Vec<String> = parsed
+                    .notes
+                    .iter()
+                    .map(|n| format!("extract: {n} (left out)"))
+                    .collect();
+                let skipped = self.apply_extraction(&parsed.ops, Some(&request.upto), now);
+                let applied = parsed.ops.len() - skipped.len().min(parsed.ops.len());
+                notes.extend(skipped);
+                return ExtractOutcome { applied, notes };
+            }
+            ExtractAnswer::Unusable(reason) => {
+                self.apply_extraction(&[], Some(&request.upto), now);
+                return ExtractOutcome {
+                    applied: 0,
+                    notes: vec![format!(
+                        "extract: the llm answer could not be used after a retry ({reason}); \
+                         nothing was stored from these turns"
+                    )],
+                };
+            }
             ExtractAnswer::Json(text) => {
                 serde_json::from_str::<Option<Vec<ExtractOp>>>(text).map_err(|e| e.to_string())
             }

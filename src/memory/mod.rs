@@ -7,6 +7,7 @@ pub mod config;
 mod egress;
 mod embedding;
 mod extraction;
+mod llm_requests;
 mod persist;
 mod recall;
 mod summaries;
@@ -21,6 +22,7 @@ use crate::tokens::SharedCounter;
 pub use config::MemoryConfig;
 pub use embedding::{EmbedRequest, EmbedRound, EMBED_BATCH, IN_PAGE_ITEMS_PER_SEARCH};
 pub use extraction::{ExtractAnswer, ExtractOutcome, ExtractRequest};
+pub use llm_requests::{episode_answer, ExtractExchange};
 pub use recall::{ContextExtras, ExtractOp, Recalled};
 
 pub struct Memory {

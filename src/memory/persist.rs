@@ -314,7 +314,14 @@ impl Memory {
                 }
                 let e: Entry =
                     serde_json::from_value(r.data.clone()).map_err(|e| corrupt(&r, e))?;
-                let at = self.entry_order.partition_point(|o| *o <= r.order);
+                // Storage order, ties by id, as `load_stored` sorts: two devices that wrote
+                // in the same millisecond list the turns the same way.
+                let lo = self.entry_order.partition_point(|o| *o < r.order);
+                let hi = self.entry_order.partition_point(|o| *o <= r.order);
+                let entries = self.history.entries();
+                let at = (lo..hi)
+                    .find(|&i| entries[i].id.as_str() > r.id.as_str())
+                    .unwrap_or(hi);
                 let key = self.count_key();
                 let stored = crate::store::records::token_count(&r.data);
                 let tokens = self.stored_or_counted(&e, stored, key.as_deref());

@@ -12,7 +12,7 @@ use crate::recall::episodes::{Episode, EpisodeRequest};
 use crate::recall::facts::{Fact, FactChange, NewFact, Remembered, StoredFact};
 use crate::recall::{find_entry, find_entry_index, tools, ItemKind, RecallQuery, RecallState};
 use crate::store::{Record, RecordOp};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 pub const FACT_KIND: &str = crate::store::records::kind::FACT;
 pub const EPISODE_KIND: &str = crate::store::records::kind::EPISODE;
@@ -30,21 +30,8 @@ pub struct ContextExtras {
     pub detail: crate::context::Detail,
 }
 
-/// One operation from the app's `extract` hook.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ExtractOp {
-    pub op: String,
-    #[serde(default)]
-    pub text: Option<String>,
-    #[serde(default)]
-    pub id: Option<String>,
-    #[serde(default)]
-    pub category: Option<String>,
-    #[serde(default)]
-    pub importance: Option<f64>,
-}
-
+/// One operation from the app's `extract` hook or an `llm` answer.
+pub use crate::llm::extract::ExtractOp;
 /// A search result with its text.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]

@@ -52,14 +52,8 @@ pub struct EpisodeRequest {
     pub end_time: f64,
 }
 
-pub const EPISODE_PROMPT: &str = "Describe the conversation below as one episode for a \
-memory of past experiences. Answer with JSON only, in this shape:
-{\"summary\": \"what happened, one or two sentences\", \"actions\": [\"what was done\", ...], \
-\"outcome\": \"how it ended\", \"importance\": 0.5}
-importance is 0 (trivial) to 1 (must remember).
-
-Conversation:
-{turns}";
+/// The episode prompt (it lives with the other prompts, in `llm::prompts`).
+pub use crate::llm::prompts::EPISODE_PROMPT;
 
 #[derive(Debug, Clone, Default)]
 pub struct EpisodeStore {
@@ -74,8 +68,8 @@ pub struct EpisodeStore {
 }
 
 #[derive(Deserialize)]
-struct Answer {
-    summary: String,
+pub(crate) struct Answer {
+    pub(crate) summary: String,
     #[serde(default)]
     actions: Vec<serde_json::Value>,
     #[serde(default)]
@@ -202,21 +196,17 @@ impl EpisodeStore {
     }
 }
 
-fn parse_answer(answer: &str) -> Result<Answer> {
+/// Reads an episode answer (JSON, possibly inside a code fence or prose).
+pub(crate) fn parse_answer(answer: &str) -> Result<Answer> {
     let bad = |why: String| {
         Error::new(
             ErrorCode::InvalidDocument,
             format!("the episode answer is not the JSON asked for ({why}); expected {{\"summary\": ..., \"actions\": [...], \"outcome\": ..., \"importance\": 0..1}}"),
         )
     };
-    let start = answer
-        .find('{')
-        .ok_or_else(|| bad("no JSON object".into()))?;
-    let end = answer
-        .rfind('}')
-        .filter(|&e| e > start)
-        .ok_or_else(|| bad("no JSON object".into()))?;
-    let a: Answer = serde_json::from_str(&answer[start..=end]).map_err(|e| bad(e.to_string()))?;
+    // Tolerant of what models wrap JSON in (fences, prose, single quotes, trailing commas).
+    let value = crate::llm::json::parse_json(answer).map_err(bad)?;
+    let a: Answer = serde_json::from_value(value).map_err(|e| bad(e.to_string()))?;
     if a.summary.trim().is_empty() {
         return Err(bad("empty summary".into()));
     }

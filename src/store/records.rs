@@ -122,6 +122,21 @@ pub fn token_count(data: &serde_json::Value) -> Option<TokenCount> {
     serde_json::from_value(data.get(TOKEN_COUNT_FIELD)?.clone()).ok()
 }
 
+/// The data of a record encrypted at rest: `{"$sealed": "<base64>"}`, the ciphertext of the
+/// record's data JSON (the bindings encrypt; kind, id and order stay readable, as the storage
+/// keys already show them).
+pub const SEALED_FIELD: &str = "$sealed";
+const SEALED_PREFIX: &str = "{\"$sealed\":";
+
+/// The ciphertext of a sealed record's data, if it is one.
+pub fn sealed_data(data: &serde_json::Value) -> Option<&str> {
+    let map = data.as_object()?;
+    if map.len() != 1 {
+        return None;
+    }
+    map.get(SEALED_FIELD)?.as_str()
+}
+
 /// A record read back from storage. Entries, the bulk of a session, are parsed straight into
 /// their type (no intermediate JSON tree), which is most of what reopening a long chat costs.
 #[derive(Debug, Clone, PartialEq)]
@@ -163,7 +178,7 @@ pub fn parse_stored(text: &str) -> serde_json::Result<Stored> {
         data: &'a serde_json::value::RawValue,
     }
     let head: Head<'_> = serde_json::from_str(text)?;
-    if head.kind == kind::ENTRY {
+    if head.kind == kind::ENTRY && !head.data.get().starts_with(SEALED_PREFIX) {
         #[derive(Deserialize)]
         struct Count {
             #[serde(rename = "tokenCount", default)]

@@ -43,17 +43,8 @@ pub struct SummaryConfig {
     pub prompt: String,
 }
 
-pub const DEFAULT_PROMPT: &str = "Progressively summarize the conversation below, adding onto \
-the previous summary and returning a new summary. Keep names, numbers, dates, decisions, \
-preferences and open questions; drop pleasantries. Write plain prose in the third person.
-
-Previous summary:
-{summary}
-
-New lines of conversation:
-{turns}
-
-New summary:";
+/// The default `summaryPrompt` (it lives with the other prompts, in `llm::prompts`).
+pub use crate::llm::prompts::SUMMARY_PROMPT as DEFAULT_PROMPT;
 
 impl SummaryConfig {
     pub fn validate(&self) -> Result<()> {

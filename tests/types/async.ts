@@ -1,7 +1,7 @@
 // Type-checked by `tsc` in `make test`: the static async constructors and optional options
 // read as users write them (`Promise<Memory>`, not a promise of a promise).
 import { Memory, Tokenizer } from "../../pkg/llm_memory.js";
-import type { Fact, SessionDocument, SessionInfo } from "../../pkg/llm_memory.js";
+import type { Fact, SessionDocument, SessionInfo, SyncResult } from "../../pkg/llm_memory.js";
 
 export function asyncUsage(json: string, doc: SessionDocument): Promise<unknown>[] {
   const opened: Promise<Memory> = Memory.open({ session: "chat", storage: "memory" });
@@ -20,5 +20,14 @@ export function asyncUsage(json: string, doc: SessionDocument): Promise<unknown>
   mem.onchange = "render()";
   // @ts-expect-error: toolCalls holds tool calls
   mem.add("assistant", null, { toolCalls: "c1" });
-  return [opened, imported, asSaved, listed, gone, cached, listening, Promise.resolve([current, rough])];
+  const synced: Promise<Memory> = Memory.open({
+    session: "chat", sync: { url: "https://sync.example.com", token: "t", key: { passphrase: "p" }, intervalMs: 0 },
+  });
+  const moved: Promise<SyncResult> = mem.sync();
+  const goneEverywhere: Promise<void> = Memory.delete("chat", { sync: { url: "https://sync.example.com", token: "t" } });
+  // @ts-expect-error: a key is a CryptoKey or { passphrase }, not a string
+  void Memory.open({ session: "chat", sync: { url: "https://sync.example.com", token: "t", key: "secret" } });
+  // @ts-expect-error: Memory.import takes no sync (open the imported session with it)
+  void Memory.import(doc, { sync: { url: "https://sync.example.com", token: "t", key: { passphrase: "p" } } });
+  return [opened, imported, asSaved, listed, gone, cached, listening, synced, moved, goneEverywhere, Promise.resolve([current, rough])];
 }

@@ -18,6 +18,7 @@ declare const redactor: Redactor;
 declare const tok: Tokenizer;
 declare const embedder: EmbedModel;
 declare const bytes: Uint8Array;
+declare const keyBytes: Uint8Array<ArrayBuffer>;
 declare const json: string;
 declare const config: string;
 declare const messages: ChatMessage[];

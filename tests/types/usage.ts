@@ -58,3 +58,24 @@ export async function optionalArguments(): Promise<number> {
   const { messages } = await mem.context();
   return messages.length + mem.stepMessages().length;
 }
+
+// The one-callback setup: messages in the OpenAI shape, the request's purpose and limits.
+export function oneCallback(baseUrl: string): Memory {
+  const mem = new Memory({
+    strategy: "summary",
+    maxTokens: 4000,
+    redact: true,
+    llm: async (messages, { purpose, maxTokens, json, attempt, promptVersion }) => {
+      const body = { model: "local", messages, max_tokens: maxTokens, ...(json ? { response_format: { type: "json_object" } } : {}) };
+      const res = await fetch(`${baseUrl}/chat/completions`, { method: "POST", body: JSON.stringify(body) });
+      const reply: { choices: { message: { content: string } }[] } = await res.json();
+      console.log(purpose, attempt, promptVersion);
+      return reply.choices[0].message.content;
+    },
+  });
+  // @ts-expect-error: llm resolves to the reply text, not a response object
+  new Memory({ llm: async () => ({ content: "x" }) });
+  // @ts-expect-error: not a purpose
+  const wrong: import("../../pkg/llm_memory.js").LlmPurpose = "translate";
+  return wrong ? mem : mem;
+}

@@ -3,9 +3,13 @@
 //! `add` calls) lands in one write. `flush()` resolves once everything is stored, or rejects
 //! with the error, and unwritten changes stay queued for the next attempt: nothing is dropped.
 //! After each write, other tabs on the same session hear of it on a BroadcastChannel.
+//! With a key, every record is encrypted before it is stored; with sync, each burst of changes
+//! is also packed into sync records, stored in the same write, and handed to the sync link.
 
 use super::Backend;
 use crate::bindings::errors::js_error;
+use crate::bindings::sync::link::SyncLink;
+use crate::bindings::sync::Cipher;
 use crate::error::{Error, ErrorCode};
 use crate::memory::Memory as Core;
 use crate::store::{RecordOp, SessionMeta, StoredSizes};
@@ -15,9 +19,14 @@ use std::rc::{Rc, Weak};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
+mod sync_side;
+
 #[derive(Default)]
 struct Flow {
     queue: Vec<RecordOp>,
+    /// Changes to store and to sync that did not come from the memory's change log (the
+    /// records a session held before it first synced).
+    unsynced: Vec<RecordOp>,
     running: bool,
     waiters: Vec<(Function, Function)>,
     error: Option<Error>,
@@ -37,6 +46,9 @@ pub struct Store {
     on_error: Option<Function>,
     on_change: RefCell<Option<Function>>,
     _listener: Option<Listener>,
+    /// Encrypts records at rest (the `encrypt` or `sync` key).
+    cipher: Option<Cipher>,
+    pub sync: RefCell<Option<Rc<SyncLink>>>,
 }
 
 type Listener = Closure<dyn FnMut(web_sys::MessageEvent)>;
@@ -114,6 +126,7 @@ impl Store {
         on_error: Option<Function>,
         on_change: Option<Function>,
         inbox: Option<Inbox>,
+        cipher: Option<Cipher>,
     ) -> Rc<Store> {
         let (channel, early) = inbox.map_or((None, Vec::new()), Inbox::take);
         let store = Rc::new_cyclic(|weak: &Weak<Store>| {
@@ -138,6 +151,8 @@ impl Store {
                 on_error,
                 on_change: RefCell::new(on_change),
                 _listener: listener,
+                cipher,
+                sync: RefCell::new(None),
             }
         });
         for message in early {
@@ -159,9 +174,10 @@ impl Store {
             self.detach();
             return;
         }
-        let Ok(ops) = serde_json::from_str::<Vec<RecordOp>>(&text) else {
+        let Ok(mut ops) = serde_json::from_str::<Vec<RecordOp>>(&text) else {
             return;
         };
+        ops.retain(|op| !is_sync_op(op));
         let Some(core) = self.core.upgrade() else {
             return;
         };
@@ -182,7 +198,10 @@ impl Store {
 
     /// The session was deleted elsewhere: stop storing (writing would bring back a part of
     /// it), keep the memory as it is, and say so to `onError` and to every later `flush()`.
-    fn detach(&self) {
+    pub fn detach(&self) {
+        if let Some(link) = self.sync.borrow().as_ref() {
+            link.stop();
+        }
         let session = self.meta.borrow().session.clone();
         let e = Error::new(
             ErrorCode::NotFound,
@@ -200,7 +219,7 @@ impl Store {
         self.report(&e);
     }
 
-    fn report(&self, e: &Error) {
+    pub fn report(&self, e: &Error) {
         match &self.on_error {
             Some(f) => {
                 let _ = f.call1(&JsValue::NULL, &js_error(e.code, &e.message));
@@ -225,11 +244,13 @@ impl Store {
 
     async fn pump(self: Rc<Self>) {
         loop {
+            let mut fresh = std::mem::take(&mut self.flow.borrow_mut().unsynced);
+            if let Some(core) = self.core.upgrade() {
+                fresh.extend(core.borrow_mut().take_changes());
+            }
+            let outbox = self.pack_for_sync(&fresh).await;
+            fresh.extend(outbox);
             let ops = {
-                let fresh = match self.core.upgrade() {
-                    Some(core) => core.borrow_mut().take_changes(),
-                    None => Vec::new(),
-                };
                 let mut flow = self.flow.borrow_mut();
                 flow.queue.extend(fresh);
                 crate::store::records::compact(std::mem::take(&mut flow.queue))
@@ -241,11 +262,19 @@ impl Store {
                 break;
             }
             let meta = self.next_meta(&ops);
-            match self.backend.write(&meta, &ops).await {
+            let written = match &self.cipher {
+                Some(c) => match c.seal_ops(&meta.session, &ops).await {
+                    Ok(sealed) => self.backend.write(&meta, &sealed).await,
+                    Err(e) => Err(e),
+                },
+                None => self.backend.write(&meta, &ops).await,
+            };
+            match written {
                 Ok(()) => {
                     *self.meta.borrow_mut() = meta;
                     self.flow.borrow_mut().error = None;
                     self.broadcast(&ops);
+                    self.hand_to_sync(&ops);
                 }
                 Err(e) => {
                     {
@@ -295,7 +324,11 @@ impl Store {
     }
 
     fn broadcast(&self, ops: &[RecordOp]) {
-        if let (Some(ch), Ok(text)) = (&self.channel, serde_json::to_string(ops)) {
+        let ops: Vec<&RecordOp> = ops.iter().filter(|op| !is_sync_op(op)).collect();
+        if ops.is_empty() {
+            return;
+        }
+        if let (Some(ch), Ok(text)) = (&self.channel, serde_json::to_string(&ops)) {
             let _ = ch.post_message(&JsValue::from_str(&text));
         }
     }
@@ -315,6 +348,9 @@ impl Store {
     }
 
     pub fn close(&self) {
+        if let Some(link) = self.sync.borrow().as_ref() {
+            link.stop();
+        }
         if let Some(ch) = &self.channel {
             ch.set_onmessage(None);
             ch.close();
@@ -325,6 +361,15 @@ impl Store {
 impl Drop for Store {
     fn drop(&mut self) {
         self.close();
+    }
+}
+
+/// A change to the sync bookkeeping, which stays out of the memory and other tabs.
+fn is_sync_op(op: &RecordOp) -> bool {
+    match op {
+        RecordOp::Put(r) => crate::sync::is_sync_kind(&r.kind),
+        RecordOp::Delete { kind, .. } => crate::sync::is_sync_kind(kind),
+        RecordOp::DeleteKinds { kinds } => kinds.iter().any(|k| crate::sync::is_sync_kind(k)),
     }
 }
 

@@ -1,0 +1,149 @@
+//! The writer's side of sync: packing fresh changes into encrypted sync records stored with
+//! them, handing stored ones to the link, and storing what the link pulls or acknowledges.
+
+use super::{announce_deleted, Store};
+use crate::bindings::sync::link::LocalStore;
+use crate::error::{Error, ErrorCode};
+use crate::store::RecordOp;
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+
+impl Store {
+    /// Packs fresh changes into encrypted sync records, as local records to store with them.
+    /// A sealing failure (never expected with a valid key) is reported; the changes are still
+    /// stored here.
+    pub(super) async fn pack_for_sync(&self, fresh: &[RecordOp]) -> Vec<RecordOp> {
+        let link = self.sync.borrow().clone();
+        let Some(link) = link else {
+            return Vec::new();
+        };
+        let outs = link.engine.borrow_mut().plan(fresh);
+        if outs.is_empty() {
+            return Vec::new();
+        }
+        let session = self.meta.borrow().session.clone();
+        let aads = outs
+            .iter()
+            .map(|o| crate::sync::protocol::aad(&session, &o.id))
+            .collect();
+        let plains = outs.iter().map(|o| o.plain.clone()).collect();
+        match link.cipher().seal(aads, plains).await {
+            Ok(datas) => {
+                let now = js_sys::Date::now();
+                let engine = link.engine.borrow();
+                outs.iter()
+                    .zip(datas)
+                    .enumerate()
+                    .flat_map(|(i, (o, d))| engine.stored_records(o, d, now + i as f64 / 1000.0))
+                    .collect()
+            }
+            Err(e) => {
+                self.report(&e);
+                Vec::new()
+            }
+        }
+    }
+
+    /// After a write: stored sync records wait for the server, which the link is asked to do.
+    pub(super) fn hand_to_sync(&self, ops: &[RecordOp]) {
+        let link = self.sync.borrow().clone();
+        if let Some(link) = link {
+            let before = link.engine.borrow().unsent();
+            link.engine.borrow_mut().note_stored(ops);
+            if link.engine.borrow().unsent() > before {
+                link.request(None);
+            }
+        }
+    }
+
+    /// Records to store and push as if the memory had just made them.
+    pub fn enqueue_changes(self: &Rc<Self>, ops: Vec<RecordOp>) {
+        if ops.is_empty() || self.gone.get() {
+            return;
+        }
+        self.flow.borrow_mut().unsynced.extend(ops);
+        self.schedule();
+    }
+
+    /// Sync bookkeeping to store locally (acknowledged records leaving the outbox, the cursor).
+    pub fn enqueue_local(self: &Rc<Self>, ops: Vec<RecordOp>) {
+        if ops.is_empty() || self.gone.get() {
+            return;
+        }
+        self.flow.borrow_mut().queue.extend(ops);
+        self.schedule();
+    }
+
+    /// Another device's changes: applied to the memory, stored, and told to the app.
+    pub fn apply_pulled(self: &Rc<Self>, apply: Vec<RecordOp>, local: Vec<RecordOp>) {
+        if self.gone.get() {
+            return;
+        }
+        let changed = !apply.is_empty();
+        if changed {
+            let Some(core) = self.core.upgrade() else {
+                return;
+            };
+            let result = core.borrow_mut().apply_remote(apply.clone());
+            if let Err(e) = result {
+                self.report(&e);
+                return;
+            }
+        }
+        {
+            let mut flow = self.flow.borrow_mut();
+            flow.queue.extend(apply);
+            flow.queue.extend(local);
+        }
+        self.schedule();
+        if changed {
+            let f = self.on_change.borrow().clone();
+            if let Some(f) = f {
+                let _ = f.call0(&JsValue::NULL);
+            }
+        }
+    }
+
+    /// The session was deleted on the server: remove it from local storage, tell the other
+    /// tabs, and stop storing here.
+    pub async fn delete_everywhere_here(&self) -> crate::error::Result<()> {
+        let session = self.meta.borrow().session.clone();
+        self.detach_quietly();
+        self.backend.delete(&session).await?;
+        announce_deleted(&self.backend, &session);
+        Ok(())
+    }
+
+    fn detach_quietly(&self) {
+        let mut flow = self.flow.borrow_mut();
+        flow.queue.clear();
+        flow.error = Some(Error::new(
+            ErrorCode::NotFound,
+            format!(
+                "session {:?} was deleted on another device: changes are no longer stored",
+                self.meta.borrow().session
+            ),
+        ));
+        self.gone.set(true);
+    }
+}
+
+impl LocalStore for Store {
+    fn enqueue_local(self: Rc<Self>, ops: Vec<RecordOp>) {
+        Store::enqueue_local(&self, ops);
+    }
+
+    fn apply_pulled(self: Rc<Self>, apply: Vec<RecordOp>, local: Vec<RecordOp>) {
+        Store::apply_pulled(&self, apply, local);
+    }
+
+    fn report(&self, e: &Error) {
+        Store::report(self, e);
+    }
+
+    fn deleted_on_server(
+        self: Rc<Self>,
+    ) -> std::pin::Pin<Box<dyn std::future::Future<Output = crate::error::Result<()>>>> {
+        Box::pin(async move { self.delete_everywhere_here().await })
+    }
+}
