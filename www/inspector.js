@@ -122,7 +122,7 @@ export function renderInspector(root, turn, { entryText, onForget }) {
     root.append(h("details", { class: "summary-call" },
       h("summary", {}, (call.purpose ?? "summary") !== "summary"
         ? `LLM called for ${call.purpose}${call.error ? `, failed: ${call.error}` : ""}`
-        : call.error ? `Summarizer failed: ${call.error}` : `Summarizer called (${call.count ?? "?"} entries folded into the summary)`),
+        : call.error ? `Summarizer failed: ${call.error}` : `Summarizer called${call.count ? ` (${call.count} entries folded into the summary)` : ""}`),
       h("h4", {}, "Request"), h("pre", { class: "request small" }, call.body),
       call.reply ? [h("h4", {}, "Reply"), h("pre", { class: "request small" }, call.reply)] : null));
   }

@@ -6,7 +6,7 @@
 // The page talks to it through memory-client.js: `{ id, op, args }` in, `{ id, ok, value }`
 // or `{ id, ok: false, error }` out, plus `{ event, ... }` notices (loading progress).
 import init, { Memory, NerModel, Redactor, Tokenizer } from "/pkg/llm_memory.js";
-import { chatLlm, summarizerOf } from "./llm-callback.js";
+import { chatLlm } from "./llm-callback.js";
 import { upgradeLegacy } from "./legacy-chats.js";
 import { semanticRecall } from "./semantic-worker.js";
 
@@ -27,7 +27,8 @@ let nextRestorer = 1;
 
 const post = (msg) => self.postMessage(msg);
 
-// The memory's LLM calls go to the chat endpoint; the inspector lists them with the turn.
+// The memory's LLM calls (summaries, fact extraction, episodes, with its built-in prompts) go
+// to the chat endpoint; the inspector lists them with the turn.
 const llm = chatLlm(() => endpoint, (call) => llmCalls.push(call));
 
 // The sentence embedder and the backlog it embeds between requests (semantic-worker.js).
@@ -45,7 +46,7 @@ function redactOption() {
 function memoryOptions() {
   return {
     ...options,
-    summarize: summarizerOf(llm),
+    llm,
     redact: redactOption(),
     ...semantic.options(),
     tokenizer: tokenizer ?? Tokenizer.approximate(),
