@@ -150,6 +150,8 @@ test-native: model embed-model
 	cargo test --release --test ner_reference -- --nocapture
 	# the redactor with the model (optimized only: unoptimized, the encoder takes minutes)
 	cargo test --release --test ner_redact
+	# hard negatives per class with the model on (rules alone run in cargo test above)
+	cargo test --release --test hard_negatives
 	# the embedder against onnxruntime on every fixture text, optimized
 	cargo test --release --test embed_reference -- --nocapture
 
@@ -234,8 +236,11 @@ serve:
 	exec "$(SERVER_BIN)" --dev --port $(SERVE_PORT) --store "$$store"
 
 ## The server's tests on SQLite, a throwaway Postgres cluster and a throwaway Redis (loopback).
+## The server's tests on each store, then the bounded load (200 clients × 200 records) on
+## Postgres: every record stored once (the latencies go to BENCHMARKS.md by make bench-sync).
 test-server: server-deps
 	server/scripts/with-stores.sh cargo test -p llm-memory-server
+	SYNC_LOAD_CHECK=1 server/scripts/with-stores.sh cargo bench --profile server -p llm-memory-server --bench sync_load
 
 ## 200 clients × 200 records against Postgres (then SQLite, Redis); writes BENCHMARKS.md's "Sync server".
 bench-sync: server-deps

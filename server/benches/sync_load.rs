@@ -4,7 +4,8 @@
 //! (`LLM_MEMORY_TEST_REDIS`) for comparison. Then every client reads its session back: all
 //! records stored, once, byte for byte. Prints the push latencies and rewrites BENCHMARKS.md's
 //! "Sync server" section. `make bench-sync` runs it (through server/scripts/with-stores.sh,
-//! which starts the Postgres and Redis it uses).
+//! which starts the Postgres and Redis it uses). With `SYNC_LOAD_CHECK=1` (what `make
+//! test-server` sets) it runs on Postgres only and checks, without touching BENCHMARKS.md.
 
 #[path = "../tests/support/mod.rs"]
 mod support;
@@ -157,6 +158,7 @@ async fn main() {
         .ok()
         .and_then(|l| l.split_whitespace().next().map(str::to_string))
         .unwrap_or_else(|| "unknown".into());
+    let check_only = std::env::var("SYNC_LOAD_CHECK").is_ok_and(|v| v == "1");
     let mut rows = Vec::new();
     for (store, url) in [
         ("Postgres", &postgres),
@@ -164,6 +166,9 @@ async fn main() {
         ("Redis", &redis),
     ] {
         rows.push(run(store, url).await);
+        if check_only {
+            return;
+        }
     }
     let body = format!(
         "Measured by `make bench-sync` (`server/benches/sync_load.rs`, part of `make bench`): the \

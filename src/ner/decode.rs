@@ -14,6 +14,9 @@
 //!    text between them is a separator that meaning allows (a space for names; `", "` and a
 //!    line break for addresses; `-` inside numbers). B-/I- prefixes are ignored: the model puts
 //!    `B-` on sub-tokens too, and adjacent parts are what makes an address.
+//!    A word under the threshold but over [`CONTINUATION`] of it extends a span; words the
+//!    model left untagged join it when a closed class of words says they belong (a unit line,
+//!    an initial, a particle, a country: see `bridge`).
 //! 3. **Checks.** Trailing sentence punctuation is left outside; a hyphenated or apostrophe
 //!    word is kept whole (`maria-josé`, `o'brien`, not the possessive `'s`); an address needs a
 //!    street or unit line, or a number or zip with another part (a city alone is a place, not
@@ -25,6 +28,12 @@
 
 /// The reference's default: a token counts when its label's probability reaches this.
 pub const DEFAULT_THRESHOLD: f32 = 0.5;
+
+/// A word next to a span continues it at this share of the threshold (hysteresis, as edge
+/// detectors link weak edges to strong ones): the model is often sure of a given name and
+/// unsure of the surname after it (`kazu` 0.76, `kichida` 0.36), or of a country between a
+/// city and a postcode. A span still needs one word at the full threshold.
+pub const CONTINUATION: f32 = 0.6;
 
 /// What a decoded span is. The redactor maps these to its entity types.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -83,12 +92,14 @@ enum Anchor {
     Locator,
     /// A city or state: a place, an address only next to a street or locator.
     Region,
+    /// A given name: a surname may still follow (after an initial, say).
+    Given,
 }
 
 /// The model's entity labels (without `B-`/`I-`) and what they mean. Labels not listed (and
 /// `O`) are outside any span.
 const PARTS: &[(&str, Meaning, Anchor)] = &[
-    ("GIVEN_NAME", Meaning::Person, Anchor::None),
+    ("GIVEN_NAME", Meaning::Person, Anchor::Given),
     ("SURNAME", Meaning::Person, Anchor::None),
     ("EMAIL", Meaning::Email, Anchor::None),
     ("PHONE", Meaning::Phone, Anchor::None),
@@ -207,7 +218,7 @@ pub struct Span {
     pub score: f32,
 }
 
-/// A tokenizer word with its label's part (when tagged at or above the threshold).
+/// A tokenizer word with its most probable label's part (whatever its probability).
 #[derive(Debug, Clone, Copy)]
 struct Word {
     start: usize,
@@ -218,11 +229,25 @@ struct Word {
 
 /// Turns token predictions (in text order) into spans (in text order, not overlapping).
 pub fn decode(text: &str, tags: &[TokenTag], labels: &LabelTable, threshold: f32) -> Vec<Span> {
-    let words = words(tags, labels, threshold);
+    let words = words(tags, labels);
+    let weak = threshold * CONTINUATION;
     let mut spans = Vec::new();
     let mut open: Option<Building> = None;
-    for w in &words {
-        let Some(part) = w.part else { continue };
+    let mut i = 0;
+    while i < words.len() {
+        let w = &words[i];
+        let Some(part) = w.part.filter(|_| w.prob >= weak) else {
+            // An untagged word may still belong to the open span: a unit line, an initial.
+            if let Some(b) = &mut open {
+                if let Some(next) = bridge::across(text, &words, i, b, weak) {
+                    i = next;
+                    continue;
+                }
+            }
+            i += 1;
+            continue;
+        };
+        let strong = w.prob >= threshold;
         if let Some(b) = &mut open {
             let gap = &text[b.end..w.start];
             let meaning = b.meaning();
@@ -232,29 +257,37 @@ pub fn decode(text: &str, tags: &[TokenTag], labels: &LabelTable, threshold: f32
                 && !gap.contains(char::is_whitespace)
                 && joins(gap, Meaning::IdNumber);
             if same || one_number {
-                b.add(w, part);
+                b.add(w, i, part, strong);
+                i += 1;
                 continue;
+            }
+            // A unit number the model calls an ID (`Apt. 542`, `542` as a licence number):
+            // a short number inside an address line is part of the address.
+            if meaning == Meaning::Address && part.meaning.is_number() {
+                if let Some(next) = bridge::number_in_address(text, &words, i, b) {
+                    i = next;
+                    continue;
+                }
             }
         }
         if let Some(b) = open.take() {
-            spans.extend(b.finish(text));
+            spans.extend(b.finish(text, &words));
         }
-        let mut b = Building::new(w);
-        b.add(w, part);
+        let mut b = Building::new(w, i);
+        b.add(w, i, part, strong);
         open = Some(b);
+        i += 1;
     }
-    spans.extend(open.and_then(|b| b.finish(text)));
+    spans.extend(open.and_then(|b| b.finish(text, &words)));
     spans
 }
 
 /// Groups consecutive tokens of one word; the word takes its most probable token's label.
-fn words(tags: &[TokenTag], labels: &LabelTable, threshold: f32) -> Vec<Word> {
+fn words(tags: &[TokenTag], labels: &LabelTable) -> Vec<Word> {
     let mut words: Vec<Word> = Vec::with_capacity(tags.len());
     let mut current: Option<(u32, Word, u16)> = None;
     let close = |w: Word, label: u16, words: &mut Vec<Word>| {
-        let part = (w.prob >= threshold)
-            .then(|| labels.part(label as usize))
-            .flatten();
+        let part = labels.part(label as usize);
         words.push(Word { part, ..w });
     };
     for t in tags.iter().filter(|t| t.end > t.start) {
@@ -291,7 +324,15 @@ fn words(tags: &[TokenTag], labels: &LabelTable, threshold: f32) -> Vec<Word> {
 fn joins(gap: &str, meaning: Meaning) -> bool {
     let j = joining(meaning);
     let breaks = gap.matches('\n').count();
-    breaks <= j.line_breaks && gap.chars().all(|c| j.separators.contains(c))
+    let separators = |s: &str| s.chars().all(|c| j.separators.contains(c));
+    match gap.split_once('\n') {
+        // A line of an address block may open with a bullet or a quote mark (`> `, `• `,
+        // `- `): what comes before the first letter of the next line is not a word.
+        Some((line_end, next_line)) if meaning == Meaning::Address && breaks == 1 => {
+            separators(line_end) && !next_line.contains(char::is_alphanumeric)
+        }
+        _ => breaks <= j.line_breaks && separators(gap),
+    }
 }
 
 /// A span being built from words.
@@ -300,24 +341,36 @@ struct Building {
     mass: [f32; MEANINGS],
     start: usize,
     end: usize,
+    /// Index of its first and of its last word in the word list.
+    first_word: usize,
+    last_word: usize,
     prob_sum: f32,
     words: u32,
+    /// Whether a word reached the full threshold (a span cannot be all continuation).
+    strong: bool,
     has_street: bool,
     locators: u32,
     regions: u32,
+    /// What the last word added counts as: after a given name a surname may follow an
+    /// initial, after a street its number.
+    last_anchor: Anchor,
 }
 
 impl Building {
-    fn new(w: &Word) -> Building {
+    fn new(w: &Word, index: usize) -> Building {
         Building {
             mass: [0.0; MEANINGS],
             start: w.start,
             end: w.end,
+            first_word: index,
+            last_word: index,
             prob_sum: 0.0,
             words: 0,
+            strong: false,
             has_street: false,
             locators: 0,
             regions: 0,
+            last_anchor: Anchor::None,
         }
     }
 
@@ -332,23 +385,42 @@ impl Building {
         Meaning::ALL[best]
     }
 
-    fn add(&mut self, w: &Word, part: Part) {
+    fn add(&mut self, w: &Word, index: usize, part: Part, strong: bool) {
         self.mass[part.meaning as usize] += w.prob;
         self.end = w.end;
+        self.last_word = index;
         self.prob_sum += w.prob;
         self.words += 1;
-        match part.anchor {
+        self.strong |= strong;
+        self.last_anchor = part.anchor;
+        self.count(part.anchor);
+    }
+
+    fn count(&mut self, anchor: Anchor) {
+        match anchor {
             Anchor::Street => self.has_street = true,
             Anchor::Locator => self.locators += 1,
             Anchor::Region => self.regions += 1,
-            Anchor::None => {}
+            Anchor::None | Anchor::Given => {}
         }
     }
 
+    /// Takes words `from..to` that the model did not tag but that belong to the span (see
+    /// [`bridge`]), counting as `anchor`.
+    fn take(&mut self, words: &[Word], to: usize, anchor: Anchor) {
+        self.end = words[to - 1].end;
+        self.last_word = to - 1;
+        self.last_anchor = anchor;
+        self.count(anchor);
+    }
+
     /// The finished span, or `None` when what was found is not a value of its meaning.
-    fn finish(self, text: &str) -> Option<Span> {
+    fn finish(self, text: &str, words: &[Word]) -> Option<Span> {
         let meaning = self.meaning();
         let j = joining(meaning);
+        if !self.strong {
+            return None;
+        }
         if meaning == Meaning::Address
             && !self.has_street
             && !(self.locators > 0 && self.locators + self.regions >= 2)
@@ -356,6 +428,14 @@ impl Building {
             return None;
         }
         let (mut start, mut end) = (self.start, self.end);
+        match meaning {
+            Meaning::Person => (start, end) = bridge::widen_person(text, words, &self),
+            Meaning::Address => {
+                start = bridge::widen_address_start(text, words, &self);
+                end = bridge::widen_address_end(text, &self);
+            }
+            _ => {}
+        }
         while let Some(c) = text[start..end].chars().next_back() {
             if !(TRAILING.contains(c) || c.is_whitespace()) {
                 break;
@@ -370,6 +450,14 @@ impl Building {
         }
         if j.whole_words {
             (start, end) = whole_words(text, start, end);
+        }
+        // An initial keeps its period (`Harold B.`): it is part of the name, not the sentence.
+        let initial_last = text[start..end]
+            .rsplit(' ')
+            .next()
+            .is_some_and(|w| w.chars().count() == 1 && w.chars().all(char::is_uppercase));
+        if meaning == Meaning::Person && initial_last && text[end..].starts_with('.') {
+            end += 1;
         }
         let alnum = text[start..end]
             .chars()
@@ -438,5 +526,7 @@ fn is_cjk(c: char) -> bool {
         | 0xF900..=0xFAFF | 0x20000..=0x2FA1F)
 }
 
+mod bridge;
 #[cfg(test)]
 mod tests;
+mod word_classes;

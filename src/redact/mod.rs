@@ -10,9 +10,11 @@
 //! with one.
 
 pub mod config;
+pub(crate) mod context_zones;
 mod egress;
 pub mod entity;
 pub mod model;
+pub(crate) mod public_figures;
 pub mod recognizers;
 mod scan;
 pub mod validate;

@@ -4,13 +4,23 @@
 //! validators are more precise than a model, so the model's e-mails, phones and URLs are not
 //! used, and a model span that overlaps such a rule finding gives way to it.
 //!
+//! The model reads words, not what they are doing in the text, so its spans pass checks for
+//! classes of false finding first ([`model_spans`]): names in code, brands written `X & Y`,
+//! numbers without an identity label before them, "addresses" without a street or a number,
+//! lower-case common words the model takes for a first name, and the public figures of a
+//! short deny list ([`super::public_figures`]).
+//!
 //! Tagging costs milliseconds where rules cost microseconds, so each text's model spans are
 //! kept: a memory sends the same pinned facts, summary and step log with every request.
 
+use super::context_zones::code_zones;
 use super::entity::EntityType;
+use super::public_figures;
 use super::recognizers::Candidate;
-use crate::ner::decode::Meaning;
+use crate::error::Result;
+use crate::ner::decode::{Meaning, Span};
 use crate::ner::Tagger;
+use checks::false_finding;
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
 
@@ -33,6 +43,24 @@ pub fn entity_of(meaning: Meaning) -> Option<EntityType> {
 /// the two wins.
 pub fn is_structured(kind: &EntityType) -> bool {
     !matches!(kind, EntityType::Person | EntityType::Address)
+}
+
+/// The model's spans in `text` (byte offsets) that pass the checks below: what the redactor
+/// uses, and what `examples/redact_eval.rs --model-only` scores.
+pub fn model_spans(tagger: &Tagger, text: &str, threshold: f32) -> Result<Vec<Span>> {
+    let mut spans = tagger.spans(text, threshold)?;
+    if spans.is_empty() {
+        return Ok(spans);
+    }
+    let zones = code_zones(text);
+    spans.retain(|s| !false_finding(text, s, &zones));
+    if spans.iter().any(|s| s.meaning == Meaning::Person) {
+        let famous = public_figures::mentions(text);
+        spans.retain(|s| {
+            s.meaning != Meaning::Person || !famous.iter().any(|&(a, b)| a < s.end && s.start < b)
+        });
+    }
+    Ok(spans)
 }
 
 /// Texts kept; past this the oldest go first.
@@ -75,7 +103,7 @@ impl ModelPass {
         }
         // A model that cannot run on a text (it never happens with a valid file: windows fit
         // the model by construction) leaves the text to the rules.
-        let spans = self.tagger.spans(text, self.threshold).unwrap_or_default();
+        let spans = model_spans(&self.tagger, text, self.threshold).unwrap_or_default();
         let found: Arc<[Candidate]> = spans
             .into_iter()
             .filter_map(|s| {
@@ -109,3 +137,5 @@ impl ModelPass {
         self.cache.lock().unwrap_or_else(|e| e.into_inner())
     }
 }
+
+mod checks;

@@ -4,7 +4,7 @@
 use super::{Hit, Spec};
 use crate::redact::entity::EntityType;
 use crate::redact::scan::gate::{ByteSet, Gate, RunShape};
-use crate::redact::scan::text::hit;
+use crate::redact::scan::text::{hit, placeholder};
 use crate::redact::validate as v;
 
 fn github(text: &str, s: usize, e: usize) -> Option<Hit> {
@@ -20,7 +20,11 @@ fn github(text: &str, s: usize, e: usize) -> Option<Hit> {
     )
 }
 
-fn strong(_: &str, s: usize, e: usize) -> Option<Hit> {
+/// A key of a known prefix, unless its body is filler (`sk_test_xxxx…`, `AKIAXXXX…`).
+fn strong(text: &str, s: usize, e: usize) -> Option<Hit> {
+    if placeholder(&text[s..e]) {
+        return None;
+    }
     hit(s, e, 0.95)
 }
 

@@ -1,5 +1,7 @@
 //! Dates of birth: a date (numeric, or with a month name in one of our users' languages) that
-//! is a plausible birth date, scored high only near "born", "DOB", "birthday" and the like.
+//! is a plausible birth date, scored high only near "born", "DOB", "birthday" and the like,
+//! in the languages the name lists cover ("urodzony", "født", "syntynyt", "родился",
+//! "geboren", "né le", "nacida", "nato il", "nascido").
 
 use super::{Hit, Spec};
 use crate::redact::entity::EntityType;
@@ -45,21 +47,21 @@ fn birth_date(text: &str, s: usize, e: usize) -> Option<Hit> {
 /// The stems of each month's names in the languages our users write in, January first: a
 /// date's lower-cased text contains one ("mai", "juin", "luglio", "maj", "março").
 const MONTHS: [&str; 12] = [
-    "jan ene gen",
-    "feb fév fev",
+    "jan ene gen stycz",
+    "feb fév fev lut",
     "mar mär maer maa",
-    "apr avr abr",
+    "apr avr abr kwie",
     "may mai maj mei mag",
-    "jun juin giu",
-    "jul juil lug",
-    "aug ago aoû aou",
-    "sep set",
-    "oct okt ott out",
-    "nov",
-    "dec déc dez dic",
+    "jun juin giu czerw",
+    "jul juil lug lip",
+    "aug ago aoû aou sierp",
+    "sep set wrze",
+    "oct okt ott out paźd pazd",
+    "nov listop",
+    "dec déc dez dic des grud",
 ];
 
-const MONTH_NAMES: &str = r"(?:(?i-u:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)|(?i:januar|jänner|februar|märz|maerz|mai|juni|juli|oktober|dezember|janvier|février|fevrier|mars|avril|juin|juillet|août|aout|septembre|octobre|novembre|décembre|decembre|enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|setiembre|octubre|noviembre|diciembre|gennaio|febbraio|aprile|maggio|giugno|luglio|settembre|ottobre|dicembre|januari|februari|maart|mei|augustus|augusti|maj|janeiro|fevereiro|março|maio|junho|julho|setembro|outubro|novembro|dezembro))";
+const MONTH_NAMES: &str = r"(?:(?i-u:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)|(?i:januar|jänner|februar|märz|maerz|mai|juni|juli|oktober|dezember|janvier|février|fevrier|mars|avril|juin|juillet|août|aout|septembre|octobre|novembre|décembre|decembre|enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|setiembre|octubre|noviembre|diciembre|gennaio|febbraio|aprile|maggio|giugno|luglio|settembre|ottobre|dicembre|januari|februari|maart|mei|augustus|augusti|maj|janeiro|fevereiro|março|maio|junho|julho|setembro|outubro|novembro|dezembro|marts|desember|stycznia|lutego|marca|kwietnia|maja|czerwca|lipca|sierpnia|września|wrzesnia|października|pazdziernika|listopada|grudnia))";
 
 // What a gate run (or seed) must look like to hold a match, looking only at its bytes
 // (see `Runs::accepting` and `Runs::seeded_where` in `scan/gate.rs`).
@@ -99,6 +101,26 @@ pub(super) fn specs() -> Vec<Spec> {
             "geboorte",
             "nascimento",
             "född",
+            // Polish, Danish and Norwegian, Swedish, Finnish, Russian (Cyrillic and
+            // transliterated), Spanish, Portuguese and French abbreviations.
+            "urodzon",
+            "urodzin",
+            "urodzenia",
+            "født",
+            "fødd",
+            "fødsel",
+            "födelse",
+            "syntyn",
+            "syntymä",
+            "родил",
+            "рождения",
+            "rodilsya",
+            "rodilas",
+            "rozhdeniya",
+            "nac.",
+            "nascid",
+            "nasceu",
+            "né(e)",
             "age ",
             "age:",
             "aged ",
@@ -117,4 +139,36 @@ pub(super) fn specs() -> Vec<Spec> {
             .accepting(date_run),
             before: 24,
         })]
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::redact::config::RedactorConfig;
+    use crate::redact::recognizers::Recognizers;
+
+    fn birth_dates(text: &str) -> Vec<&str> {
+        let r = Recognizers::new(&RedactorConfig::default()).unwrap();
+        r.scan(text)
+            .into_iter()
+            .filter(|c| c.score >= 0.5 && c.kind.to_string() == "DATE_OF_BIRTH")
+            .map(|c| &text[c.start..c.end])
+            .collect()
+    }
+
+    #[test]
+    fn birth_cues_in_the_languages_names_cover() {
+        for (text, date) in [
+            ("data urodzenia: 14.03.1986", "14.03.1986"),
+            ("Urodzony 3 maja 1979 w Gdańsku", "3 maja 1979"),
+            ("født 12.05.1990 i Bergen", "12.05.1990"),
+            ("syntynyt 01.02.1975", "01.02.1975"),
+            ("Дата рождения: 07.11.1988", "07.11.1988"),
+            ("rodilsya 07.11.1988 v Moskve", "07.11.1988"),
+            ("nascido em 22/08/1993", "22/08/1993"),
+            ("F. nac. 30/01/1969", "30/01/1969"),
+        ] {
+            assert_eq!(birth_dates(text), [date], "{text}");
+        }
+        assert!(birth_dates("the meeting on 14.03.2026").is_empty());
+    }
 }

@@ -4,6 +4,7 @@
 
 use super::{Hit, Spec};
 use crate::redact::entity::EntityType;
+use crate::redact::scan::code::in_code_near;
 use crate::redact::scan::gate::{ByteSet, Gate, RunShape};
 use crate::redact::scan::text::hit;
 
@@ -20,7 +21,24 @@ pub(super) fn email(text: &str, s: usize, e: usize) -> Option<Hit> {
     if b.get(e) == Some(&b':') && b.get(e + 1).is_some_and(|c| !c.is_ascii_whitespace()) {
         return None;
     }
+    // Sample data in code: `email: "test@example.com"`, a fixture in a fenced block. The
+    // reserved domains (RFC 2606) deliver to no one; in prose they still stand for someone.
+    if reserved_domain(domain) && in_code_near(text, s, e) {
+        return None;
+    }
     hit(s, e, 1.0)
+}
+
+/// `example.com`, `.net`, `.org` and their subdomains, and the reserved top-level domains.
+fn reserved_domain(domain: &str) -> bool {
+    let d = domain.to_ascii_lowercase();
+    let d = d.trim_end_matches('.');
+    ["example.com", "example.net", "example.org"]
+        .iter()
+        .any(|r| d == *r || d.ends_with(&format!(".{r}")))
+        || [".example", ".test", ".invalid", ".localhost"]
+            .iter()
+            .any(|t| d.ends_with(t))
 }
 
 /// An address with a non-ASCII letter (ASCII ones are the other pattern's), standing alone:

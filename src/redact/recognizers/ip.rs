@@ -1,4 +1,9 @@
 //! IP addresses: dotted IPv4 (but not versions or section numbers) and IPv6.
+//!
+//! Addresses that name no one's machine are left alone: loopback, unspecified, link-local,
+//! LAN multicast and broadcast addresses, IPv4's documentation ranges, netmasks and the public DNS
+//! resolvers everyone types (`127.0.0.1`, `0.0.0.0`, `::1`, `192.0.2.10`, `255.255.255.0`,
+//! `8.8.8.8`). Private LAN ranges stay findings: they are someone's network.
 
 use super::{Hit, Spec};
 use crate::redact::entity::EntityType;
@@ -6,8 +11,8 @@ use crate::redact::scan::gate::{ByteSet, Gate, RunShape};
 use crate::redact::scan::text::{before, embedded_in_token, hit};
 
 fn ipv4(text: &str, s: usize, e: usize) -> Option<Hit> {
-    text[s..e].parse::<std::net::Ipv4Addr>().ok()?;
-    if embedded_in_token(text, s, e) {
+    let addr = text[s..e].parse::<std::net::Ipv4Addr>().ok()?;
+    if embedded_in_token(text, s, e) || names_no_machine_v4(addr) || in_version_talk(text, s) {
         return None;
     }
     let prev = String::from_utf8_lossy(before(text, s)).to_ascii_lowercase();
@@ -41,7 +46,10 @@ fn ipv6(text: &str, s: usize, mut e: usize) -> Option<Hit> {
         e -= 1;
     }
     let m = &text[s..e];
-    m.parse::<std::net::Ipv6Addr>().ok()?;
+    let addr = m.parse::<std::net::Ipv6Addr>().ok()?;
+    if names_no_machine_v6(addr) {
+        return None;
+    }
     let colons = m.bytes().filter(|&b| b == b':').count();
     let hexdigits = m.bytes().filter(u8::is_ascii_hexdigit).count();
     // `a::b` and `std::io` style paths are not addresses.
@@ -56,6 +64,85 @@ fn ipv6(text: &str, s: usize, mut e: usize) -> Option<Hit> {
         return None;
     }
     hit(s, e, 0.9)
+}
+
+/// Loopback, unspecified, link-local and broadcast addresses, the multicast groups of a
+/// LAN's own protocols, the documentation ranges (RFC 5737), netmasks and the well-known
+/// public resolvers.
+fn names_no_machine_v4(addr: std::net::Ipv4Addr) -> bool {
+    const RESOLVERS: [[u8; 4]; 8] = [
+        [1, 1, 1, 1],
+        [1, 0, 0, 1],
+        [8, 8, 8, 8],
+        [8, 8, 4, 4],
+        [9, 9, 9, 9],
+        [149, 112, 112, 112],
+        [208, 67, 222, 222],
+        [208, 67, 220, 220],
+    ];
+    let o = addr.octets();
+    let bits = u32::from(addr);
+    // A netmask is ones then zeros: 255.255.255.0, 255.255.240.0.
+    let netmask = o[0] == 255 && bits.leading_ones() + bits.trailing_zeros() == 32;
+    // Only the multicast groups a LAN's own protocols use (224.0.0.x: mDNS, routers; SSDP)
+    // and the broadcast address: other addresses in those blocks are rare enough in chat
+    // that one is more likely a mistyped real address than a protocol's.
+    bits == 0
+        // Loopback as machines use it (127.0.0.1, 127.0.0.53, 127.0.1.1); the rest of 127/8
+        // appears in chat only as random test data.
+        || (o[0] == 127 && o[1] == 0)
+        || matches!(o[..3], [224, 0, 0])
+        || o == [239, 255, 255, 250]
+        || bits == u32::MAX
+        || (o[0] == 169 && o[1] == 254)
+        || matches!(o[..3], [192, 0, 2] | [198, 51, 100] | [203, 0, 113])
+        || netmask
+        || RESOLVERS.contains(&o)
+}
+
+/// `::`, `::1`, link-local `fe80::/16` (where link-local addresses are) and link-local
+/// multicast `ff02::/16`. The documentation prefix `2001:db8::/32` stays a finding: examples
+/// of real configurations use it in place of the real prefix.
+fn names_no_machine_v6(addr: std::net::Ipv6Addr) -> bool {
+    let s = addr.segments();
+    addr.is_unspecified() || addr.is_loopback() || s[0] == 0xfe80 || s[0] == 0xff02
+}
+
+/// Whether the dotted number at `start` is talked about as a version: "firmware 3.4.12.7",
+/// "latest is …", "AssemblyVersion 1.0.0.0", "v2.14.0.1 and … 2.13.9.4", "10.4.2.1 -> 10.5.0.0",
+/// earlier on its line. An address word there ("IP", "address", "host") keeps it an address.
+fn in_version_talk(text: &str, start: usize) -> bool {
+    const VERSION_WORDS: [&str; 9] = [
+        "version",
+        "firmware",
+        "release",
+        "build",
+        "patch",
+        "latest",
+        "changelog",
+        "upgrade",
+        "->",
+    ];
+    const ADDRESS_WORDS: [&str; 6] = ["ip", "address", "host", "server", "client ip", "from"];
+    let lo = start.saturating_sub(48);
+    let line = text[..start].rfind('\n').map_or(0, |i| i + 1).max(lo);
+    let window = String::from_utf8_lossy(&text.as_bytes()[line..start]).to_ascii_lowercase();
+    let words: Vec<&str> = window
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect();
+    if words.iter().any(|w| ADDRESS_WORDS.contains(w)) {
+        return false;
+    }
+    let glued_v = window.as_bytes().windows(2).enumerate().any(|(i, w)| {
+        w[0] == b'v'
+            && w[1].is_ascii_digit()
+            && (i == 0 || !window.as_bytes()[i - 1].is_ascii_alphanumeric())
+    });
+    glued_v
+        || window.contains("->")
+        || window.contains('→')
+        || VERSION_WORDS.iter().any(|v| window.contains(v))
 }
 
 // What a gate run (or seed) must look like to hold a match, looking only at its bytes
@@ -97,5 +184,49 @@ mod tests {
     #[test]
     fn run_tests_hold_for_matches() {
         assert!(ipv4_run(b"10.0.0.1") && !ipv4_run(b"3.14159"));
+    }
+
+    /// Whether the last dotted number in `text` is an address finding.
+    fn v4(text: &str) -> bool {
+        let e = text.trim_end_matches(|c: char| !c.is_ascii_digit()).len();
+        let s = text[..e]
+            .rfind(|c: char| !(c.is_ascii_digit() || c == '.'))
+            .map_or(0, |i| i + 1);
+        ipv4(text, s, e).is_some()
+    }
+
+    #[test]
+    fn addresses_of_no_machine_are_not_findings() {
+        for t in [
+            "on 127.0.0.1:8080",
+            "bind 0.0.0.0",
+            "mask 255.255.255.0",
+            "dns 8.8.8.8",
+            "docs use 192.0.2.10",
+            "got 169.254.3.4",
+            "mdns 224.0.0.251",
+        ] {
+            assert!(!v4(t), "{t}");
+        }
+        for t in [
+            "my IP is 86.134.22.197",
+            "router at 192.168.1.1",
+            "from 10.1.2.3",
+        ] {
+            assert!(v4(t), "{t}");
+        }
+        for t in ["::1", "fe80::1ff:fe23:4567:890a", "::"] {
+            assert!(names_no_machine_v6(t.parse().unwrap()), "{t}");
+        }
+        assert!(!names_no_machine_v6("2a02:8070:1:2::3".parse().unwrap()));
+    }
+
+    #[test]
+    fn versions_are_not_addresses_unless_an_address_word_says_so() {
+        assert!(!v4("Firmware 3.4.12.7 on the router, latest is 3.4.14.2"));
+        assert!(!v4("the API is at v2.14.0.1 and the client is 2.13.9.4"));
+        assert!(!v4("AssemblyVersion 1.0.0.0"));
+        assert!(!v4("path: 10.4.2.1 -> 10.5.0.0"));
+        assert!(v4("after the firmware update my public IP is 81.2.69.142"));
     }
 }

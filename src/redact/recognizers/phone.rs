@@ -4,7 +4,7 @@
 use super::{Hit, Spec};
 use crate::redact::entity::EntityType;
 use crate::redact::scan::gate::{ByteSet, Gate, RunShape};
-use crate::redact::scan::text::{before, embedded_in_token, hit};
+use crate::redact::scan::text::{embedded_in_token, hit};
 
 /// Phone numbers: 7–15 digits (E.164), not a date, a version, an IP or an amount, and not part
 /// of a longer identifier. An explicit `+` country code is strong evidence; national formats
@@ -22,7 +22,25 @@ pub(super) fn phone(text: &str, s: usize, mut e: usize) -> Option<Hit> {
     };
     let shape = Shape::of(main);
     let digits = shape.digits;
-    if !(7..=15).contains(&digits) || embedded_in_token(text, s, e) {
+    // Six digits only in three pairs, a local number of the smallest plans ("87 47 98"),
+    // and then only with a context word (scored below the minimum without one).
+    let pairs = digits == 6 && shape.groups == 3 && shape.first == [2, 2, 2];
+    if !((7..=15).contains(&digits) || pairs) || embedded_in_token(text, s, e) {
+        return None;
+    }
+    // "QQ 12 34 56 C": the pairs of a national insurance number, between its letters.
+    let b = text.as_bytes();
+    let capitals_before = text[..s]
+        .trim_end_matches(' ')
+        .rsplit(|c: char| !c.is_ascii_alphanumeric())
+        .next()
+        .is_some_and(|w| (1..=2).contains(&w.len()) && w.bytes().all(|c| c.is_ascii_uppercase()));
+    if pairs
+        && (capitals_before
+            || (b.get(e) == Some(&b' ')
+                && b.get(e + 1).is_some_and(u8::is_ascii_uppercase)
+                && !b.get(e + 2).is_some_and(u8::is_ascii_alphanumeric)))
+    {
         return None;
     }
     // Only zeros: padding or a hex dump (`<Buffer 00 00 00 00 00>`), never a number to call.
@@ -35,7 +53,17 @@ pub(super) fn phone(text: &str, s: usize, mut e: usize) -> Option<Hit> {
     // Dates (2024-01-15, 15.01.2024, 01/15/2024) and clock times are the classic false positive.
     if !international && shape.groups == 3 {
         let l = shape.first;
-        if l == [4, 2, 2] || (l[0] <= 2 && l[1] <= 2 && (l[2] == 4 || l[2] == 2)) {
+        // Two-digit parts read as a day and a month ("12 05 24"), not "87 47 98".
+        let parts: Vec<u32> = main
+            .split(|c: char| !c.is_ascii_digit())
+            .filter(|g| !g.is_empty())
+            .take(2)
+            .map(|g| g.parse().unwrap_or(0))
+            .collect();
+        let day_month = parts.len() == 2
+            && parts.iter().all(|&p| p <= 31)
+            && parts.iter().any(|&p| (1..=12).contains(&p));
+        if l == [4, 2, 2] || (l[0] <= 2 && l[1] <= 2 && (l[2] == 4 || (l[2] == 2 && day_month))) {
             return None;
         }
     }
@@ -65,17 +93,15 @@ pub(super) fn phone(text: &str, s: usize, mut e: usize) -> Option<Hit> {
         return None;
     }
     // Amounts grouped by thousands next to a currency.
-    let prev = before(text, s);
-    if prev
-        .iter()
+    if text[..s]
+        .chars()
         .rev()
         .take(3)
-        .any(|c| matches!(c, b'$' | b'\xe2' | b'\xc2'))
+        .any(|c| "$£€¥₹₽₺₩¢".contains(c))
     {
         return None;
     }
     // Part of a longer run of digit groups (a card-like number, an ISBN): not a phone.
-    let b = text.as_bytes();
     let sep = |c: u8| matches!(c, b' ' | b'-' | b'.');
     if (s >= 2 && sep(b[s - 1]) && b[s - 2].is_ascii_digit())
         || (e + 1 < b.len() && sep(b[e]) && b[e + 1].is_ascii_digit())
@@ -90,7 +116,12 @@ pub(super) fn phone(text: &str, s: usize, mut e: usize) -> Option<Hit> {
     // A count with its unit ("539 891 823 bytes", "419 4405 packets"), an HTTP status and
     // response size after a request line (`"GET / HTTP/1.1" 200 5123`), a number labeled as an
     // identifier ("ref 4009-6504-42").
-    if !international && (unit_after(b, e) || http_status(b, s, &shape) || label_before(b, s)) {
+    if !international
+        && (unit_after(b, e)
+            || http_status(b, s, &shape)
+            || label_before(b, s)
+            || draw(text, s, main, &shape))
+    {
         return None;
     }
     // Without a country code, every national numbering plan we know of dials nine digits or
@@ -98,7 +129,9 @@ pub(super) fn phone(text: &str, s: usize, mut e: usize) -> Option<Hit> {
     // ("200 5123", "12 345 678"), so they need a context word or an extension.
     let extension = main.len() < m.len();
     let complete = (international || paren || extension || digits >= 9) && !thousands(&shape);
-    let score = if international && digits >= 8 {
+    let score = if pairs {
+        0.3
+    } else if international && digits >= 8 {
         0.75
     } else if french(main, &shape) {
         0.6
@@ -169,6 +202,13 @@ pub(super) const PHONE_CONTEXT: &[&str] = &[
     "telegram",
     "viber",
     "imessage",
+    // Form and signature labels: "Desk: …", "Direct: …", "Work: …"; "my registered …".
+    "desk",
+    "direct",
+    "work:",
+    "home:",
+    "office:",
+    "registered",
 ];
 
 /// Whether a national number is grouped like a count in thousands ("796 080 921", "1.234.567"):
@@ -223,68 +263,145 @@ fn unit_after(b: &[u8], end: usize) -> bool {
             .any(|u| word.eq_ignore_ascii_case(u.as_bytes()))
 }
 
-/// Labels of numbers that are identifiers: "ref 4009-6504-42", "Order #555-123-4567".
-const ID_LABELS: &[&str] = &[
-    "ref",
-    "reference",
-    "order",
-    "invoice",
-    "inv",
-    "ticket",
-    "id",
-    "commande",
-    "facture",
-    "bestellung",
-    "rechnung",
-    "pedido",
-    "ordine",
-    "sku",
-    "po",
-    "build",
-    "version",
-    "serial",
-    "tracking",
-    "isbn",
-    "pid",
-    "port",
-    // "numer zamówienia 09390333837", "Partia 67130218219": "numer" is a contact word too.
-    "zamówienia",
-    "zamowienia",
-    "partia",
-    "faktury",
-    "przesyłki",
-    "auftrag",
-    "kundennummer",
-    "bestellnummer",
-    "lote",
-];
+/// Labels of numbers that are identifiers: "ref 4009-6504-42", "Order #555-123-4567", "numer
+/// zamówienia 09390333837" ("numer" alone is a contact word), parts, products, shipments,
+/// cases, bookings and the numbers of machines ("timestamp 1764547200").
+const ID_LABELS: &str = "
+ref reference order invoice inv ticket id commande facture bestellung rechnung pedido ordine
+sku po build version serial tracking isbn pid port zamówienia zamowienia partia faktury przesyłki auftrag kundennummer
+bestellnummer lote part item model article catalog catalogue fru upc ean gtin asin mpn rev
+fedex ups usps dhl waybill awb parcel shipment gls hermes dpd postnl sendungsnummer
+paketnummer suivi colis case claim transaction booking confirmation rma bytes timestamp
+epoch millis unix nanoseconds container job
+";
 
-/// Whether the word before `start` (past spaces and `:#.=`) is one of [`ID_LABELS`].
+/// Whether one of the three words before `start` on its line is one of [`ID_LABELS`], with
+/// no contact word after it ("Order number 100045873", "FedEx ground number 0614 2345 6789
+/// 012", "part 70-4412-018"); earlier numbers of a list count as the label's too ("SKU
+/// 100-445-2231, 100-445-2232 and 100-445-2240").
 fn label_before(b: &[u8], start: usize) -> bool {
     let mut i = start;
-    while i > 0 && start - i < 4 && matches!(b[i - 1], b' ' | b':' | b'#' | b'.' | b'=') {
-        i -= 1;
-    }
-    // "Commande n° 01 42 68 53 00", "Bestellung Nr. 4711": the label is the word before.
-    for abbr in ["n°".as_bytes(), "nº".as_bytes(), b"nr", b"no"] {
-        if i >= abbr.len() && b[i - abbr.len()..i].eq_ignore_ascii_case(abbr) {
-            i -= abbr.len();
-            while i > 0 && start - i < 10 && matches!(b[i - 1], b' ' | b'.') {
-                i -= 1;
+    // Past the earlier numbers of a list and the separators between them.
+    loop {
+        let mut j = i;
+        while j > 0 && start - j < 80 && matches!(b[j - 1], b' ' | b',' | b';' | b'/' | b'&') {
+            j -= 1;
+        }
+        for conj in [b"and".as_slice(), b"or", b"und", b"et", b"y"] {
+            if j > conj.len()
+                && b[j - conj.len()..j].eq_ignore_ascii_case(conj)
+                && b[j - conj.len() - 1] == b' '
+            {
+                j -= conj.len() + 1;
+                break;
             }
+        }
+        let k = j;
+        while j > 0 && start - j < 80 && (b[j - 1].is_ascii_digit() || b[j - 1] == b'-') {
+            j -= 1;
+        }
+        if j == k || j == i || !b[k - 1].is_ascii_digit() {
             break;
         }
+        i = j;
     }
-    let end = i;
-    // Letters of any script: "zamówienia" is no "wienia".
-    while i > 0 && end - i <= 13 && (b[i - 1].is_ascii_alphabetic() || b[i - 1] >= 0x80) {
-        i -= 1;
-    }
-    let word = &b[i..end];
-    (i == 0 || !b[i - 1].is_ascii_alphanumeric())
-        && ID_LABELS
+    for _ in 0..3 {
+        while i > 0 && start - i < 48 && matches!(b[i - 1], b' ' | b':' | b'#' | b'.' | b'=') {
+            i -= 1;
+        }
+        // "Commande n° 01 42 68 53 00": the label is the word before.
+        if let Some(abbr) = ["n°".as_bytes(), "nº".as_bytes()]
+            .into_iter()
+            .find(|a| i >= a.len() && &b[i - a.len()..i] == *a)
+        {
+            i -= abbr.len();
+            continue;
+        }
+        let end = i;
+        // Letters of any script: "zamówienia" is no "wienia".
+        while i > 0 && end - i <= 16 && (b[i - 1].is_ascii_alphabetic() || b[i - 1] >= 0x80) {
+            i -= 1;
+        }
+        let word = &b[i..end];
+        if word.is_empty() || (i > 0 && b[i - 1].is_ascii_alphanumeric()) {
+            return false;
+        }
+        if is_id_label(word) {
+            return true;
+        }
+        // A contact word between the label and the number makes it a phone again.
+        if CONTACT_WORDS
             .iter()
             .any(|l| word.eq_ignore_ascii_case(l.as_bytes()))
+        {
+            return false;
+        }
+    }
+    false
+}
+
+/// Whether `word` (ASCII case ignored) is one of [`ID_LABELS`]: a hashed look-up, since every
+/// phone-shaped number asks about up to three words before it.
+fn is_id_label(word: &[u8]) -> bool {
+    static LABELS: std::sync::OnceLock<rustc_hash::FxHashSet<&'static [u8]>> =
+        std::sync::OnceLock::new();
+    let labels = LABELS.get_or_init(|| ID_LABELS.split_whitespace().map(str::as_bytes).collect());
+    let mut buf = [0u8; 32];
+    if word.is_empty() || word.len() > buf.len() {
+        return false;
+    }
+    let lower = &mut buf[..word.len()];
+    lower.copy_from_slice(word);
+    lower.make_ascii_lowercase();
+    labels.contains(&*lower)
+}
+
+/// Words that, between an identifier's label and a number, say the number is one to call.
+const CONTACT_WORDS: &[&str] = &[
+    "call", "phone", "tel", "mobile", "cell", "text", "sms", "whatsapp", "fax", "reach", "at",
+    "me", "us",
+];
+
+/// A lotto draw, a bingo row or a set of picks: five groups or more of one or two digits,
+/// rising ("4 8 15 16 23 42", "03 09 14 27 33 41"), or any such groups after a game word on
+/// the line. A French number (five pairs from 01–09) rises only by chance and needs the word.
+fn draw(text: &str, s: usize, main: &str, shape: &Shape) -> bool {
+    let values: Vec<u32> = main
+        .split(|c: char| !c.is_ascii_digit())
+        .filter(|g| !g.is_empty())
+        .map(|g| g.parse().unwrap_or(0))
+        .collect();
+    if values.len() < 5
+        || main
+            .split(|c: char| !c.is_ascii_digit())
+            .any(|g| g.len() > 2)
+    {
+        return false;
+    }
+    let rising = values.windows(2).all(|w| w[0] < w[1]);
+    let lo = s.saturating_sub(80);
+    let line = memchr::memrchr(b'\n', &text.as_bytes()[lo..s]).map_or(lo, |i| lo + i + 1);
+    let before = String::from_utf8_lossy(&text.as_bytes()[line..s]).to_lowercase();
+    const GAMES: [&str; 16] = [
+        "lotto",
+        "lottery",
+        "powerball",
+        "mega",
+        "euromillions",
+        "eurojackpot",
+        "draw",
+        "ticket",
+        "numbers",
+        "bingo",
+        "keno",
+        "jackpot",
+        "ziehung",
+        "estrazione",
+        "primitiva",
+        "wyniki",
+    ];
+    (rising && !(shape.groups == 5 && shape.digits == 10))
+        || GAMES.iter().any(|g| before.contains(g))
 }
 
 /// Whether a two-group number starts with an HTTP status code right after a quoted request
@@ -379,10 +496,10 @@ pub(super) fn specs() -> Vec<Spec> {
             .context(PHONE_CONTEXT)
             .context_before_only(40)
             .context_on_its_line(),
-        Spec::new(Phone, r"(?:\(\d{2,5}\)[ .\-]?|\b\d{1,5}(?: / |[ .\-/])?)(?:\d{1,5}[ .\-/]?){1,4}\d{2,5}(?:(?:,\s*(?i-u:ext\.?|extension)|\s*(?i-u:x|ext\.?|extension))\s*\d{1,6}\b|\b)", phone)
-            // The number itself is digits and separators only (the check wants 7 digits there);
+        Spec::new(Phone, r"(?:\(\d{1,5}\)[ .\-]?|\b\d{1,5}(?: / |[ .\-/])?)(?:\d{1,5}[ .\-/]?){1,4}\d{2,5}(?:(?:,\s*(?i-u:ext\.?|extension)|\s*(?i-u:x|ext\.?|extension))\s*\d{1,6}\b|\b)", phone)
+            // The number itself is digits and separators only (the check wants 6 digits there);
             // an extension (" ext. 12", ", Ext 3", "x459") may follow.
-            .gate(Gate::runs(RunShape { alphabet: ByteSet::of(&["0-9", " .-/()"]), seeds: &["0-9"], min_seeds: 7, min_len: 7 }).with_tail(&["0-9", "xetnsioXETNSIO.,"]))
+            .gate(Gate::runs(RunShape { alphabet: ByteSet::of(&["0-9", " .-/()"]), seeds: &["0-9"], min_seeds: 6, min_len: 6 }).with_tail(&["0-9", "xetnsioXETNSIO.,"]))
             .context(PHONE_CONTEXT)
             .context_before_only(40)
             .context_on_its_line(),

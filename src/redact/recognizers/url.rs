@@ -4,7 +4,7 @@
 use super::{Hit, Spec};
 use crate::redact::entity::EntityType;
 use crate::redact::scan::gate::{ByteSet, Gate, RunShape};
-use crate::redact::scan::text::hit;
+use crate::redact::scan::text::{hit, placeholder};
 
 /// URLs are only sensitive when they carry credentials or a token; trailing punctuation of the
 /// sentence is not part of them.
@@ -16,6 +16,25 @@ fn url(text: &str, s: usize, mut e: usize) -> Option<Hit> {
         )
     {
         e -= 1;
+    }
+    // `postgres://user:password@localhost/db`, `mongodb://<user>:<password>@…`: the sample
+    // connection string of a README or an `.env.example`.
+    let m = &text[s..e];
+    if let Some((_, rest)) = m.split_once("://") {
+        if let Some((userinfo, host)) = rest.split_once('@') {
+            let (user, pass) = userinfo.split_once(':').unwrap_or((userinfo, ""));
+            let host = host.split([':', '/']).next().unwrap_or("");
+            let sample_pass = ["password", "pass", "secret", "pwd"]
+                .iter()
+                .any(|p| pass.eq_ignore_ascii_case(p));
+            if sample_pass
+                || placeholder(user)
+                || placeholder(pass)
+                || host == "localhost" && pass == user
+            {
+                return None;
+            }
+        }
     }
     hit(s, e, 0.9)
 }

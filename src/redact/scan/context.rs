@@ -64,7 +64,22 @@ pub(crate) fn line_window(
 ) -> (usize, usize) {
     let b = text.as_bytes();
     let lo = start.saturating_sub(before);
-    let before = memchr::memrchr(b'\n', &b[lo..start]).map_or(before, |i| start - (lo + i + 1));
+    let newline = memchr::memrchr(b'\n', &b[lo..start]).map(|i| lo + i);
+    let mut cut = newline.map_or(before, |n| start - (n + 1));
+    // A label alone on the line above a value that opens its line ("Phone:\n439 4166") is
+    // the value's own label.
+    if let Some(line) = newline
+        .map(|n| n + 1)
+        .filter(|&line| line > lo && b[line..start].iter().all(|c| matches!(c, b' ' | b'\t')))
+    {
+        let above = &b[lo..line - 1];
+        let label = above.strip_suffix(b"\r").unwrap_or(above);
+        let label_end = label.iter().rposition(|c| !matches!(c, b' ' | b'\t'));
+        if label_end.is_some_and(|i| label[i] == b':') {
+            cut = memchr::memrchr(b'\n', above).map_or(before, |i| start - (lo + i + 1));
+        }
+    }
+    let before = cut;
     let hi = (end + after).min(b.len());
     let after = memchr::memchr(b'\n', &b[end..hi]).map_or(after, |i| i);
     (before, after)
@@ -132,7 +147,18 @@ pub(crate) fn has_context(
 
 #[cfg(test)]
 mod tests {
-    use super::has_context;
+    use super::{has_context, line_window};
+
+    #[test]
+    fn a_label_line_above_a_value_is_its_context() {
+        let text = "Name: Ana\nPhone:\n439 4166\nMail:";
+        let at = text.find("439").unwrap();
+        let (before, _) = line_window(text, at, at + 8, (40, 0));
+        assert_eq!(&text[at - before..at], "Phone:\n");
+        let text = "Hello\n439 4166";
+        let at = text.find("439").unwrap();
+        assert_eq!(line_window(text, at, at + 8, (40, 0)).0, 0);
+    }
 
     #[test]
     fn context_words_cut_by_the_window_edge_do_not_count() {

@@ -7,9 +7,11 @@
 //!   [`literals`] marks which key prefixes each long run holds.
 //! - [`gate`]: where a regex can match ([`near`] for keyword gates), so the regex searches only
 //!   those windows. A format's own test of a run (three dots for IPv4) lives with its recognizer.
-//! - [`context`]: context words near a match; [`skip`] and [`text`]: small text helpers.
+//! - [`context`]: context words near a match; [`code`]: where a text is code (fences, inline
+//!   code, string literals); [`skip`] and [`text`]: small text helpers.
 
 pub(crate) mod classes;
+pub(crate) mod code;
 pub(crate) mod context;
 pub(crate) mod gate;
 #[cfg(test)]

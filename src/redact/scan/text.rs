@@ -76,3 +76,69 @@ pub(crate) fn glued_into_code(text: &str, start: usize, end: usize) -> bool {
         || (after == Some(b':') && next == Some(b':'))
         || (after == Some(b'.') && next.is_some_and(|c| c.is_ascii_alphabetic()))
 }
+
+/// Whether a value is a placeholder someone fills in later, not a value: a filler character
+/// repeated (`xxxxxxxx`, `AKIAXXXXXXXXXXXXXXXX` past its prefix, `********`), or words that say
+/// so (`your_api_key_here`, `change-this-in-production`, `REPLACE_ME`, `<password>`).
+pub(crate) fn placeholder(value: &str) -> bool {
+    const SAYS_SO: [&str; 16] = [
+        "your",
+        "yours",
+        "here",
+        "changeme",
+        "change",
+        "replace",
+        "placeholder",
+        "dummy",
+        "insert",
+        "fill",
+        "todo",
+        "fixme",
+        "sample",
+        "example",
+        "setme",
+        "redacted",
+    ];
+    let v = value.trim_matches(|c: char| matches!(c, '"' | '\'' | '`'));
+    if v.starts_with(['<', '{', '$', '%', '[']) {
+        return true;
+    }
+    let tail: Vec<u8> = v.bytes().rev().take(16).collect();
+    let mut distinct = tail.clone();
+    distinct.sort_unstable();
+    distinct.dedup();
+    if tail.len() >= 6 && distinct.len() <= 2 && tail.iter().all(|c| b"xX*0._-".contains(c)) {
+        return true;
+    }
+    v.split(|c: char| !c.is_ascii_alphanumeric())
+        .any(|w| SAYS_SO.iter().any(|s| w.eq_ignore_ascii_case(s)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::placeholder;
+
+    #[test]
+    fn placeholders_say_they_are_ones() {
+        for p in [
+            "your_api_key_here",
+            "REPLACE_ME",
+            "change-this-in-production",
+            "<password>",
+            "sk_test_xxxxxxxxxxxxxxxxxxxxxxxx",
+            "AKIAXXXXXXXXXXXXXXXX",
+            "********",
+            "${DB_PASS}",
+        ] {
+            assert!(placeholder(p), "{p}");
+        }
+        for v in [
+            "hunter2-Zq8",
+            "sk_live_4eC39HqLyjWDarjtT1zdp7dc",
+            "AKIAIOSFODNN7EXAMPL3",
+            "correct-horse-battery",
+        ] {
+            assert!(!placeholder(v), "{v}");
+        }
+    }
+}

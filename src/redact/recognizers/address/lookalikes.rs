@@ -172,9 +172,51 @@ fn is_particle(w: &str) -> bool {
     PARTICLES.contains(&w) || ["d'", "d’", "l'", "l’"].iter().any(|p| w.starts_with(p))
 }
 
+/// Whether the match at `s..e` is an HTTP status and its reason ("HTTP/2 502 Bad Gateway",
+/// "503 Service Unavailable"): a code from 100 to 599 after a protocol version, or before a
+/// reason phrase's words.
+pub(crate) fn is_http_status(text: &str, s: usize, e: usize) -> bool {
+    const REASON_WORDS: [&str; 16] = [
+        "Gateway",
+        "Found",
+        "Error",
+        "Unavailable",
+        "Forbidden",
+        "Unauthorized",
+        "Request",
+        "Required",
+        "Allowed",
+        "Modified",
+        "Content",
+        "Permanently",
+        "Redirect",
+        "Large",
+        "Timeout",
+        "Entity",
+    ];
+    let m = &text[s..e];
+    let code = m.as_bytes().get(..4).is_some_and(|c| {
+        (b'1'..=b'5').contains(&c[0])
+            && c[1].is_ascii_digit()
+            && c[2].is_ascii_digit()
+            && c[3] == b' '
+    });
+    let before = &text.as_bytes()[s.saturating_sub(12)..s];
+    code && (before.windows(5).any(|w| w == b"HTTP/")
+        || m.split([' ', ',']).any(|w| REASON_WORDS.contains(&w)))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn http_status_lines_are_no_streets() {
+        let t = "HTTP/2 502 Bad Gateway from the balancer";
+        assert!(is_http_status(t, 7, 22));
+        assert!(is_http_status("got 503 Service Unavailable", 4, 27));
+        assert!(!is_http_status("lives at 502 Bad Axe Road", 9, 25));
+    }
 
     #[test]
     fn prose_nouns_and_years_are_no_streets() {

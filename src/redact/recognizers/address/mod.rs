@@ -18,7 +18,7 @@ use crate::redact::entity::EntityType;
 use crate::redact::scan::gate::{find_in, push_window};
 use crate::redact::scan::prescan::{floor_boundary, Needs, Prescan, Spaces};
 use cues::Cues;
-use lookalikes::{is_german_prose, lower_street_end, names_street_without_number};
+use lookalikes::{is_german_prose, is_http_status, lower_street_end, names_street_without_number};
 use regex::Regex;
 use regex_automata::meta::Regex as MetaRegex;
 use regex_automata::Span;
@@ -339,7 +339,9 @@ pub(crate) fn scan(text: &str, pre: &Prescan, out: &mut Vec<Candidate>) {
             }
             let near = floor_boundary(text, e + LOCALITY_REACH);
             let town = locality_regex().find(&text[e..near]);
-            if pattern == GERMANIC && is_german_prose(text, s, e, town.is_some()) {
+            if (pattern == GERMANIC && is_german_prose(text, s, e, town.is_some()))
+                || is_http_status(text, s, e)
+            {
                 continue;
             }
             if let Some(town) = town {

@@ -11,7 +11,7 @@ mod values;
 use super::{Hit, Spec};
 use crate::redact::entity::EntityType;
 use crate::redact::scan::gate::Gate;
-use crate::redact::scan::text::hit;
+use crate::redact::scan::text::{hit, placeholder};
 
 /// The value of a `password=…` / `token: …` assignment. Code that merely names a variable
 /// (`password: string`, `token = getToken()`, `${PASSWORD}`) is not a secret.
@@ -103,6 +103,7 @@ fn assignment(text: &str, s: usize, e: usize) -> Option<Hit> {
         || value
             .bytes()
             .all(|b| b == b'x' || b == b'X' || b == b'*' || b == b'.')
+        || placeholder(value)
         || (text.as_bytes().get(e) == Some(&b'('))
         // a call: token = make_token(...)
         || is_code_value(text, s, e)

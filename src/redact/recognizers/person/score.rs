@@ -4,6 +4,7 @@
 //! words there.
 
 use super::names::{is_accented_given_name, listed, Listed};
+use super::things::means_something_else;
 use super::words::{word_after_space, word_before};
 use super::Token;
 use crate::redact::scan::text::glued_into_code;
@@ -36,12 +37,14 @@ pub(super) fn score(text: &str, first: Token, end: usize, e: Evidence) -> f32 {
         0.7
     } else if e.medium {
         0.6
-    } else if e.given && e.multi {
+    } else if e.given && e.multi && !means_something_else(text, first, end) {
         0.75
     } else if e.given
+        && !e.multi
         && e.alone_a_name
         && !starts_sentence(text, first.start)
         && !in_date_or_path(text, first)
+        && !means_something_else(text, first, end)
     {
         0.55
     } else {
@@ -84,7 +87,7 @@ fn reads_as_a_name(text: &str, first: Token, end: usize, e: &Evidence) -> bool {
 fn is_titled_thing(word: &str) -> bool {
     matches!(
         word,
-        "Pepper" | "Robot" | "Strange" | "Bean" | "House" | "Seuss" | "Oetker" | "Am"
+        "Pepper" | "Robot" | "Strange" | "Bean" | "House" | "Seuss" | "Oetker" | "Am" | "Martens"
     )
 }
 
