@@ -163,7 +163,7 @@ test-wasm: browser
 test-node: model embed-model llm-deps llm-model
 	node --test tests/js/
 
-test-browser: browser model llm-deps llm-model
+test-browser: browser model embed-model llm-deps llm-model
 	# tests/browser/sync.test.mjs runs the real sync server and dumps its SQLite file
 	cargo build --profile server -p llm-memory-server
 	command -v sqlite3 >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq sqlite3 >/dev/null; }
@@ -180,8 +180,8 @@ test-types:
 	node_modules/.bin/tsc -p tests/types/tsconfig.adapters.json
 
 ## The demo page's Playwright tests alone (test-browser runs them too, with the other browser tests).
-test-demo: node-deps browser model build
-	node --test --test-concurrency=1 tests/browser/demo.test.mjs
+test-demo: node-deps browser model embed-model llm-deps llm-model build
+	node --test --test-concurrency=1 tests/browser/demo*.test.mjs
 
 ## Vite 7 builds a page that imports "llm-memory" by name (file: dependency on pkg/); it runs in Chromium.
 test-bundler: node-deps browser build

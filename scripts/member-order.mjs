@@ -9,7 +9,7 @@
 import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 
-const FILES = ["memory.rs", "memory_privacy.rs", "memory_facts.rs", "memory_episodes.rs", "memory_store.rs"];
+const FILES = ["memory.rs", "memory_privacy.rs", "memory_facts.rs", "memory_episodes.rs", "memory_embedding.rs", "memory_store.rs"];
 
 /** The JS names of exported members in declaration order, per JS class name. */
 export function declaredMembers(dir = "src/bindings") {

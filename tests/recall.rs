@@ -286,11 +286,11 @@ fn facts_and_episodes_survive_a_reload_and_reach_other_tabs() {
 }
 
 #[test]
-fn embeddings_are_stored_a_thousand_per_record_and_come_back() {
+fn embeddings_are_stored_in_chunks_and_a_reload_embeds_nothing_again() {
     let mut m = memory(800);
     m.enable_vectors(false);
     m.track_changes();
-    for i in 0..1500 {
+    for i in 0..600 {
         m.remember(
             &format!("Fact number {i} is true"),
             Default::default(),
@@ -298,29 +298,33 @@ fn embeddings_are_stored_a_thousand_per_record_and_come_back() {
         )
         .unwrap();
     }
-    let pending = m.recall_state().pending_embeddings(m.entries(), 5000);
-    assert_eq!(pending.len(), 1500);
-    let items: Vec<u32> = pending.iter().map(|p| p.0).collect();
-    let texts: Vec<String> = pending.iter().map(|p| p.1.clone()).collect();
-    let vectors: Vec<Vec<f32>> = (0..1500).map(|i| vec![1.0, i as f32]).collect();
-    m.set_embeddings(&items, &texts, &vectors).unwrap();
-    let chunks: Vec<_> = m
-        .take_changes()
-        .into_iter()
-        .filter_map(|op| match op {
-            llm_memory::store::RecordOp::Put(r) if r.kind == "vectors" => Some(r),
+    // Embedded in rounds of 100, as an app's idle-time work would.
+    let mut puts = Vec::new();
+    while m.pending_embeddings() > 0 {
+        let pending = m.recall_state().pending_embeddings(m.entries(), 100);
+        let items: Vec<u32> = pending.iter().map(|p| p.0).collect();
+        let texts: Vec<String> = pending.iter().map(|p| p.1.clone()).collect();
+        let vectors: Vec<Vec<f32>> = items.iter().map(|&i| vec![1.0, i as f32]).collect();
+        m.set_embeddings(&items, &texts, &vectors).unwrap();
+        puts.extend(m.take_changes().into_iter().filter_map(|op| match op {
+            llm_memory::store::RecordOp::Put(r) if r.kind == "vectors" => Some(r.id),
             _ => None,
-        })
+        }));
+    }
+    // 600 = 256 + 256 + 88: two full chunks, and the open one rewritten as it grew.
+    let stored: Vec<_> = m
+        .records()
+        .into_iter()
+        .filter(|r| r.kind == "vectors")
         .collect();
-    assert_eq!(
-        chunks.len(),
-        1,
-        "one full chunk; the open 500 are not stored"
-    );
-    assert_eq!(chunks[0].id, "v1");
+    let sizes: Vec<usize> = stored
+        .iter()
+        .map(|r| r.data["ids"].as_array().unwrap().len())
+        .collect();
+    assert_eq!(sizes, [256, 256, 88]);
+    assert!(puts.len() <= 9, "one write per round and chunk: {puts:?}");
 
-    // Reload: the first 1000 vectors come back, the rest wait for embed; a changed fact's
-    // old vector is not reused.
+    // Reload: every vector comes back, so nothing waits but a fact whose text changed.
     let mut records = m.records();
     for r in &mut records {
         if r.kind == "fact" && r.id == "f3" {
@@ -330,11 +334,27 @@ fn embeddings_are_stored_a_thousand_per_record_and_come_back() {
     }
     let mut back = memory(800);
     back.enable_vectors(false);
+    back.track_changes();
     back.load_records(records).unwrap();
-    back.sync_recall();
+    assert_eq!(back.pending_embeddings(), 1);
     let waiting = back.recall_state().pending_embeddings(back.entries(), 5000);
-    assert_eq!(waiting.len(), 501);
-    assert!(waiting.iter().any(|w| w.1 == "Fact number 2 changed"));
+    assert_eq!(waiting[0].1, "Fact number 2 changed");
+    // Its new vector fills the open chunk (v3) instead of starting a fourth record.
+    back.set_embeddings(&[waiting[0].0], &[waiting[0].1.clone()], &[vec![0.5, 0.5]])
+        .unwrap();
+    let ids: Vec<String> = back
+        .take_changes()
+        .into_iter()
+        .filter_map(|op| match op {
+            llm_memory::store::RecordOp::Put(r) if r.kind == "vectors" => Some(format!(
+                "{}:{}",
+                r.id,
+                r.data["ids"].as_array().unwrap().len()
+            )),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(ids, ["v3:89"]);
 }
 
 #[test]
@@ -383,4 +403,82 @@ fn the_tool_exchange_in_progress_is_sent_before_memories_take_the_budget() {
         built.report.headline
     );
     assert!(built.report.total_tokens <= 600);
+}
+
+#[test]
+fn the_report_gives_each_memory_its_word_part_and_its_meaning_part() {
+    let mut m = memory(600);
+    m.enable_vectors(false);
+    // Two old facts: one shares a word with the question, the other only its meaning (the
+    // toy vectors put "Porto" and "based" on one axis, "cello" on another).
+    chat(
+        &mut m,
+        &[("I moved to Porto last spring.", "Nice city!")],
+        0,
+    );
+    chat(&mut m, &[("I play the cello on weekends.", "Lovely.")], 1);
+    filler(&mut m, 100, 2);
+    m.add(
+        Role::User,
+        "Where am I based? And do I still play the cello?",
+        NewEntry::default(),
+        200.0 * MINUTE,
+    )
+    .unwrap();
+    let axis = |t: &str| match (
+        t.contains("Porto") || t.contains("based"),
+        t.contains("cello"),
+    ) {
+        (true, true) => vec![1.0, 1.0, 0.0],
+        (true, false) => vec![1.0, 0.0, 0.1],
+        (false, true) => vec![0.0, 1.0, 0.1],
+        _ => vec![0.0, 0.0, 1.0],
+    };
+    let pending = m.recall_state().pending_embeddings(m.entries(), 1000);
+    let items: Vec<u32> = pending.iter().map(|p| p.0).collect();
+    let texts: Vec<String> = pending.iter().map(|p| p.1.clone()).collect();
+    let vectors: Vec<Vec<f32>> = texts.iter().map(|t| axis(t)).collect();
+    m.set_embeddings(&items, &texts, &vectors).unwrap();
+    let extras = ContextExtras {
+        query_vector: Some(axis("based cello")),
+        ..Default::default()
+    };
+    let built = m.context_with(None, &extras).unwrap();
+    let find = |word: &str| {
+        let id = m
+            .entries()
+            .iter()
+            .find(|e| e.content.contains(word))
+            .unwrap()
+            .id
+            .clone();
+        built
+            .report
+            .retrieved
+            .iter()
+            .find(|r| r.id == id)
+            .unwrap_or_else(|| panic!("{word} not retrieved: {:?}", built.report.retrieved))
+            .clone()
+    };
+    let porto = find("Porto");
+    let cello = find("cello on weekends");
+    assert_eq!(porto.bm25, None, "no word of the question");
+    assert!(porto.cosine.unwrap() > 0.6, "{porto:?}");
+    assert!(
+        cello.bm25.unwrap() > 0.0 && cello.cosine.unwrap() > 0.6,
+        "{cello:?}"
+    );
+    for r in &built.report.retrieved {
+        assert!(
+            r.score > 0.0 && (r.bm25.is_some() || r.cosine.is_some()),
+            "{r:?}"
+        );
+    }
+    // Without a query vector, there is no meaning part.
+    let words_only = m.context(None).unwrap();
+    assert!(words_only
+        .report
+        .retrieved
+        .iter()
+        .all(|r| r.cosine.is_none()));
 }

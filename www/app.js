@@ -11,6 +11,7 @@ import { fillForm, syncVisibility, wireSettingsForm } from "./settings-form.js";
 import { keyedService, loadKey, loadSettings, saveSettings, setEntityTypes } from "./settings.js";
 import * as loaders from "./loaders.js";
 import * as chats from "./sessions.js";
+import { createSemantic } from "./semantic.js";
 
 const $ = (sel) => document.querySelector(sel);
 const form = $("#settings-form");
@@ -35,6 +36,10 @@ const outbox = createOutbox({
   send: sendTurn,
   onChange: () => { syncBusy(); drawChat(); },
   onError: (e) => notice(`${e.code ?? e.name}: ${e.message}`, "error"),
+});
+// Semantic recall's toggle: off reopens the chat, since a Memory keeps its embedder.
+const semantic = createSemantic({
+  root: $(".semantic"), call, settings: () => state.settings, reopen: () => openSession(state.session),
 });
 
 function notice(text, kind = "info") {
@@ -68,6 +73,7 @@ async function applyChange(name) {
     if (["endpoint", "model", "key", "timeoutSec", "preset"].includes(name)) await call("setEndpoint", endpointSettings());
     if (["tokenizer", "tokenizerUrl", "preset"].includes(name)) loadTokenizer();
     if (["redact", "entityType", "nerModel"].includes(name)) await applyRedaction({ turnedOn: name === "redact" });
+    if (["strategy", "semantic"].includes(name)) await semantic.apply();
   } catch (e) {
     $("#settings-error").textContent = `${e.code ?? e.name}: ${e.message}`;
     $("#settings-error").hidden = false;
@@ -104,7 +110,7 @@ function loadTokenizerFile(file) {
 }
 
 function onWorkerEvent(ev) {
-  if (loaders.showProgress(ev)) return;
+  if (loaders.showProgress(ev) || semantic.onEvent(ev)) return;
   if (ev.event === "crash") {
     notice(ev.message, "error");
   } else if (ev.event === "changed" && ev.session === state.session && !state.busy) {
@@ -429,6 +435,8 @@ async function boot() {
     await openSession(chats.newChatId());
   }
   document.body.dataset.ready = "1";
+  // The embedder loads beside the chat: until it is ready, memories are found by their words.
+  semantic.apply().catch((e) => notice(`Semantic recall: ${e.code ?? e.name}: ${e.message}`, "error"));
 }
 
 outbox.track("the memory", boot()).catch((e) => {

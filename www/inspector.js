@@ -1,6 +1,7 @@
 // The context inspector: for one turn, the exact request body sent, the tokens per section as a
 // bar against the budget, every history entry with what happened to it and why, and the
 // placeholders that stand for redacted values (their values are shown only here, locally).
+import { retrievedTable } from "./inspector-retrieved.js";
 
 const h = (tag, attrs = {}, ...children) => {
   const node = document.createElement(tag);
@@ -121,11 +122,13 @@ export function renderInspector(root, turn, { entryText, onForget }) {
     root.append(h("details", { class: "summary-call" },
       h("summary", {}, (call.purpose ?? "summary") !== "summary"
         ? `LLM called for ${call.purpose}${call.error ? `, failed: ${call.error}` : ""}`
-        : call.error ? `Summarizer failed: ${call.error}` : `Summarizer called (${call.count ?? "?"} entries folded into the summary)`),
+        : call.error ? `Summarizer failed: ${call.error}` : `Summarizer called${call.count ? ` (${call.count} entries folded into the summary)` : ""}`),
       h("h4", {}, "Request"), h("pre", { class: "request small" }, call.body),
       call.reply ? [h("h4", {}, "Reply"), h("pre", { class: "request small" }, call.reply)] : null));
   }
 
+  const retrieved = retrievedTable(report, entryText, h);
+  if (retrieved) root.append(retrieved);
   root.append(historyTable(report, { entryText, onForget }));
 
   root.append(h("details", { class: "request-box", open: true },
@@ -172,7 +175,7 @@ function historyTable(report, { entryText, onForget }) {
       h("button", { type: "button", disabled: page === 0, onclick: () => { page--; draw(); } }, "newer")) : null;
     box.replaceChildren(
       h("summary", {}, `History: ${count} ${count === 1 ? "entry" : "entries"}`, ranges.length ? ` (${listed.length} sent, the rest in ${ranges.length} ${ranges.length === 1 ? "range" : "ranges"})` : ""),
-      nav,
+      nav ?? "",
       h("table", { "data-testid": "context-entries" },
         h("thead", {}, h("tr", {}, ["id", "role", "tokens", "status", "reason", "text", ""].map((t) => h("th", {}, t)))),
         h("tbody", {}, rows)));

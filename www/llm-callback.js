@@ -1,7 +1,7 @@
-// The chat endpoint the user chose, as the memory's LLM callbacks: `llm(messages, { purpose,
-// maxTokens, json })` resolves to the reply's text (the shape of the one-callback `llm`
-// option), and `summarize(prompt, info)` is that same call with the prompt as one user
-// message. Each call is recorded (request body, reply or error) for the inspector.
+// The chat endpoint the user chose, as the memory's `llm` option: `llm(messages, { purpose,
+// maxTokens, json })` resolves to the reply's text; the memory writes its summaries and
+// extracts facts through it. Each call is recorded (request body, reply or error) for the
+// inspector.
 import { chatCompletion } from "./chat-api.js";
 
 /**
@@ -27,7 +27,3 @@ export function chatLlm(endpoint, record = () => {}) {
     }
   };
 }
-
-/** `summarize(prompt, info)` over an `llm` callback. */
-export const summarizerOf = (llm) => (prompt, info) =>
-  llm([{ role: "user", content: prompt }], { purpose: "summary", count: info?.count });

@@ -1,12 +1,14 @@
 // The Web Worker that owns the Memory, so the slow parts (parsing a 9 MB tokenizer.json,
-// loading the PII model, building a context) never freeze the page. Each chat is a session the
-// library stores (`Memory.open`); with redaction on, the memory redacts what leaves at the
-// egress (`redact`) and keeps the real text, and replies are restored with its restorers.
+// loading the PII model and the sentence embedder, building a context) never freeze the page.
+// Each chat is a session the library stores (`Memory.open`); with redaction on, the memory
+// redacts what leaves at the egress (`redact`) and keeps the real text, and replies are
+// restored with its restorers.
 // The page talks to it through memory-client.js: `{ id, op, args }` in, `{ id, ok, value }`
 // or `{ id, ok: false, error }` out, plus `{ event, ... }` notices (loading progress).
 import init, { Memory, NerModel, Redactor, Tokenizer } from "/pkg/llm_memory.js";
-import { chatLlm, summarizerOf } from "./llm-callback.js";
+import { chatLlm } from "./llm-callback.js";
 import { upgradeLegacy } from "./legacy-chats.js";
+import { semanticRecall } from "./semantic-worker.js";
 
 let mem = null;
 let session = null;        // the page's id of the open chat
@@ -25,8 +27,12 @@ let nextRestorer = 1;
 
 const post = (msg) => self.postMessage(msg);
 
-// The memory's LLM calls go to the chat endpoint; the inspector lists them with the turn.
+// The memory's LLM calls (summaries, fact extraction, episodes, with its built-in prompts) go
+// to the chat endpoint; the inspector lists them with the turn.
 const llm = chatLlm(() => endpoint, (call) => llmCalls.push(call));
+
+// The sentence embedder and the backlog it embeds between requests (semantic-worker.js).
+const semantic = semanticRecall({ post, enqueue: (fn) => enqueue(fn), memory: () => mem });
 
 /** What `redact` is given: off, or the chosen types with the PII model once it is loaded. */
 function redactOption() {
@@ -40,8 +46,9 @@ function redactOption() {
 function memoryOptions() {
   return {
     ...options,
-    summarize: summarizerOf(llm),
+    llm,
     redact: redactOption(),
+    ...semantic.options(),
     tokenizer: tokenizer ?? Tokenizer.approximate(),
   };
 }
@@ -142,6 +149,7 @@ const ops = {
     mem ??= new Memory(memoryOptions());
     const upgraded = upgradeLegacy(mem, legacy);
     if (upgraded && stored) await mem.flush();
+    semantic.kick();
     return { stored, upgraded };
   },
   /** The page's chats: the sessions this page stored, oldest first. */
@@ -266,8 +274,13 @@ const ops = {
   restore: (text) => mem.restore(text),
   add(role, content, extra) {
     if (role === "user" || role === "tool") annotate(content);
-    return mem.add(role, content, extra);
+    const id = mem.add(role, content, extra);
+    semantic.kick();
+    return id;
   },
+  /** Semantic recall on (loads the sentence embedder once, with progress) or off; off takes
+   * effect when the page reopens the chat (a Memory keeps its embedder). */
+  setSemantic: (on, url) => semantic.set(on, url),
   async context(query) {
     llmCalls = [];
     const { messages, report } = await mem.context(query ? { query } : undefined);
@@ -292,15 +305,16 @@ const ops = {
 };
 
 // Operations run one at a time, in order: a context() that waits for the summarizer must not
-// see the memory change under it. The downloads of the tokenizer and the PII model run beside
-// them. The page opens a chat before anything else reaches it (its sends wait in app.js).
+// see the memory change under it. The downloads of the tokenizer, the PII model and the
+// sentence embedder run beside them. The page opens a chat before anything else reaches it
+// (its sends wait in app.js).
 let chain = Promise.resolve();
 function enqueue(fn) {
   const run = chain.then(fn);
   chain = run.catch(() => {});
   return run;
 }
-const BESIDE = new Set(["loadTokenizer", "loadNerModel"]);
+const BESIDE = new Set(["loadTokenizer", "loadNerModel", "setSemantic"]);
 
 self.onmessage = async ({ data: { id, op, args } }) => {
   try {

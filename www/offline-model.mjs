@@ -2,8 +2,9 @@
 // and no network. It is NOT a language model. It reads the facts the user stated in the
 // context it was sent ("my name is Riley", "I live in Lisbon", "my email is [EMAIL_1]") and
 // answers questions about them, so you can watch memory work: a fact that fell out of the
-// context is a fact it cannot answer. It also writes summaries (keeping the facts) and calls a
-// memory tool when tools are offered and the user says "remember ...".
+// context is a fact it cannot answer. It also writes summaries (keeping the facts), answers the
+// memory's fact extraction with the facts the user stated, and calls a memory tool when tools
+// are offered and the user says "remember ...".
 
 const STOP = String.raw`(?=[,;!?\n]|\.(?:\s|$)|\s+and\s+|\s+but\s+|$)`;
 const VALUE = String.raw`(.+?)${STOP}`;
@@ -96,6 +97,30 @@ function summaryOf(prompt) {
   return `${body || "No personal facts so far."} (Offline summary; ${lines.length} more lines folded in, small talk dropped.)`;
 }
 
+/**
+ * The answer to the memory's fact extraction prompt: `{ facts: [{ op, id?, text }] }` for the
+ * facts the new user turns state, added, or updating the current fact (listed as `[id] text`)
+ * about the same thing.
+ */
+function extractionOf(prompt) {
+  const [, current = "", turns = ""] = prompt.match(/\nCurrent facts:\n([\s\S]*?)\n\nNew turns:\n([\s\S]*)$/) ?? [];
+  const known = new Map(); // key -> { id, value }
+  for (const [, id, text] of current.matchAll(/^\[([^\]\n]+)\] (.*)$/gm)) {
+    for (const f of extractFacts(text)) known.set(f.key, { id, value: f.value });
+  }
+  // Turns are "role: text" and a text may span lines: split where the next role begins.
+  const said = turns.split(/\n(?=(?:user|assistant|tool|system): )/)
+    .filter((t) => t.startsWith("user: ")).map((t) => ({ role: "user", content: t.slice(6) }));
+  const facts = [];
+  for (const [key, value] of factsOf(said)) {
+    const text = thirdPerson(key, value).replace(/\.$/, "");
+    const old = known.get(key);
+    if (!old) facts.push({ op: "add", text });
+    else if (old.value !== value) facts.push({ op: "update", id: old.id, text });
+  }
+  return { facts };
+}
+
 /** The memory tool to call for "remember ...": a tool whose name says remember/save/store. */
 function rememberCall(tools, q) {
   const m = q.match(/\bremember(?: that)?[:,]?\s+(.+)$/is);
@@ -126,6 +151,10 @@ export function respond(body) {
 
   if (last.role === "tool") {
     return { content: `Saved. The memory tool answered: ${text(last).slice(0, 200)}` };
+  }
+  // The memory's own requests: a system message and one prompt.
+  if (messages.length <= 2 && /^You keep a list of facts about the user/.test(text(last))) {
+    return { content: JSON.stringify(extractionOf(text(last))) };
   }
   // The summarizer's request: one prompt holding the conversation to fold.
   if (messages.length <= 2 && /summari[sz]e/i.test(text(last)) && /conversation/i.test(text(last))) {

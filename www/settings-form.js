@@ -1,6 +1,7 @@
 // The settings panel: fills the form from the settings, shows what applies to them (the
-// tokenizer URL or file field, the privacy options, the offline banner, the share link) and
-// turns the form's changes into settings, handing each change to the page.
+// tokenizer URL or file field, the privacy options, semantic recall with strategy "retrieval",
+// the offline banner, the share link) and turns the form's changes into settings, handing each
+// change to the page.
 import { renderEntityTypes, countNational } from "./entity-types.js";
 import { PRESETS, TOKENIZERS, applyPreset, fitReserve, isOffline, loadKey, presetOf, saveKey, toQuery } from "./settings.js";
 
@@ -29,6 +30,7 @@ export function syncVisibility(state) {
   $(".entity-types").hidden = !s.redact;
   $(".ner-model").hidden = !s.redact;
   $(".ner-status").hidden = !s.redact || !s.nerModel;
+  $(".semantic").hidden = s.strategy !== "retrieval";
   $("#offline-banner").hidden = !isOffline(s);
   $("#model-badge").textContent = isOffline(s) ? "offline demo model · no key, no network" : `${s.model} @ ${s.endpoint}`;
   $("#model-badge").classList.toggle("offline", isOffline(s));

@@ -58,6 +58,8 @@ export function defaults() {
     redact: false,
     // The PII model (names, addresses) joins the rules when redaction is on and it has loaded.
     nerModel: true,
+    // Strategy "retrieval" finds memories by meaning too, when the server has the embedder.
+    semantic: true,
     // Every type, as `new Redactor()` does: the URL type only takes URLs that carry credentials
     // or tokens, and names and street addresses are measured at 0 false positives per 1000
     // benign messages (BENCHMARKS.md).
@@ -93,7 +95,7 @@ export function fromQuery(search) {
     else warnings.push(`${k} in the URL is not a number.`);
   }
   if (q.has("tokenizer") && TOKENIZERS[q.get("tokenizer")]) out.tokenizer = q.get("tokenizer");
-  for (const k of ["redact", "nerModel", "toolMemory", "stream", "markdown"]) {
+  for (const k of ["redact", "nerModel", "semantic", "toolMemory", "stream", "markdown"]) {
     if (q.has(k)) out[k] = ["1", "true", "on", "yes"].includes(q.get(k));
   }
   if (q.has("types")) out.entityTypes = q.get("types").split(",").filter((t) => entityTypeNames().includes(t));
@@ -111,6 +113,7 @@ export function toQuery(s) {
   if (s.tokenizer === "url" && s.tokenizerUrl) q.set("tokenizerUrl", s.tokenizerUrl);
   if (s.redact) q.set("redact", "1");
   if (s.nerModel === false) q.set("nerModel", "0");
+  if (s.semantic === false) q.set("semantic", "0");
   if (s.toolMemory) q.set("toolMemory", "1");
   return q.toString();
 }

@@ -131,9 +131,14 @@ impl Memory {
         };
         let core = self.core.clone();
         let embed_fn = self.hooks.embed_cb();
+        let store = self.store.clone();
         Ok(wasm_bindgen_futures::future_to_promise(async move {
             // A failed embed falls back to words; results have no place for its note.
             let (vector, _notes) = search_vector(&core, embed_fn.as_ref(), &situation).await;
+            // The vectors made on the way are stored with the session.
+            if let Some(store) = &store {
+                store.schedule();
+            }
             let q = RecallQuery {
                 text: &situation,
                 vector: vector.as_deref(),

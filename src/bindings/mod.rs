@@ -8,6 +8,7 @@ mod errors;
 mod js;
 mod llm;
 pub mod memory;
+mod memory_embedding;
 mod memory_episodes;
 mod memory_facts;
 mod memory_options;

@@ -9,7 +9,10 @@ use super::errors::invalid_option;
 use super::options::{describe, json_string, Opts};
 use super::to_js;
 use crate::context::BuiltContext;
-use crate::memory::{ContextExtras, EmbedRound, ExtractAnswer, ExtractOutcome, Memory as Core};
+use crate::memory::{
+    ContextExtras, EmbedRound, ExtractAnswer, ExtractOutcome, Memory as Core,
+    IN_PAGE_ITEMS_PER_SEARCH,
+};
 use crate::ner::EmbedModel;
 use crate::recall::ItemKind;
 use js_sys::{Array, Function};
@@ -245,6 +248,30 @@ pub(super) enum EmbedSource {
     Model(Rc<EmbedModel>),
 }
 
+impl EmbedSource {
+    /// Waiting items a search embeds before it runs: the in-page model blocks this thread
+    /// while it works, so only a few; a callback is awaited, so all of them.
+    fn items_per_search(&self) -> Option<usize> {
+        match self {
+            EmbedSource::Model(_) => Some(IN_PAGE_ITEMS_PER_SEARCH),
+            EmbedSource::Callback(_) => None,
+        }
+    }
+}
+
+/// Embeds up to `limit` waiting items (`embedPending`); resolves to how many still wait, and
+/// the notes of a failure.
+pub(super) async fn embed_pending(
+    core: &Rc<RefCell<Core>>,
+    source: &EmbedSource,
+    limit: usize,
+) -> (usize, Vec<String>) {
+    let round = core.borrow_mut().embed_backlog(limit);
+    let (_, notes) = run_embedding(core, source, round).await;
+    let left = core.borrow_mut().pending_embeddings();
+    (left, notes)
+}
+
 /// Makes the calls an embedding round asks for; returns the query's vector (if any) and notes
 /// on failures.
 pub(super) async fn run_embedding(
@@ -277,7 +304,7 @@ pub(super) async fn search_vector(
 ) -> (Option<Vec<f32>>, Vec<String>) {
     let round = core.borrow_mut().begin_embedding(text);
     match embed_fn {
-        Some(f) => run_embedding(core, f, round).await,
+        Some(f) => run_embedding(core, f, round.limit_items(f.items_per_search())).await,
         None => (None, Vec::new()),
     }
 }
@@ -334,6 +361,7 @@ pub async fn build_context(
     if let Some(f) = hooks.embed_cb() {
         let round = core.borrow_mut().context_embedding(query);
         if let Some(round) = round {
+            let round = round.limit_items(f.items_per_search());
             let (vector, failures) = run_embedding(core, &f, round).await;
             extras.query_vector = vector;
             notes.extend(failures);

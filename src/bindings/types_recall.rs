@@ -10,7 +10,14 @@ export interface RetrievedReport {
   /** The fact or episode id; "" for a turn (see the entry with status "retrieved"). */
   id: string;
   kind: "turn" | "fact" | "episode";
+  /** The fused score it was ranked by (reciprocal-rank fusion of the two rankings, weighted
+   *  by recency and importance). */
   score: number;
+  /** Its part from words: the BM25 score for the query; absent when it shares no word with it. */
+  bm25?: number;
+  /** Its part from meaning: the cosine with the query's vector; absent without `embed` /
+   *  `embedder`, or while the item waits for its vector (see `embedPending`). */
+  cosine?: number;
   tokens: number;
   /** YYYY-MM-DD (UTC), as shown in the section. */
   date: string;

@@ -207,7 +207,15 @@ pub struct RetrievedReport {
     pub id: String,
     /// "turn", "fact" or "episode".
     pub kind: &'static str,
+    /// The fused score it was ranked by (reciprocal-rank fusion, recency, importance).
     pub score: f64,
+    /// Its BM25 score for the query's words; absent when it shares none with the query.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bm25: Option<f64>,
+    /// The cosine of its vector with the query's; absent without an embedder or before the
+    /// item is embedded.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cosine: Option<f64>,
     /// Tokens of its line in the section.
     pub tokens: usize,
     pub date: String,

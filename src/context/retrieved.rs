@@ -30,7 +30,12 @@ pub struct RetrievedItem {
     pub timestamp: f64,
     /// An episode's first turn, for its date range.
     pub start_time: Option<f64>,
+    /// The fused score the items are ranked by.
     pub score: f32,
+    /// Its parts: the BM25 score of the query's words and the cosine of the query's vector
+    /// (`None` where that ranking did not see the item).
+    pub bm25: Option<f32>,
+    pub cosine: Option<f32>,
 }
 
 /// What the engine found for this turn's query, best first.
@@ -186,6 +191,8 @@ fn render(
                 id: it.id.clone(),
                 kind,
                 score: round_score(it.score),
+                bm25: it.bm25.map(round_score),
+                cosine: it.cosine.map(round_score),
                 tokens: *t,
                 date: format_date(it.timestamp),
             });
@@ -228,6 +235,8 @@ mod tests {
             timestamp: ts,
             start_time: None,
             score,
+            bm25: None,
+            cosine: None,
         }
     }
 

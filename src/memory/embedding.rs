@@ -1,14 +1,22 @@
-//! The engine's side of the app's `embed` hook, as requests and answers (the way summaries
-//! work). Before a search, the items still waiting for a vector are embedded in batches, then
-//! the query. The texts go out as they may leave the device (redacted with a redactor). The
-//! first failure ends the round: the search falls back to words only, a note says why, and
-//! the items left waiting are embedded before the next search.
+//! The engine's side of embedding, as requests and answers (the way summaries work), whoever
+//! embeds: the app's `embed` hook or the in-page model. Before a search, items still waiting
+//! for a vector are embedded in batches (all of them, or at most the round's `item_limit`),
+//! then the query; items left waiting are ranked by words only until a later round (or
+//! `embed_backlog`, the app's idle-time work) embeds them. The texts go out as they may leave
+//! the device (redacted with a redactor). The first failure ends the round: the search falls
+//! back to words only, a note says why, and the items left waiting are embedded later.
 
 use super::Memory;
 use crate::context::Strategy;
 
 /// Texts sent to `embed` per call.
 pub const EMBED_BATCH: usize = 128;
+
+/// Waiting items a search embeds first when the model runs in this thread (`embedder`): a
+/// few tens of milliseconds of work, so a `context()` after importing a long history does not
+/// embed all of it (seconds) before answering. The rest is `embed_backlog`'s, in idle time.
+/// An `embed` callback is awaited, not run here: its searches embed everything waiting.
+pub const IN_PAGE_ITEMS_PER_SEARCH: usize = 8;
 
 /// One call to make: `embed(texts)`.
 #[derive(Debug, Clone)]
@@ -36,9 +44,17 @@ pub struct EmbedRound {
     vector: Option<Vec<f32>>,
     notes: Vec<String>,
     stopped: bool,
+    /// Most waiting items this round embeds (`None`: all of them).
+    item_limit: Option<usize>,
 }
 
 impl EmbedRound {
+    /// Embeds at most `limit` waiting items (`None`: all); the query is embedded either way.
+    pub fn limit_items(mut self, limit: Option<usize>) -> EmbedRound {
+        self.item_limit = limit;
+        self
+    }
+
     /// The query's vector (if it was embedded) and notes on failures, for the report.
     pub fn finish(self) -> (Option<Vec<f32>>, Vec<String>) {
         (self.vector, self.notes)
@@ -69,14 +85,20 @@ impl Memory {
         Some(self.begin_embedding(&text))
     }
 
+    /// A round with no query that embeds up to `limit` waiting items: the work an app does in
+    /// idle time (a Worker, `requestIdleCallback`) so that searches find every item by meaning
+    /// without embedding the history themselves.
+    pub fn embed_backlog(&mut self, limit: usize) -> EmbedRound {
+        self.begin_embedding("").limit_items(Some(limit))
+    }
+
     /// The next call the round needs, or `None` when it is done.
     pub fn next_embedding(&self, round: &mut EmbedRound) -> Option<EmbedRequest> {
         if round.stopped {
             return None;
         }
-        let batch = self
-            .recall
-            .pending_embeddings(self.history.entries(), EMBED_BATCH);
+        let room = round.item_limit.unwrap_or(usize::MAX).min(EMBED_BATCH);
+        let batch = self.recall.pending_embeddings(self.history.entries(), room);
         if !batch.is_empty() {
             let (items, stored): (Vec<u32>, Vec<String>) = batch.into_iter().unzip();
             return Some(EmbedRequest {
@@ -99,7 +121,12 @@ impl Memory {
         answer: Result<Vec<Vec<f32>>, String>,
     ) {
         let stored = answer.and_then(|vectors| match request.target {
-            Target::Items { items, stored } => self.set_embeddings(&items, &stored, &vectors),
+            Target::Items { items, stored } => {
+                if let Some(left) = &mut round.item_limit {
+                    *left = left.saturating_sub(items.len());
+                }
+                self.set_embeddings(&items, &stored, &vectors)
+            }
             Target::Query => match <[_; 1]>::try_from(vectors) {
                 Ok([v]) => {
                     round.vector = Some(v);
@@ -184,6 +211,24 @@ mod tests {
         let round = m.begin_embedding("again");
         let (sizes, _, _) = run(&mut m, round, |t| Ok(vectors(t)));
         assert_eq!(sizes, [1], "embedded items are not sent again");
+    }
+
+    #[test]
+    fn a_limited_round_embeds_that_many_items_then_the_query_and_the_rest_wait() {
+        let mut m = memory(Strategy::Retrieval);
+        say(&mut m, 30);
+        let round = m.begin_embedding("what did I say?").limit_items(Some(8));
+        let (sizes, vector, _) = run(&mut m, round, |t| Ok(vectors(t)));
+        assert_eq!(sizes, [8, 1]);
+        assert!(vector.is_some());
+        assert_eq!(m.pending_embeddings(), 22);
+        let backlog = m.embed_backlog(10);
+        let (sizes, vector, _) = run(&mut m, backlog, |t| Ok(vectors(t)));
+        assert_eq!((sizes, vector), (vec![10], None));
+        let backlog = m.embed_backlog(100);
+        let (sizes, _, _) = run(&mut m, backlog, |t| Ok(vectors(t)));
+        assert_eq!(sizes, [12], "only what still waits");
+        assert_eq!(m.pending_embeddings(), 0);
     }
 
     #[test]

@@ -20,7 +20,7 @@ use crate::summary::SummaryRecord;
 use crate::tokens::SharedCounter;
 
 pub use config::MemoryConfig;
-pub use embedding::{EmbedRequest, EmbedRound, EMBED_BATCH};
+pub use embedding::{EmbedRequest, EmbedRound, EMBED_BATCH, IN_PAGE_ITEMS_PER_SEARCH};
 pub use extraction::{ExtractAnswer, ExtractOutcome, ExtractRequest};
 pub use llm_requests::{episode_answer, ExtractExchange};
 pub use recall::{ContextExtras, ExtractOp, Recalled};

@@ -16,7 +16,7 @@ use serde::Serialize;
 
 pub const FACT_KIND: &str = crate::store::records::kind::FACT;
 pub const EPISODE_KIND: &str = crate::store::records::kind::EPISODE;
-/// A thousand embeddings per record (see `recall::chunks`).
+/// Embeddings packed by the hundred per record (see `recall::chunks`).
 pub const VECTORS_KIND: &str = crate::store::records::kind::VECTORS;
 
 /// Per-call inputs of `context_with` that are not configuration.
@@ -82,21 +82,26 @@ impl Memory {
     }
 
     /// Stores embeddings of items from `pending_embeddings` (`texts`: what was embedded);
-    /// full chunks of vectors become stored records.
+    /// the chunks they went into become stored records, so a reload embeds nothing again.
     pub fn set_embeddings(
         &mut self,
         items: &[u32],
         texts: &[String],
         vectors: &[Vec<f32>],
     ) -> std::result::Result<(), String> {
-        for chunk in self.recall.set_embeddings(items, texts, vectors)? {
-            let id = format!("v{}", self.recall.next_chunk);
-            self.recall.next_chunk += 1;
+        for (id, chunk) in self.recall.set_embeddings(items, texts, vectors)? {
             if let Ok(data) = serde_json::to_value(&chunk) {
                 self.persist_record(VECTORS_KIND, &id, data);
             }
         }
         Ok(())
+    }
+
+    /// Items (turns, facts, episodes) still waiting for a vector: searches rank them by
+    /// words only until they have one.
+    pub fn pending_embeddings(&mut self) -> usize {
+        self.sync_recall();
+        self.recall.pending_count()
     }
 
     /// The newest user message: the default query of strategy "retrieval".
@@ -123,6 +128,8 @@ impl Memory {
             for e in self.history.entries() {
                 self.recall.add_entry(e);
             }
+            // The turns lost their vectors with their index: the stored ones are read again.
+            self.recall.reread_vectors();
         }
         let print = foreign_print(&self.foreign);
         if print == self.recall.foreign_print {
@@ -160,10 +167,11 @@ impl Memory {
                     self.recall
                         .persisted
                         .insert(record_key(VECTORS_KIND, &r.id));
-                    if let Some(n) = r.id.strip_prefix('v').and_then(|n| n.parse::<u64>().ok()) {
+                    let n = r.id.strip_prefix('v').and_then(|n| n.parse::<u64>().ok());
+                    if let Some(n) = n {
                         self.recall.next_chunk = self.recall.next_chunk.max(n + 1);
                     }
-                    vectors.push(r.data.clone());
+                    vectors.push((n.unwrap_or(0), r.data.clone()));
                 }
                 _ => {}
             }
@@ -182,9 +190,18 @@ impl Memory {
                 self.recall.sync_episode(&id);
             }
         }
-        for data in vectors {
+        // The newest chunk last: when it is not full, new vectors go on filling it.
+        vectors.sort_by_key(|v| v.0);
+        let newest = vectors.last().map(|v| v.0);
+        let reopen = newest.is_some_and(|n| n + 1 == self.recall.next_chunk);
+        for (n, data) in vectors {
             if let Ok(chunk) = serde_json::from_value::<VectorChunk>(data) {
-                self.recall.restore_vectors(&chunk, self.history.entries());
+                if reopen && Some(n) == newest {
+                    self.recall
+                        .restore_last_chunk(n, &chunk, self.history.entries());
+                } else {
+                    self.recall.restore_vectors(&chunk, self.history.entries());
+                }
             }
         }
         self.recall.foreign_print = print;
@@ -500,6 +517,8 @@ impl Memory {
                     timestamp: h.timestamp,
                     start_time,
                     score: h.score,
+                    bm25: h.bm25,
+                    cosine: h.cosine,
                 })
             })
             .collect();

@@ -1,13 +1,13 @@
-//! Embeddings as stored records: packed a thousand to a record (one record per vector made
-//! writing 100 000 of them take seconds in IndexedDB), as little-endian f32 in base64, each
+//! Embeddings as stored records: packed 256 to a record (one record per vector made writing
+//! 100 000 of them take seconds in IndexedDB; the chunk being filled is rewritten as it grows,
+//! so it is kept small enough to rewrite often), as little-endian f32 in base64, each
 //! with the id of its item and a hash of the text it embeds, so that a vector is only put back
 //! on an item whose text has not changed since.
 
 use serde::{Deserialize, Serialize};
 
-/// Vectors per stored chunk. Only full chunks are stored; the open one is re-embedded after
-/// a reload (at most `CHUNK - 1` texts).
-pub const CHUNK: usize = 1000;
+/// Vectors per stored chunk (about 520 kB of base64 at 384 dimensions).
+pub const CHUNK: usize = 256;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]

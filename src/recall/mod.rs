@@ -10,6 +10,7 @@ pub mod episodes;
 mod fact_text;
 pub mod facts;
 pub mod fuse;
+mod restatements;
 pub mod tokenize;
 pub mod tools;
 pub mod vectors;
@@ -94,6 +95,14 @@ pub struct RecallHit {
     pub kind: ItemKind,
     pub score: f32,
     pub timestamp: f64,
+    /// The item's BM25 score for the query's words (`None`: it shares none, or ranked below
+    /// the candidates pulled).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bm25: Option<f32>,
+    /// The cosine of its vector with the query's (`None`: no query vector, or the item is not
+    /// embedded yet).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cosine: Option<f32>,
     #[serde(skip)]
     pub item: u32,
 }
@@ -119,7 +128,8 @@ pub struct RecallState {
     /// of those records to notice when persistence changed them.
     pub(crate) persisted: std::collections::HashSet<String>,
     pub(crate) foreign_print: String,
-    /// Embeddings not yet in a stored chunk: (item id, text hash, vector).
+    /// Embeddings of the chunk being filled, stored as record `v{next_chunk}` and rewritten
+    /// as it grows: (item id, text hash, vector).
     open_chunk: Vec<(String, String, Vec<f32>)>,
     pub(crate) next_chunk: u64,
 }
@@ -294,6 +304,14 @@ impl RecallState {
         self.vectors_on
     }
 
+    /// How many live items wait for an embedding (0 when vectors are off).
+    pub fn pending_count(&self) -> usize {
+        self.unembedded
+            .iter()
+            .filter(|&&n| self.items[n as usize].alive)
+            .count()
+    }
+
     /// Items waiting for an embedding: `(item, text)`, at most `max`. Turn texts come from
     /// `entries`.
     pub fn pending_embeddings(&self, entries: &[Entry], max: usize) -> Vec<(u32, String)> {
@@ -314,13 +332,14 @@ impl RecallState {
     }
 
     /// Stores the app's embeddings for items from `pending_embeddings` (`texts` are the texts
-    /// embedded). Returns the chunks that filled up, to be stored.
+    /// embedded). Returns the vector records to store, by id: the chunks that filled up and
+    /// the open chunk as it now stands, so that a reload re-embeds nothing.
     pub fn set_embeddings(
         &mut self,
         items: &[u32],
         texts: &[String],
         vectors: &[Vec<f32>],
-    ) -> Result<Vec<chunks::VectorChunk>, String> {
+    ) -> Result<Vec<(String, chunks::VectorChunk)>, String> {
         if items.len() != vectors.len() || items.len() != texts.len() {
             return Err(format!(
                 "embed returned {} vectors for {} texts",
@@ -328,7 +347,8 @@ impl RecallState {
                 items.len()
             ));
         }
-        let mut sealed = Vec::new();
+        let mut records = Vec::new();
+        let mut open_changed = false;
         for ((&n, v), text) in items.iter().zip(vectors).zip(texts) {
             let Some(it) = self.items.get(n as usize).filter(|it| it.alive) else {
                 continue;
@@ -337,14 +357,26 @@ impl RecallState {
             self.vectors.insert(n, v)?;
             self.open_chunk
                 .push((id, chunks::text_hash(text), v.clone()));
+            open_changed = true;
             if self.open_chunk.len() >= chunks::CHUNK {
                 let full = std::mem::take(&mut self.open_chunk);
-                sealed.push(chunks::VectorChunk::new(self.vectors.dim(), &full));
+                records.push((
+                    format!("v{}", self.next_chunk),
+                    chunks::VectorChunk::new(self.vectors.dim(), &full),
+                ));
+                self.next_chunk += 1;
+                open_changed = false;
             }
+        }
+        if open_changed {
+            records.push((
+                format!("v{}", self.next_chunk),
+                chunks::VectorChunk::new(self.vectors.dim(), &self.open_chunk),
+            ));
         }
         let done: std::collections::HashSet<u32> = items.iter().copied().collect();
         self.unembedded.retain(|n| !done.contains(n));
-        Ok(sealed)
+        Ok(records)
     }
 
     /// The text an item embeds (turn texts come from `entries`).
@@ -359,8 +391,38 @@ impl RecallState {
     /// Puts stored vectors back on items whose text is unchanged since they were embedded.
     /// Returns how many were used.
     pub fn restore_vectors(&mut self, chunk: &chunks::VectorChunk, entries: &[Entry]) -> usize {
+        self.restore_chunk(chunk, entries).len()
+    }
+
+    /// As `restore_vectors` for the newest stored chunk (number `number`): when it is not
+    /// full, it becomes the open chunk again, so new vectors fill it instead of starting
+    /// another record.
+    pub fn restore_last_chunk(
+        &mut self,
+        number: u64,
+        chunk: &chunks::VectorChunk,
+        entries: &[Entry],
+    ) -> usize {
+        let used = self.restore_chunk(chunk, entries);
+        let same_dim = self.vectors.dim() == chunk.dim || self.vectors.dim() == 0;
+        if chunk.ids.len() < chunks::CHUNK && self.open_chunk.is_empty() && same_dim {
+            if let Some(flat) = chunk.vectors() {
+                self.open_chunk = chunk
+                    .ids
+                    .iter()
+                    .zip(&chunk.hashes)
+                    .zip(flat.chunks_exact(chunk.dim))
+                    .map(|((id, hash), v)| (id.clone(), hash.clone(), v.to_vec()))
+                    .collect();
+                self.next_chunk = number;
+            }
+        }
+        used.len()
+    }
+
+    fn restore_chunk(&mut self, chunk: &chunks::VectorChunk, entries: &[Entry]) -> Vec<u32> {
         let Some(flat) = chunk.vectors() else {
-            return 0;
+            return Vec::new();
         };
         let mut used = Vec::new();
         for ((id, hash), v) in chunk
@@ -381,7 +443,15 @@ impl RecallState {
         }
         let done: std::collections::HashSet<u32> = used.iter().copied().collect();
         self.unembedded.retain(|n| !done.contains(n));
-        used.len()
+        used
+    }
+
+    /// Forgets which vector records were read, so the next sync reads them again (after the
+    /// turns were indexed anew).
+    pub(crate) fn reread_vectors(&mut self) {
+        self.persisted.retain(|k| !k.starts_with("vectors:"));
+        self.foreign_print.clear();
+        self.open_chunk.clear();
     }
 
     /// Hybrid search: BM25 and (when given a query vector) cosine, fused by rank, weighted by
@@ -397,21 +467,15 @@ impl RecallState {
                 && q.category.is_none_or(|c| it.category.as_deref() == Some(c))
         };
         let pool = (q.k * POOL_FACTOR).max(MIN_POOL);
-        let lexical: Vec<u32> = self
-            .lexical
-            .search(q.text, pool, keep)
-            .into_iter()
-            .map(|h| h.0)
-            .collect();
-        let vector: Vec<u32> = match q.vector {
-            Some(v) if !self.vectors.is_empty() => self
-                .vectors
-                .search(v, pool, keep)
-                .into_iter()
-                .map(|h| h.0)
-                .collect(),
+        let lexical_hits = self.lexical.search(q.text, pool, keep);
+        let vector_hits = match q.vector {
+            Some(v) if !self.vectors.is_empty() => self.vectors.search(v, pool, keep),
             _ => Vec::new(),
         };
+        let lexical: Vec<u32> = lexical_hits.iter().map(|h| h.0).collect();
+        let vector: Vec<u32> = vector_hits.iter().map(|h| h.0).collect();
+        let bm25: HashMap<u32, f32> = lexical_hits.into_iter().collect();
+        let cosine: HashMap<u32, f32> = vector_hits.into_iter().collect();
         let cands: Vec<fuse::Candidate> = fuse::merge(&lexical, &vector)
             .into_iter()
             .map(|(n, l, v)| {
@@ -426,7 +490,11 @@ impl RecallState {
                 }
             })
             .collect();
-        fuse::rank(&cands, now, &self.config.weights)
+        let mut ranked = fuse::rank(&cands, now, &self.config.weights);
+        if q.vector.is_some() {
+            self.prefer_restatements(&mut ranked);
+        }
+        ranked
             .into_iter()
             .take(q.k)
             .map(|(n, score)| {
@@ -436,6 +504,12 @@ impl RecallState {
                     kind: it.kind,
                     score,
                     timestamp: it.timestamp,
+                    bm25: bm25.get(&n).copied(),
+                    // An item found by its words alone still shows how close its meaning is.
+                    cosine: cosine
+                        .get(&n)
+                        .copied()
+                        .or_else(|| q.vector.and_then(|v| self.vectors.cosine(n, v))),
                     item: n,
                 }
             })

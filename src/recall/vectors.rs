@@ -150,6 +150,20 @@ impl VectorIndex {
         hits
     }
 
+    /// The cosine between two items' vectors; `None` unless both have one.
+    pub fn pair_cosine(&self, a: u32, b: u32) -> Option<f32> {
+        let (ra, rb) = (*self.row_of.get(&a)?, *self.row_of.get(&b)?);
+        Some(dot(self.row(ra), self.row(rb)))
+    }
+
+    /// The cosine of item `slot`'s vector with `query`; `None` when it has none.
+    pub fn cosine(&self, slot: u32, query: &[f32]) -> Option<f32> {
+        let row = *self.row_of.get(&slot)?;
+        let norm = query.iter().map(|x| x * x).sum::<f32>().sqrt();
+        let usable = query.len() == self.dim && norm.is_finite() && norm > 0.0;
+        usable.then(|| dot(self.row(row), query) / norm)
+    }
+
     fn row(&self, i: usize) -> &[f32] {
         &self.data[i * self.dim..(i + 1) * self.dim]
     }

@@ -34,7 +34,7 @@ const GROUPS = [
   ["conversation", ["configure", "add", "addMessage", "context", "entries", "length", "forget", "clear",
     "pin", "unpin", "pinned", "summaries", "addStep", "steps", "stepMessages", "restore", "streamRestorer", "redacts"]],
   ["long-term memory", ["remember", "recall", "updateFact", "facts", "factHistory", "extractFacts", "update", "history",
-    "recordEpisode", "recallEpisodes", "episodes", "tools", "callTool"]],
+    "recordEpisode", "recallEpisodes", "episodes", "tools", "callTool", "pendingEmbeddings", "embedPending"]],
   ["persistence", ["open", "import", "sessions", "delete", "export", "flush", "sync", "close", "session", "readOnly", "onchange"]],
   ["lifetime", ["free", "[Symbol.dispose]"]],
 ];

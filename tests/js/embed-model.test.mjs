@@ -73,6 +73,8 @@ test("Memory with an embedder recalls a reworded fact that words miss", { skip }
   assert.equal(await found(words), false, "words alone do not find it");
   const meaning = new Memory({ strategy: "retrieval", maxTokens: 300, embedder });
   fill(meaning);
+  // The app's idle-time work: context() itself embeds only a few waiting items.
+  while ((await meaning.embedPending()) > 0);
   assert.equal(await found(meaning), true, "the embedder finds it");
   // The question itself is in the history too: the fact is among the two nearest.
   const hits = await meaning.recall("Which city do I live in?", { k: 2 });

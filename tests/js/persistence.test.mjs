@@ -42,7 +42,7 @@ test("an exported session with facts and a vault imports whole", async () => {
   await src.context();
   await src.recall("locker");
   const doc = src.export();
-  assert.deepEqual([...new Set(doc.records.map((r) => r.kind))].sort(), ["entry", "fact", "vault"]);
+  assert.deepEqual([...new Set(doc.records.map((r) => r.kind))].sort(), ["entry", "fact", "vault", "vectors"]);
   const copy = await Memory.import(doc, { session: "whole", storage: "memory", embed, redact: true });
   assert.deepEqual(copy.facts().map((f) => f.text), ["The user's locker is 5821"]);
   assert.equal(copy.restore("[EMAIL_1]"), "ann@example.com");

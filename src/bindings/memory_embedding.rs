@@ -1,0 +1,75 @@
+//! The embedding face of `Memory` (another `#[wasm_bindgen] impl` block): the items still
+//! waiting for a vector, and `embedPending`, the idle-time work that embeds them in small
+//! batches so that no search has to embed a long history first. What waits and in what order
+//! is the core's (`memory::embedding`); this file runs the model or the app's `embed`.
+
+use super::errors::{invalid_option, js_error};
+use super::memory::Memory;
+use super::options::Opts;
+use super::recall_hooks::embed_pending;
+use crate::error::ErrorCode;
+use js_sys::Promise;
+use wasm_bindgen::prelude::*;
+
+/// Items `embedPending()` embeds when given no `limit`: about a tenth of a second of the
+/// in-page model's work, short enough to run between a Worker's messages.
+const DEFAULT_PENDING_LIMIT: usize = 16;
+
+#[wasm_bindgen]
+impl Memory {
+    /// Turns, facts and episodes still waiting for a vector (0 without `embed` / `embedder`).
+    /// Searches rank them by words only until they have one; vectors are stored with the
+    /// session, so a reopened session starts with none waiting.
+    ///
+    /// @example
+    /// ```js
+    /// ui.textContent = `${mem.pendingEmbeddings} messages still to embed`;
+    /// ```
+    #[wasm_bindgen(getter, js_name = pendingEmbeddings)]
+    pub fn pending_embeddings(&self) -> usize {
+        self.core.borrow_mut().pending_embeddings()
+    }
+
+    /// Embeds up to `limit` waiting items (default 16) with the `embedder` or `embed` and
+    /// stores their vectors; resolves to how many still wait. Call it in idle time (a Worker,
+    /// `requestIdleCallback`) after `add`, `Memory.open` or `Memory.import`: `context()` embeds
+    /// only a few waiting items itself when the model runs in the page. Rejects with
+    /// `CALLBACK_FAILED` when embedding fails (the items keep waiting).
+    ///
+    /// @example
+    /// ```js
+    /// // In a Worker, after opening a long chat: a batch at a time, between messages.
+    /// while ((await mem.embedPending({ limit: 16 })) > 0) await new Promise((r) => setTimeout(r));
+    /// ```
+    #[wasm_bindgen(js_name = embedPending, unchecked_return_type = "Promise<number>")]
+    pub fn embed_pending(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "{ limit?: number } | undefined")] options: Option<
+            JsValue,
+        >,
+    ) -> Result<Promise, JsValue> {
+        let options = options.unwrap_or(JsValue::UNDEFINED);
+        let o = Opts::new(&options, "embedPending options")?;
+        o.check_keys(&["limit"])?;
+        let limit = o.uint("limit")?.unwrap_or(DEFAULT_PENDING_LIMIT);
+        if limit == 0 {
+            return Err(invalid_option("embedPending's limit must be at least 1"));
+        }
+        let core = self.core.clone();
+        let store = self.store.clone();
+        let source = self.hooks.embed_cb();
+        Ok(wasm_bindgen_futures::future_to_promise(async move {
+            let Some(source) = source else {
+                return Ok(JsValue::from(0));
+            };
+            let (left, notes) = embed_pending(&core, &source, limit).await;
+            if let Some(store) = &store {
+                store.schedule();
+            }
+            match notes.first() {
+                Some(note) => Err(js_error(ErrorCode::CallbackFailed, note)),
+                None => Ok(JsValue::from(left)),
+            }
+        }))
+    }
+}
