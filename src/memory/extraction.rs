@@ -115,25 +115,9 @@ impl Memory {
 
 #[cfg(test)]
 mod tests {
+    use super::super::test_chat::{exchange, memory};
     use super::*;
     use crate::history::{NewEntry, Role};
-    use crate::memory::MemoryConfig;
-    use crate::tokens::ApproximateCounter;
-    use std::sync::Arc;
-
-    fn memory() -> Memory {
-        Memory::new(
-            MemoryConfig::default(),
-            Arc::new(ApproximateCounter::default()),
-        )
-        .unwrap()
-    }
-
-    fn exchange(m: &mut Memory, user: &str, reply: &str, t: f64) {
-        m.add(Role::User, user, NewEntry::default(), t).unwrap();
-        m.add(Role::Assistant, reply, NewEntry::default(), t + 1.0)
-            .unwrap();
-    }
 
     fn texts(request: &ExtractRequest) -> Vec<&str> {
         request.turns.iter().map(|e| e.content.as_str()).collect()

@@ -128,26 +128,13 @@ pub fn episode_answer(answer: &str) -> Result<String, String> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::test_chat::{exchange, memory};
     use super::*;
     use crate::history::NewEntry;
     use crate::memory::{ExtractAnswer, MemoryConfig};
     use crate::recall::facts::NewFact;
     use crate::tokens::ApproximateCounter;
     use std::sync::Arc;
-
-    fn memory() -> Memory {
-        Memory::new(
-            MemoryConfig::default(),
-            Arc::new(ApproximateCounter::default()),
-        )
-        .unwrap()
-    }
-
-    fn exchange(m: &mut Memory, user: &str, reply: &str, t: f64) {
-        m.add(Role::User, user, NewEntry::default(), t).unwrap();
-        m.add(Role::Assistant, reply, NewEntry::default(), t + 1.0)
-            .unwrap();
-    }
 
     #[test]
     fn extraction_lists_current_facts_and_applies_the_answer() {

@@ -11,6 +11,8 @@ mod llm_requests;
 mod persist;
 mod recall;
 mod summaries;
+#[cfg(test)]
+mod test_chat;
 
 use crate::context::{self, BuiltContext, ChatMessage, PinnedFact, Strategy, SummaryInput};
 use crate::error::{Error, ErrorCode, Result};
