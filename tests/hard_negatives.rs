@@ -15,6 +15,9 @@ use llm_memory::redact::{Finding, Redactor, RedactorConfig};
 use std::path::PathBuf;
 
 #[cfg(not(debug_assertions))]
+#[path = "support/pii_model.rs"]
+mod pii_model;
+#[cfg(not(debug_assertions))]
 #[path = "hard_negatives/with_model.rs"]
 mod with_model;
 

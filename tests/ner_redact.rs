@@ -13,32 +13,11 @@ use llm_memory::ner::Tagger;
 use llm_memory::redact::{ModelOption, Redactor, RedactorConfig, Source};
 use llm_memory::{ApproximateCounter, Memory, MemoryConfig, NewEntry, Role, Strategy};
 use std::path::PathBuf;
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
-fn tagger() -> Option<Arc<Tagger>> {
-    static TAGGER: OnceLock<Option<Arc<Tagger>>> = OnceLock::new();
-    TAGGER
-        .get_or_init(|| {
-            let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("models/pii-ner.bin");
-            match std::fs::read(&path) {
-                Ok(bytes) => Some(Arc::new(
-                    Tagger::from_bytes(&bytes).expect("models/pii-ner.bin loads"),
-                )),
-                Err(e) if std::env::var_os("CI").is_none() => {
-                    eprintln!(
-                        "SKIPPED: {} not readable ({e}); run `make model` to test the redactor with the model",
-                        path.display()
-                    );
-                    None
-                }
-                Err(e) => panic!(
-                    "{} is missing in CI ({e}): make test runs make model first",
-                    path.display()
-                ),
-            }
-        })
-        .clone()
-}
+#[path = "support/pii_model.rs"]
+mod pii_model;
+use pii_model::tagger;
 
 /// A redactor with `options` (JSON) and, when given, the model.
 fn redactor(options: &str, model: Option<&Arc<Tagger>>) -> Redactor {

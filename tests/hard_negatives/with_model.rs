@@ -1,11 +1,9 @@
 //! The same hard negatives with the PII model (optimized builds only: unoptimized, the encoder
 //! takes minutes over these texts).
 
+use super::pii_model::tagger;
 use super::{check, findings_by_class, RULES_LIMITS};
-use llm_memory::ner::Tagger;
 use llm_memory::redact::{ModelOption, Redactor, RedactorConfig};
-use std::path::PathBuf;
-use std::sync::Arc;
 
 /// Classes and the most findings rules and model together may make on each one's messages:
 /// what the model's decoder and its span checks (`redact::model`) give at this commit (all but
@@ -34,26 +32,6 @@ const MODEL_LIMITS: &[(&str, usize)] = &[
 /// Findings per 1 000 hard-negative messages, all classes together, rules and model (35 on
 /// 274 messages, measured; 167 before the model's span checks).
 const PER_1000_MODEL: usize = 128;
-
-fn tagger() -> Option<Arc<Tagger>> {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("models/pii-ner.bin");
-    match std::fs::read(&path) {
-        Ok(bytes) => Some(Arc::new(
-            Tagger::from_bytes(&bytes).expect("models/pii-ner.bin loads"),
-        )),
-        Err(e) if std::env::var_os("CI").is_none() => {
-            eprintln!(
-                "SKIPPED: {} not readable ({e}); run `make model` to test hard negatives with the model",
-                path.display()
-            );
-            None
-        }
-        Err(e) => panic!(
-            "{} is missing in CI ({e}): make test runs make model first",
-            path.display()
-        ),
-    }
-}
 
 #[test]
 fn rules_and_model_leave_hard_negatives_alone() {
