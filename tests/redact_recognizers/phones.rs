@@ -51,3 +51,33 @@ fn code_and_copyright_lines_hold_no_phone() {
         assert!(phones(text).is_empty(), "{text:?}: {:?}", found(text));
     }
 }
+
+/// Numbers given with no word before them: a run in a national plan's shape, and a number alone
+/// on a signature line beside an e-mail address.
+#[test]
+fn numbers_without_a_contact_word() {
+    for (text, value) in [
+        ("I put 7529170342 on the form yesterday.", "7529170342"),
+        ("it's 07700777741 if the bell doesn't work", "07700777741"),
+        ("Jane Miller\n606 510 973\njane.miller@example.org", "606 510 973"),
+        ("Best,\nTomás\n96 209344\ntomas@correo.es", "96 209344"),
+        ("dial 961 52 200 from the lobby", "961 52 200"),
+        ("T: 0151 234 567 | jane@example.org", "0151 234 567"),
+    ] {
+        assert_eq!(phones(text), [value], "{text:?}: {:?}", found(text));
+    }
+}
+
+/// What shares those shapes and is no phone: a Unix time, part numbers in a list, a column of
+/// figures, keyboard filler.
+#[test]
+fn runs_that_are_not_phone_numbers() {
+    for text in [
+        "the log says 1419314170 for the restart",
+        "The wiper blades 3397007297 and 3397118932, which one fits?",
+        "totals\n606 510 973\n712 004 118",
+        "use 0123456789 as the test value",
+    ] {
+        assert!(phones(text).is_empty(), "{text:?}: {:?}", found(text));
+    }
+}

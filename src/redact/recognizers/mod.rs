@@ -23,6 +23,7 @@ pub(crate) mod national;
 mod password;
 pub mod person;
 mod phone;
+mod phone_plans;
 mod private_key;
 pub(crate) mod regexes;
 pub(crate) mod registry;

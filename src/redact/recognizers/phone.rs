@@ -1,6 +1,7 @@
 //! The phone-number check: what separates a phone number from the other digit groups of a
 //! text (dates, clock times, versions, IPs, amounts, postal codes, decimals).
 
+use super::phone_plans::{alone_in_contact_block, dialable_run, listed_with_other_numbers};
 use super::{Hit, Spec};
 use crate::redact::entity::EntityType;
 use crate::redact::scan::gate::{ByteSet, Gate, RunShape};
@@ -133,6 +134,14 @@ pub(super) fn phone(text: &str, s: usize, mut e: usize) -> Option<Hit> {
         0.3
     } else if international && digits >= 8 {
         0.75
+    } else if alone_in_contact_block(text, s, e) {
+        0.6
+    } else if shape.seps == 0
+        && !paren
+        && dialable_run(main.trim())
+        && !listed_with_other_numbers(text, s, e)
+    {
+        0.55
     } else if french(main, &shape) {
         0.6
     } else if shape.seps == 0 && !paren {
@@ -209,6 +218,32 @@ pub(super) const PHONE_CONTEXT: &[&str] = &[
     "home:",
     "office:",
     "registered",
+    // The rest of the contact vocabulary: "dial 1-800-…", "landline", "hotline", "leave a
+    // voicemail at", "call-back number", "get me at", signature labels "T:", "M:", "P:", "C:",
+    // "F:", and "ruf mich an", "bel me op", "zadzwoń", "llame al".
+    "dial",
+    "landline",
+    "hotline",
+    "helpline",
+    "voicemail",
+    "call-back",
+    "callback",
+    "pager",
+    "txt",
+    "me at",
+    "us at",
+    "p:",
+    "m:",
+    "t:",
+    "c:",
+    "f:",
+    "ruf",
+    "anruf",
+    "bel me",
+    "bellen",
+    "zadzwo",
+    "llame",
+    "llama al",
 ];
 
 /// Whether a national number is grouped like a count in thousands ("796 080 921", "1.234.567"):
