@@ -416,11 +416,13 @@ fn streets_named_after_people_are_addresses() {
         "ADDRESS",
         "15 Avenue Victor Hugo",
     );
+    // A street's namesake, named alone, is a person; the writer himself is a public figure.
     only(
-        "Victor Hugo lived at 6 place des Vosges",
+        "Victor Marchand lived at 6 place des Vosges",
         "PERSON",
-        "Victor Hugo",
+        "Victor Marchand",
     );
+    assert_clean("Victor Hugo lived at 6 place des Vosges");
     assert_clean("there are 15 avenue options and 3 boulevard cafés");
 }
 

@@ -139,3 +139,4 @@ impl ModelPass {
 }
 
 mod checks;
+mod places;

@@ -11,8 +11,8 @@ use llm_memory::redact::{ModelOption, Redactor, RedactorConfig};
 /// against regressions, above the goal of 20 per 1 000; they go down as the model's spans learn
 /// to leave these texts alone.
 const MODEL_LIMITS: &[(&str, usize)] = &[
-    ("brand", 11),
-    ("place", 5),
+    ("brand", 3),
+    ("place", 0),
     ("public_figure", 5),
     ("code_sample", 4),
     ("month_table", 0),
@@ -29,9 +29,10 @@ const MODEL_LIMITS: &[(&str, usize)] = &[
     ("uuid", 1),
 ];
 
-/// Findings per 1 000 hard-negative messages, all classes together, rules and model (35 on
-/// 274 messages, measured; 167 before the model's span checks).
-const PER_1000_MODEL: usize = 128;
+/// Findings per 1 000 hard-negative messages, all classes together, rules and model (22 on
+/// 274 messages, measured; 35 before eponymous brands, thing nouns and travel places were
+/// checked, 167 before the model's span checks).
+const PER_1000_MODEL: usize = 81;
 
 #[test]
 fn rules_and_model_leave_hard_negatives_alone() {

@@ -59,7 +59,10 @@ fn numbers_without_a_contact_word() {
     for (text, value) in [
         ("I put 7529170342 on the form yesterday.", "7529170342"),
         ("it's 07700777741 if the bell doesn't work", "07700777741"),
-        ("Jane Miller\n606 510 973\njane.miller@example.org", "606 510 973"),
+        (
+            "Jane Miller\n606 510 973\njane.miller@example.org",
+            "606 510 973",
+        ),
         ("Best,\nTomás\n96 209344\ntomas@correo.es", "96 209344"),
         ("dial 961 52 200 from the lobby", "961 52 200"),
         ("T: 0151 234 567 | jane@example.org", "0151 234 567"),

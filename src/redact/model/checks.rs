@@ -1,8 +1,10 @@
 //! The classes of false finding a model span is checked for (see [`super::model_spans`]):
 //! each check is a sign in the text around the span, not a list of examples.
 
+use super::places::travel_place;
 use crate::ner::decode::{Meaning, Span};
 use crate::redact::context_zones::inside;
+use crate::redact::recognizers::person::model_name_is_a_thing;
 use crate::redact::scan::text::glued_into_code;
 
 /// Whether a model span is one of the classes of false finding the model makes.
@@ -16,6 +18,8 @@ pub(super) fn false_finding(text: &str, s: &Span, zones: &[std::ops::Range<usize
                 || common_word(text, s, value)
                 || command(text, s, value)
                 || city_and_region(text, s, value)
+                || model_name_is_a_thing(text, s.start, s.end)
+                || travel_place(text, s, value)
         }
         Meaning::Address => inside(zones, s.start, s.end) || !address_shape(text, s, value),
         // The model mixes up ID and account labels; either kind of label will do.

@@ -22,8 +22,9 @@ pub(super) fn dialable_run(run: &str) -> bool {
 }
 
 /// Whether another long digit run (six digits or more) stands within 40 bytes on the same
-/// line: "wiper blades 3397007297 and 3397118932" lists part numbers; a bare phone number is
-/// given alone.
+/// line, or the line is a table's row: "wiper blades 3397007297 and 3397118932" lists part
+/// numbers, "| 2023-04-21 | 6192177525 | failed |" is a log; a bare phone number is given
+/// alone.
 pub(super) fn listed_with_other_numbers(text: &str, s: usize, e: usize) -> bool {
     let b = text.as_bytes();
     let lo = text[..s]
@@ -39,7 +40,23 @@ pub(super) fn listed_with_other_numbers(text: &str, s: usize, e: usize) -> bool 
             .split(|c| !c.is_ascii_digit())
             .any(|run| run.len() >= 6)
     };
-    long_run(&b[lo..s]) || long_run(&b[e..hi])
+    long_run(&b[lo..s])
+        || long_run(&b[e..hi])
+        || table_row(&text[line_start(text, s)..line_end(text, e)])
+}
+
+/// A row of a table (two cells or more, split by `|` or tabs): its numbers are figures and
+/// ids, and a phone column has a header the cue words would not see anyway.
+fn table_row(line: &str) -> bool {
+    line.matches('|').count() >= 2 || line.matches('\t').count() >= 2
+}
+
+fn line_start(text: &str, at: usize) -> usize {
+    text[..at].rfind('\n').map_or(0, |i| i + 1)
+}
+
+fn line_end(text: &str, at: usize) -> usize {
+    text[at..].find('\n').map_or(text.len(), |i| at + i)
 }
 
 /// Whether the digits count up or down by one, or repeat one digit: keyboard filler.
@@ -55,8 +72,7 @@ fn counting(d: &[u8]) -> bool {
 /// signature ("Jane Miller / 961 52 200 / jane@example.org") labels nothing, but the address
 /// beside the number says what it is; a column of figures in a table has no such neighbour.
 pub(super) fn alone_in_contact_block(text: &str, s: usize, e: usize) -> bool {
-    let line_start = text[..s].rfind('\n').map_or(0, |i| i + 1);
-    let line_end = text[e..].find('\n').map_or(text.len(), |i| e + i);
+    let (line_start, line_end) = (line_start(text, s), line_end(text, e));
     let rest = |t: &str| {
         t.trim_matches(|c: char| c.is_whitespace() || c == ',' || c == ';')
             .is_empty()
@@ -135,6 +151,9 @@ mod tests {
     fn part_numbers_come_in_lists() {
         let text = "The wiper blades 3397007297 and 3397118932, which fits?";
         let s = text.find("3397007297").unwrap();
+        assert!(listed_with_other_numbers(text, s, s + 10));
+        let text = "| 2023-04-21 | 6192177525 | failed |";
+        let s = text.find("6192177525").unwrap();
         assert!(listed_with_other_numbers(text, s, s + 10));
         let text = "I put 7529170342 on the form, ticket 12 is closed";
         let s = text.find("7529170342").unwrap();

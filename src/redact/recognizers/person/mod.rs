@@ -28,6 +28,7 @@ use cue_words::{cues_ending_in, Cue};
 mod cues;
 mod score;
 mod things;
+pub(crate) use things::model_name_is_a_thing;
 mod words;
 
 #[derive(Debug, Clone, Copy)]

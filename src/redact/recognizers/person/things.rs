@@ -14,20 +14,7 @@ use std::sync::OnceLock;
 
 /// Brands, firms and venues named after people, as written. A name run inside one of them is
 /// the brand.
-const BRANDS: &str = "
-Tim Hortons|Ralph Lauren|Louis Vuitton|Hugo Boss|Charles Schwab|Morgan Stanley|
-Goldman Sachs|JP Morgan|J.P. Morgan|Merrill Lynch|Wells Fargo|Edward Jones|Paul Smith|
-Ted Baker|Calvin Klein|Tommy Hilfiger|Jack Daniel|Johnnie Walker|Jim Beam|Ben & Jerry|
-Marks & Spencer|John Lewis|Dr. Martens|Sherwin-Williams|Estée Lauder|Christian Dior|
-Christian Louboutin|Coco Chanel|Martha Stewart|Betty Crocker|Kate Spade|Michael Kors|
-Tory Burch|Vera Wang|Fred Perry|Ben Sherman|Victoria's Secret|Trader Joe|Papa John|
-Jimmy John|Hewlett-Packard|Walt Disney|Lockheed Martin|Harley-Davidson|Aston Martin|
-Alfa Romeo|Mercedes-Benz|Jack Wolfskin|Max Factor|Charles Tyrwhitt|Dolce & Gabbana|
-Giorgio Armani|Emporio Armani|Yves Saint Laurent|Vera Bradley|Stella McCartney|Tom Ford|
-Oscar Mayer|Sara Lee|Uncle Ben|Aunt Jemima|Chef Boyardee|Carl's Jr|Dave & Buster|
-Johns Hopkins|Charles de Gaulle|John Deere|Benjamin Moore|Bob Evans|Ruth's Chris|Peter Pan|
-Jack in the Box|Les Paul|Lotto Max|Air Max|Mad Max|Kennedy Center|Lincoln Center|Carnegie Hall|Albert Hall|Moscone Center
-";
+const BRANDS: &str = include_str!("data/eponymous-brands.txt");
 
 /// Nouns that, right after a name or ending it, make it a brand, a product or a place ("Hilton
 /// Honors", "Jefferson Memorial", "a Gibson guitar", "Charles de Gaulle airport").
@@ -67,7 +54,8 @@ cousin uncle aunt partner girlfriend boyfriend roommate friend email phone call 
 address lives contact dear hi hello thanks met meeting invoice account booking appointment
 ";
 
-/// Whether the uncued name run `first..end` names a brand, a place or a public figure.
+/// Whether the uncued name run `first..end` names a brand, a place or a public figure (an
+/// essay question's, or one of the deny list's).
 pub(super) fn means_something_else(text: &str, first: Token, end: usize) -> bool {
     after_an_article(text, first)
         || in_a_brand(text, first.start, end)
@@ -75,6 +63,28 @@ pub(super) fn means_something_else(text: &str, first: Token, end: usize) -> bool
         || after_a_place_word(text, first)
         || among_places(text, first)
         || about_a_topic(text, first.start, end)
+        || public_figure(text, first.start, end)
+}
+
+/// Whether a public figure of the deny list ([`crate::redact::public_figures`]) covers the run:
+/// "Is Lionel Messi or Cristiano Ronaldo the better free-kick taker?" names nobody private.
+fn public_figure(text: &str, start: usize, end: usize) -> bool {
+    // The longest listed name is short: the run and a few words around it are enough, and
+    // each run reads only its own neighbourhood (a text of many names stays linear).
+    let lo = floor(text, start.saturating_sub(32));
+    let mut hi = (end + 32).min(text.len());
+    while !text.is_char_boundary(hi) {
+        hi += 1;
+    }
+    crate::redact::public_figures::mentions(&text[lo..hi])
+        .iter()
+        .any(|&(a, b)| lo + a <= start && end <= lo + b)
+}
+
+/// Whether a name the model found names a brand or a product rather than a person: a brand
+/// of [`BRANDS`] holds it, or a [`THING_NOUNS`] noun ends it or follows it.
+pub(crate) fn model_name_is_a_thing(text: &str, start: usize, end: usize) -> bool {
+    in_a_brand(text, start, end) || thing_noun_ends(text, start, end)
 }
 
 /// "a Ford", "the Lincoln Tunnel", "an Audrey Hepburn film": an article makes it a thing. "a"
@@ -116,6 +126,11 @@ fn floor(text: &str, i: usize) -> usize {
 }
 
 fn in_a_brand(text: &str, start: usize, end: usize) -> bool {
+    // "Mr. Heineken", "Frau Porsche": a title makes a lone word the person of that name.
+    let lone = !text[start..end].contains(' ');
+    if lone && titled(text, start) {
+        return false;
+    }
     let mut lo = start.saturating_sub(24);
     while !text.is_char_boundary(lo) {
         lo += 1;
@@ -127,8 +142,8 @@ fn in_a_brand(text: &str, start: usize, end: usize) -> bool {
     // Most names are in no brand: one look-up of the name's first word says so.
     static WORDS: OnceLock<FxHashSet<&'static str>> = OnceLock::new();
     let words = WORDS.get_or_init(|| {
-        BRANDS
-            .split(['|', ' ', '\n'])
+        brands()
+            .flat_map(|b| b.split(' '))
             .filter(|w| !w.is_empty())
             .collect()
     });
@@ -137,12 +152,34 @@ fn in_a_brand(text: &str, start: usize, end: usize) -> bool {
         return false;
     }
     let window = &text[lo..hi];
-    BRANDS.split('|').map(str::trim).any(|brand| {
+    brands().any(|brand| {
         window.match_indices(brand).any(|(i, _)| {
             let (s, e) = (lo + i, lo + i + brand.len());
             s <= start && start < e
         })
     })
+}
+
+/// Titles that, right before a lone word, make it someone's surname.
+const TITLES: &str = "Mr Mrs Ms Miss Mx Dr Prof Sir Dame Lady Lord Herr Frau Fr Hr Mme Mlle M Sr Sra Srta Sig Sig.ra Pan Pani";
+
+/// Whether a title of [`TITLES`] (with or without its dot) stands right before `start`.
+fn titled(text: &str, start: usize) -> bool {
+    let before = text[..start].trim_end_matches(' ');
+    let before = before.strip_suffix('.').unwrap_or(before);
+    let word = before
+        .rsplit(|c: char| !(c.is_alphanumeric() || c == '.'))
+        .next()
+        .unwrap_or("");
+    before.len() < text[..start].len() && TITLES.split_whitespace().any(|t| t == word)
+}
+
+/// The brands of [`BRANDS`], past its comment lines.
+fn brands() -> impl Iterator<Item = &'static str> {
+    BRANDS
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
 }
 
 /// The run's last word or the word right after it is a [`THING_NOUNS`] noun.
@@ -162,8 +199,23 @@ fn thing_noun_ends(text: &str, start: usize, end: usize) -> bool {
             .split_whitespace()
             .any(|n| n.eq_ignore_ascii_case(w))
     };
-    (start + last.len() < end && noun(last)) || next.is_some_and(noun)
+    // A noun that is also a verb ("points out", "shares that", "suits the"): a function word
+    // after it makes it the verb of a sentence about the person.
+    let verb_after = || {
+        let after_next = text[end..]
+            .split_whitespace()
+            .nth(1)
+            .unwrap_or("")
+            .trim_matches(|c: char| !c.is_alphabetic());
+        VERB_PARTICLES
+            .split_whitespace()
+            .any(|p| p.eq_ignore_ascii_case(after_next))
+    };
+    (start + last.len() < end && noun(last)) || (next.is_some_and(noun) && !verb_after())
 }
+
+/// Words after "points", "shares", "suits", "stores" that make them verbs.
+const VERB_PARTICLES: &str = "out up that to the a an his her their its with me us them this";
 
 fn after_a_place_word(text: &str, first: Token) -> bool {
     word_before(text, first.start).is_some_and(|t| {
