@@ -52,6 +52,7 @@ pub fn model_spans(tagger: &Tagger, text: &str, threshold: f32) -> Result<Vec<Sp
     if spans.is_empty() {
         return Ok(spans);
     }
+    complete::complete_names(text, &mut spans);
     let zones = code_zones(text);
     spans.retain(|s| !false_finding(text, s, &zones));
     if spans.iter().any(|s| s.meaning == Meaning::Person) {
@@ -139,4 +140,5 @@ impl ModelPass {
 }
 
 mod checks;
+mod complete;
 mod places;
