@@ -481,3 +481,35 @@ mod phones;
 
 #[path = "redact_recognizers/secrets.rs"]
 mod secrets;
+
+/// US military and diplomatic mail: a unit and box or a ship, then APO/FPO/DPO, AA/AE/AP and a
+/// ZIP code, on one line or two, in any case.
+#[test]
+fn military_mail_is_an_address() {
+    for (text, value) in [
+        (
+            "Ship it to PSC 2322, Box 6025\nAPO AA 88307 please",
+            "PSC 2322, Box 6025\nAPO AA 88307",
+        ),
+        (
+            "my address: Unit 9010 Box 4328, DPO AP 96520",
+            "Unit 9010 Box 4328, DPO AP 96520",
+        ),
+        (
+            "USNS Comfort\nFPO AE 09577-0001 is the ship",
+            "USNS Comfort\nFPO AE 09577-0001",
+        ),
+        (
+            "send to uscgc carey\nfpo aa 73545",
+            "uscgc carey\nfpo aa 73545",
+        ),
+    ] {
+        let f = found(text);
+        assert!(
+            f.contains(&("ADDRESS".to_string(), value.to_string())),
+            "{text:?}: {f:?}"
+        );
+    }
+    // The abbreviations alone, and a box with no military post office, are no such address.
+    assert_clean("APO AE is the code for Europe; what does FPO stand for?");
+}

@@ -39,6 +39,7 @@ pub(crate) const REGISTRY: &[Entry] = &[
     Entry::Specs(password::specs),
     Entry::Specs(birth_date::specs),
     Entry::Specs(address::po_box::specs),
+    Entry::Specs(address::military::specs),
     Entry::Family(national::recognizer),
     Entry::Family(labeled::recognizer),
     Entry::Family(person::recognizer),

@@ -11,6 +11,7 @@
 
 mod cues;
 mod lookalikes;
+pub(super) mod military;
 pub(super) mod po_box;
 
 use super::{has_context, Candidate, Recognizer};
@@ -285,7 +286,8 @@ const CONTEXT: &[&str] = &[
     "abito",
 ];
 
-/// The street-address recognizer (PO boxes are a regex spec: [`po_box`]).
+/// The street-address recognizer (PO boxes and military mail are regex specs: [`po_box`],
+/// [`military`]).
 struct Address;
 
 /// The registry's maker (see [`super::registry`]).

@@ -1,0 +1,24 @@
+//! US military and diplomatic mail (USPS Publication 28): a unit and box, or a ship, then
+//! APO, FPO or DPO, the "state" AA, AE or AP and a ZIP code ("PSC 2322, Box 6025 / APO AE
+//! 09012", "Unit 9010 Box 4328 / DPO AP 96520", "USNS Comfort / FPO AE 09577"). Such an address
+//! has no street, so neither the street patterns nor the model see it.
+
+use crate::redact::entity::EntityType::Address;
+use crate::redact::recognizers::Spec;
+use crate::redact::scan::gate::Gate;
+use crate::redact::scan::text::hit;
+
+/// The spec, listed with the regex recognizers.
+pub(crate) fn specs() -> Vec<Spec> {
+    vec![Spec::new(
+        Address,
+        r"(?i)\b(?:(?:psc|unit|cmr)[^\S\n]+[0-9]{1,5},?[^\S\n]+box[^\S\n]+[0-9]{1,5}|(?:uss|usns|usnv|uscgc|usav)[^\S\n]+\p{L}[\p{L}'\-]*(?:[^\S\n]+\p{L}[\p{L}'\-]*){0,2}),?\s*(?:apo|fpo|dpo)[^\S\n]+a[aep][^\S\n]+[0-9]{5}(?:-[0-9]{4})?\b",
+        |_, s, e| hit(s, e, 0.9),
+    )
+    .gate(Gate::Near {
+        words: &["apo", "fpo", "dpo"],
+        back: 5,
+        ahead: 3,
+        test: None,
+    })]
+}
