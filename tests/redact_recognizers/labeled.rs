@@ -120,3 +120,30 @@ fn labels_take_identifiers_only() {
         assert!(f.is_empty(), "{text:?}: {f:?}");
     }
 }
+
+/// A label holds for a second value of the same shape in its sentence, for the writer's own
+/// value after a question about the label, and by national acronyms.
+#[test]
+fn labels_reach_a_second_value_an_answer_and_national_acronyms() {
+    let ids = |text: &str| -> Vec<String> {
+        found(text)
+            .into_iter()
+            .filter(|(k, _)| k != "PERSON")
+            .map(|(_, v)| v)
+            .collect()
+    };
+    assert_eq!(
+        ids("my BSN is 236518417 and my partner's is 174903226, both expired"),
+        ["236518417", "174903226"]
+    );
+    assert_eq!(
+        ids("What's the format for a national insurance number? Mine is QQ 12 34 56 C but it fails"),
+        ["QQ 12 34 56 C"]
+    );
+    assert_eq!(ids("RUT 12.345.678-5, ¿cómo emito una boleta?"), ["12.345.678-5"]);
+    assert_eq!(ids("mi CURP es GODE561231HDFRRN04"), ["GODE561231HDFRRN04"]);
+    // A different shape later in the sentence is another number; an acronym in lower case
+    // without a connector is a word.
+    assert_eq!(ids("my BSN is 236518417 and order 55 ships"), ["236518417"]);
+    assert!(ids("we had pan 12345 grams of flour").is_empty());
+}

@@ -93,6 +93,17 @@ fn scan(text: &str, groups: &[Span], enabled: Enabled, out: &mut Vec<Candidate>)
                     end: found.end,
                     score: found.score,
                 });
+                if *value == Value::Id {
+                    if let Some((s, e)) = same_shape_after(b, found.start, found.end) {
+                        last_value = e;
+                        out.push(Candidate {
+                            kind: kind.clone(),
+                            start: s,
+                            end: e,
+                            score: found.score,
+                        });
+                    }
+                }
             }
         }
     }
@@ -119,7 +130,10 @@ fn labeled_value(text: &str, start: usize, end: usize, cue: &str, value: Value) 
         // The cue goes on into another word ("tiny", "identity", "cards").
         return None;
     }
-    let (after, connector) = connector(text, at);
+    let (after, connector) = match owned_answer(b, at) {
+        Some(after) => (after, true),
+        None => connector(text, at),
+    };
     at = after;
     let acronym = cue.len() <= 4 && cue.bytes().all(|c| c.is_ascii_alphabetic());
     if value == Value::Id
@@ -217,6 +231,61 @@ fn connector(text: &str, at: usize) -> (usize, bool) {
         }
     }
     (at, false)
+}
+
+/// A second value of the first one's shape later in its sentence ("my BSN is 236518417 and
+/// my partner's is 174903226"): the label holds for both. Same shape: digits, capitals and
+/// separators in the same places.
+fn same_shape_after(b: &[u8], start: usize, end: usize) -> Option<(usize, usize)> {
+    let shape = |v: &[u8]| -> Vec<u8> {
+        v.iter()
+            .map(|&c| match c {
+                b'0'..=b'9' => b'9',
+                b'A'..=b'Z' | b'a'..=b'z' => b'A',
+                other => other,
+            })
+            .collect()
+    };
+    let first = shape(&b[start..end]);
+    let stop = (end..b.len().min(end + 80))
+        .find(|&i| {
+            matches!(b[i], b'\n' | b'?' | b'!')
+                || (b[i] == b'.' && b.get(i + 1).is_none_or(|c| !c.is_ascii_alphanumeric()))
+        })
+        .unwrap_or(b.len().min(end + 80));
+    let mut i = end;
+    while i < stop {
+        let token_start = !b[i - 1].is_ascii_alphanumeric();
+        if token_start && b[i].is_ascii_alphanumeric() {
+            if let Some((s, e)) = identifier(b, i) {
+                if shape(&b[s..e]) == first {
+                    return Some((s, e));
+                }
+                i = e;
+                continue;
+            }
+        }
+        i += 1;
+    }
+    None
+}
+
+/// Past a question or sentence about the label answered with the writer's own value at `at`:
+/// "What's the format for a national insurance number? Mine is …", "… tax ID. Mine's …".
+fn owned_answer(b: &[u8], at: usize) -> Option<usize> {
+    const ANSWERS: [&str; 5] = ["mine is", "mine's", "mine:", "mine’s", "mine ="];
+    if !matches!(b.get(at), Some(b'?' | b'.')) {
+        return None;
+    }
+    let mut i = at + 1;
+    while matches!(b.get(i), Some(b' ')) {
+        i += 1;
+    }
+    ANSWERS
+        .iter()
+        .map(|a| a.as_bytes())
+        .find(|a| b.len() - i >= a.len() && b[i..i + a.len()].eq_ignore_ascii_case(a))
+        .map(|a| i + a.len())
 }
 
 /// Whether an owner word ends right before the cue at `start`: "my ID", "mi DNI", "mein …".

@@ -6,7 +6,8 @@ use crate::redact::validate;
 /// separators (`-`, `.`, `/`, a space), 5–20 letters and digits with at least two digits. A
 /// group of letters alone is part of it only in capitals and short ("QQ 12 34 56 A", "12345678
 /// Z"): "123456789 and" ends before "and". A space joins only a group holding a digit or a
-/// single capital that is not followed by a word ("… 456 I think" ends before "I").
+/// single capital, "I" and "A" only when no word follows ("… 456 I think" ends before "I";
+/// "QQ 12 34 56 C but" keeps its "C").
 pub(super) fn identifier(b: &[u8], at: usize) -> Option<(usize, usize)> {
     let mut i = at;
     let mut end = at;
@@ -41,9 +42,12 @@ pub(super) fn identifier(b: &[u8], at: usize) -> Option<(usize, usize)> {
             }
             let word = &b[next..n];
             let has_digit = word.iter().any(u8::is_ascii_digit);
+            // Of the single capitals only "I" and "A" are English words ("… 456 I think").
             let capital = word.len() == 1
                 && word[0].is_ascii_uppercase()
-                && !(b.get(n) == Some(&b' ') && b.get(n + 1).is_some_and(u8::is_ascii_alphabetic));
+                && !(matches!(word[0], b'I' | b'A')
+                    && b.get(n) == Some(&b' ')
+                    && b.get(n + 1).is_some_and(u8::is_ascii_alphabetic));
             if !(has_digit || capital) || alnum == 0 {
                 break;
             }
@@ -111,6 +115,7 @@ mod tests {
         assert_eq!(id("666123456 and that"), Some("666123456"));
         assert_eq!(id("QQ 12 34 56 A."), Some("QQ 12 34 56 A"));
         assert_eq!(id("123456789 I think"), Some("123456789"));
+        assert_eq!(id("QQ 12 34 56 C but"), Some("QQ 12 34 56 C"));
         assert_eq!(id("D123-4567-8901, ok"), Some("D123-4567-8901"));
         assert_eq!(id("C01X00T47"), Some("C01X00T47"));
         assert_eq!(id("expired"), None);
