@@ -142,3 +142,4 @@ impl ModelPass {
 mod checks;
 mod complete;
 mod places;
+mod samples;

@@ -275,6 +275,26 @@ const NAMES: &[&str] = &[
     "Santa Claus",
     "Forrest Gump",
     "Mona Lisa",
+    // Placeholder people of forms, docs and test data: nobody. Left out: placeholders that
+    // are also common real names ("Mario Rossi", "Jan Kowalski", "Juan Pérez").
+    "John Doe",
+    "Jane Doe",
+    "Richard Roe",
+    "Jane Roe",
+    "John Q. Public",
+    "Joe Bloggs",
+    "Fred Bloggs",
+    "Jane Bloggs",
+    "Joe Schmoe",
+    "Joe Sixpack",
+    "Max Mustermann",
+    "Erika Mustermann",
+    "Otto Normalverbraucher",
+    "Jean Dupont",
+    "Fulano de Tal",
+    "Tommy Atkins",
+    "Lorem ipsum",
+    "Lorem",
 ];
 
 fn matcher() -> &'static AhoCorasick {

@@ -137,10 +137,15 @@ fn labels_reach_a_second_value_an_answer_and_national_acronyms() {
         ["236518417", "174903226"]
     );
     assert_eq!(
-        ids("What's the format for a national insurance number? Mine is QQ 12 34 56 C but it fails"),
+        ids(
+            "What's the format for a national insurance number? Mine is QQ 12 34 56 C but it fails"
+        ),
         ["QQ 12 34 56 C"]
     );
-    assert_eq!(ids("RUT 12.345.678-5, ¿cómo emito una boleta?"), ["12.345.678-5"]);
+    assert_eq!(
+        ids("RUT 12.345.678-5, ¿cómo emito una boleta?"),
+        ["12.345.678-5"]
+    );
     assert_eq!(ids("mi CURP es GODE561231HDFRRN04"), ["GODE561231HDFRRN04"]);
     // A different shape later in the sentence is another number; an acronym in lower case
     // without a connector is a word.

@@ -2,6 +2,7 @@
 //! each check is a sign in the text around the span, not a list of examples.
 
 use super::places::travel_place;
+use super::samples::quoted_sample;
 use crate::ner::decode::{Meaning, Span};
 use crate::redact::context_zones::inside;
 use crate::redact::recognizers::person::model_name_is_a_thing;
@@ -20,6 +21,7 @@ pub(super) fn false_finding(text: &str, s: &Span, zones: &[std::ops::Range<usize
                 || city_and_region(text, s, value)
                 || model_name_is_a_thing(text, s.start, s.end)
                 || travel_place(text, s, value)
+                || quoted_sample(text, s.start, s.end)
         }
         Meaning::Address => inside(zones, s.start, s.end) || !address_shape(text, s, value),
         // The model mixes up ID and account labels; either kind of label will do.
