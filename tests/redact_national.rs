@@ -98,9 +98,9 @@ fn look_alikes_are_left_alone() {
         "ref 44051401359 in the log",
         "batch 123 456 782 done",
         "ticket 2345 6789 0124",
-        // Checksums that fail, with cues that are no label of a value (NRIC, DEA and RRN
-        // numbers are found by their format alone).
-        "NRIC S1234567A",
+        // A checksum that fails, with a cue that is no label of a value (DEA numbers are
+        // found by their format alone). "NRIC S1234567A" is a label and its value: found
+        // whatever the checksum, as every labeled value (tests/redact_recognizers/labeled.rs).
         "DEA AB1234564",
         // An impossible date.
         "주민등록번호 901301-1234568",

@@ -139,6 +139,7 @@ impl ModelPass {
     }
 }
 
+mod address_shape;
 mod checks;
 mod complete;
 mod places;

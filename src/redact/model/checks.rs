@@ -1,6 +1,7 @@
 //! The classes of false finding a model span is checked for (see [`super::model_spans`]):
 //! each check is a sign in the text around the span, not a list of examples.
 
+use super::address_shape::address_shape;
 use super::places::travel_place;
 use super::samples::quoted_sample;
 use crate::ner::decode::{Meaning, Span};
@@ -155,70 +156,6 @@ fn city_and_region(text: &str, s: &Span, value: &str) -> bool {
         && code[..2].iter().all(char::is_ascii_uppercase)
         && code.get(2).is_none_or(|c| !c.is_alphanumeric());
     !value.contains(char::is_whitespace) && region
-}
-
-/// Words naming a kind of thoroughfare, the generic ones (not "square", "station", "center":
-/// those name places). Compared lower-case.
-const THOROUGHFARES: &[&str] = &[
-    "street",
-    "st",
-    "road",
-    "rd",
-    "avenue",
-    "ave",
-    "lane",
-    "ln",
-    "drive",
-    "dr",
-    "boulevard",
-    "blvd",
-    "way",
-    "court",
-    "ct",
-    "terrace",
-    "crescent",
-    "close",
-    "highway",
-    "hwy",
-    "strasse",
-    "straße",
-    "gasse",
-    "weg",
-    "rue",
-    "calle",
-    "via",
-    "ulica",
-    "ul",
-];
-
-/// An address has words, not only numbers (`225/45 R17`, `8 336 817`, `6.1.0-18-amd64` are a
-/// tyre, a population, a kernel), and a number unless it names a street by its kind
-/// (`Sille Ranch Street`): a named place without either (`Trafalgar Square`, `Victoria
-/// Station`) is not where someone lives.
-fn address_shape(text: &str, s: &Span, value: &str) -> bool {
-    let words = || {
-        value
-            .split(|c: char| !c.is_alphanumeric())
-            .filter(|w| !w.is_empty())
-    };
-    let has_word = words().any(|w| w.chars().count() >= 2 && w.chars().all(char::is_alphabetic));
-    if !has_word {
-        return false;
-    }
-    if value.chars().any(|c| c.is_ascii_digit()) {
-        return true;
-    }
-    // The kind may follow the span (`Alexis Shoal St.`).
-    let after: String = text[s.end..].chars().take(8).collect();
-    let is_kind = |w: &str| {
-        w.chars().next().is_some_and(char::is_uppercase)
-            && THOROUGHFARES.contains(&w.to_lowercase().as_str())
-    };
-    words().any(is_kind)
-        || after
-            .split(|c: char| !c.is_alphanumeric())
-            .take(2)
-            .any(is_kind)
 }
 
 /// Words that label an identity document, tax or insurance number before it (the model's IDs

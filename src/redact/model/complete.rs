@@ -22,6 +22,13 @@ pub(super) fn complete_names(text: &str, spans: &mut [Span]) {
         }
         if let Some(start) = name_word_before(text, span.start).filter(|&s| s >= limit_left) {
             span.start = start;
+        } else if let Some(start) = initial_before(text, span.start)
+            .and_then(|i| name_word_before(text, i))
+            .filter(|&s| s >= limit_left)
+        {
+            // "James M. Sparks" found as "Sparks": the initial joins when a name word is
+            // before it.
+            span.start = start;
         }
         if let Some(start) = title_before(text, span.start).filter(|&s| s >= limit_left) {
             span.start = start;
@@ -87,6 +94,15 @@ fn last_word_start(text: &str, in_word: impl Fn(char) -> bool) -> usize {
         .rev()
         .find(|&(_, c)| !in_word(c))
         .map_or(0, |(i, c)| i + c.len_utf8())
+}
+
+/// The start of a middle initial ("M." or "M") right before `start`, one space between.
+fn initial_before(text: &str, start: usize) -> Option<usize> {
+    let before = text[..start].strip_suffix(' ')?;
+    let letters = before.strip_suffix('.').unwrap_or(before);
+    let from = last_word_start(letters, char::is_alphabetic);
+    let word = &letters[from..];
+    (word.chars().count() == 1 && word.starts_with(char::is_uppercase)).then_some(from)
 }
 
 /// The start of a title ("Mr.", "Dr", "Frau") right before `start`, with one space between.
