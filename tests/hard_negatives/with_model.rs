@@ -19,7 +19,7 @@ const MODEL_LIMITS: &[(&str, usize)] = &[
     ("version", 0),
     ("local_ip", 1),
     ("sku", 3),
-    ("lotto", 2),
+    ("lotto", 1),
     ("http_status", 1),
     ("env_example", 0),
     ("order_number", 0),
@@ -29,10 +29,10 @@ const MODEL_LIMITS: &[(&str, usize)] = &[
     ("uuid", 1),
 ];
 
-/// Findings per 1 000 hard-negative messages, all classes together, rules and model (22 on
-/// 274 messages, measured; 35 before eponymous brands, thing nouns and travel places were
-/// checked, 167 before the model's span checks).
-const PER_1000_MODEL: usize = 81;
+/// Findings per 1 000 hard-negative messages, all classes together, rules and model (21 on
+/// 274 messages, measured; 35 before eponymous brands, thing nouns, travel places and
+/// lower-case addresses were checked, 167 before the model's span checks).
+const PER_1000_MODEL: usize = 77;
 
 #[test]
 fn rules_and_model_leave_hard_negatives_alone() {
