@@ -423,6 +423,7 @@ fn streets_named_after_people_are_addresses() {
         "Victor Marchand",
     );
     assert_clean("Victor Hugo lived at 6 place des Vosges");
+    assert_clean("Summarise chapter 3, where Elizabeth Bennet first meets Mr. Darcy");
     assert_clean("there are 15 avenue options and 3 boulevard cafés");
 }
 

@@ -68,7 +68,7 @@ pub(super) fn means_something_else(text: &str, first: Token, end: usize) -> bool
 
 /// Whether a public figure of the deny list ([`crate::redact::public_figures`]) covers the run:
 /// "Is Lionel Messi or Cristiano Ronaldo the better free-kick taker?" names nobody private.
-fn public_figure(text: &str, start: usize, end: usize) -> bool {
+pub(super) fn public_figure(text: &str, start: usize, end: usize) -> bool {
     // The longest listed name is short: the run and a few words around it are enough, and
     // each run reads only its own neighbourhood (a text of many names stays linear).
     let lo = floor(text, start.saturating_sub(32));
