@@ -8,11 +8,12 @@ use crate::redact::recognizers::Spec;
 use crate::redact::scan::gate::Gate;
 use crate::redact::scan::text::hit;
 
-/// The spec, listed with the regex recognizers.
+/// The spec, listed with the regex recognizers. ASCII classes only: ship names are written in
+/// ASCII, and Unicode-aware case folding would cost every redactor a much larger automaton.
 pub(crate) fn specs() -> Vec<Spec> {
     vec![Spec::new(
         Address,
-        r"(?i)\b(?:(?:psc|unit|cmr)[^\S\n]+[0-9]{1,5},?[^\S\n]+box[^\S\n]+[0-9]{1,5}|(?:uss|usns|usnv|uscgc|usav)[^\S\n]+\p{L}[\p{L}'\-]*(?:[^\S\n]+\p{L}[\p{L}'\-]*){0,2}),?\s*(?:apo|fpo|dpo)[^\S\n]+a[aep][^\S\n]+[0-9]{5}(?:-[0-9]{4})?\b",
+        r"(?i-u)\b(?:(?:psc|unit|cmr)[ \t]+[0-9]{1,5},?[ \t]+box[ \t]+[0-9]{1,5}|(?:uss|usns|usnv|uscgc|usav)[ \t]+[a-z][a-z'\-]*(?:[ \t]+[a-z][a-z'\-]*){0,2}),?[ \t\r\n]*(?:apo|fpo|dpo)[ \t]+a[aep][ \t]+[0-9]{5}(?:-[0-9]{4})?\b",
         |_, s, e| hit(s, e, 0.9),
     )
     .gate(Gate::Near {
