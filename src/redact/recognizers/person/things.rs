@@ -139,20 +139,34 @@ fn in_a_brand(text: &str, start: usize, end: usize) -> bool {
     while !text.is_char_boundary(hi) {
         hi += 1;
     }
-    // Most names are in no brand: one look-up of the name's first word says so.
-    static WORDS: OnceLock<FxHashSet<&'static str>> = OnceLock::new();
-    let words = WORDS.get_or_init(|| {
-        brands()
-            .flat_map(|b| b.split(' '))
-            .filter(|w| !w.is_empty())
-            .collect()
+    // Most names are in no brand: one look-up of the name's first word says so, and names
+    // which are give the few brands holding that word to try ("John" is in a dozen).
+    static BY_WORD: OnceLock<FxHashMap<&'static str, Vec<&'static str>>> = OnceLock::new();
+    let by_word = BY_WORD.get_or_init(|| {
+        let mut map: FxHashMap<&'static str, Vec<&'static str>> = FxHashMap::default();
+        for brand in brands() {
+            for word in brand.split(' ').filter(|w| !w.is_empty()) {
+                // "McDonald's", "McDonalds": a name run stops before the possessive.
+                let stem = ["'s", "’s", "s"]
+                    .iter()
+                    .find_map(|x| word.strip_suffix(x))
+                    .unwrap_or(word);
+                for key in [word, stem] {
+                    let brands = map.entry(key).or_default();
+                    if brands.last() != Some(&brand) {
+                        brands.push(brand);
+                    }
+                }
+            }
+        }
+        map
     });
     let first = text[start..end].split(' ').next().unwrap_or("");
-    if !words.contains(first) {
+    let Some(holding) = by_word.get(first) else {
         return false;
-    }
+    };
     let window = &text[lo..hi];
-    brands().any(|brand| {
+    holding.iter().any(|brand| {
         window.match_indices(brand).any(|(i, _)| {
             let (s, e) = (lo + i, lo + i + brand.len());
             s <= start && start < e
