@@ -50,7 +50,13 @@ pub(super) fn phone(text: &str, s: usize, mut e: usize) -> Option<Hit> {
     }
     // A form's input mask: the subscriber's seven digits all zero ("+1 (555) 000-0000",
     // "+44 20 0000 0000"). No plan gives out such a number.
-    if main.bytes().filter(u8::is_ascii_digit).rev().take(7).all(|c| c == b'0') {
+    if main
+        .bytes()
+        .filter(u8::is_ascii_digit)
+        .rev()
+        .take(7)
+        .all(|c| c == b'0')
+    {
         return None;
     }
     // "00" is an exit code only before a whole international number (a country code and at
