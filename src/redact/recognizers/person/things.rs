@@ -6,6 +6,7 @@
 //! Tim" stay names.
 
 use super::super::Candidate;
+use super::score::listed_word;
 use super::words::word_before;
 use super::Token;
 use crate::redact::scan::code::{string_literal, CodeSpans};
@@ -174,10 +175,8 @@ fn in_a_brand(text: &str, start: usize, end: usize) -> bool {
     })
 }
 
-/// Titles that, right before a lone word, make it someone's surname.
-const TITLES: &str = "Mr Mrs Ms Miss Mx Dr Prof Sir Dame Lady Lord Herr Frau Fr Hr Mme Mlle M Sr Sra Srta Sig Sig.ra Pan Pani";
-
-/// Whether a title of [`TITLES`] (with or without its dot) stands right before `start`.
+/// Whether a title (a [`super::names`] honorific, with or without its dot) stands right
+/// before `start`.
 fn titled(text: &str, start: usize) -> bool {
     let before = text[..start].trim_end_matches(' ');
     let before = before.strip_suffix('.').unwrap_or(before);
@@ -185,7 +184,7 @@ fn titled(text: &str, start: usize) -> bool {
         .rsplit(|c: char| !(c.is_alphanumeric() || c == '.'))
         .next()
         .unwrap_or("");
-    before.len() < text[..start].len() && TITLES.split_whitespace().any(|t| t == word)
+    before.len() < text[..start].len() && !word.is_empty() && listed_word(word).honorific
 }
 
 /// The brands of [`BRANDS`], past its comment lines.
