@@ -6,7 +6,7 @@
 //! Tim" stay names.
 
 use super::super::Candidate;
-use super::score::listed_word;
+use super::names::listed as listed_words;
 use super::words::word_before;
 use super::Token;
 use crate::redact::scan::code::{string_literal, CodeSpans};
@@ -184,7 +184,9 @@ fn titled(text: &str, start: usize) -> bool {
         .rsplit(|c: char| !(c.is_alphanumeric() || c == '.'))
         .next()
         .unwrap_or("");
-    before.len() < text[..start].len() && !word.is_empty() && listed_word(word).honorific
+    before.len() < text[..start].len()
+        && !word.is_empty()
+        && listed_words(&word.to_lowercase()).honorific
 }
 
 /// The brands of [`BRANDS`], past its comment lines.
