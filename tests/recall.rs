@@ -468,9 +468,10 @@ fn the_report_gives_each_memory_its_word_part_and_its_meaning_part() {
         cello.bm25.unwrap() > 0.0 && cello.cosine.unwrap() > 0.6,
         "{cello:?}"
     );
+    // Every memory says why it is there: a signal of its own, or the hit it is a neighbour of.
     for r in &built.report.retrieved {
         assert!(
-            r.score > 0.0 && (r.bm25.is_some() || r.cosine.is_some()),
+            r.score > 0.0 && (r.bm25.is_some() || r.cosine.is_some() || r.neighbour_of.is_some()),
             "{r:?}"
         );
     }
@@ -481,4 +482,69 @@ fn the_report_gives_each_memory_its_word_part_and_its_meaning_part() {
         .retrieved
         .iter()
         .all(|r| r.cosine.is_none()));
+}
+
+#[test]
+fn the_embedder_never_costs_the_best_match_by_words() {
+    // The only turn with the question's rare word points away from the question by meaning;
+    // two others share its common words and point at it. Room for about one memory: words alone
+    // send the rare-word turn, and turning vectors on must not trade it away.
+    let run = |vectors: bool, budget: usize| {
+        let mut m = memory(budget);
+        if vectors {
+            m.enable_vectors(false);
+        }
+        chat(
+            &mut m,
+            &[("My locker code is 4417 at the Zamboni rink.", "Noted.")],
+            0,
+        );
+        chat(
+            &mut m,
+            &[("The code at the rink changed again.", "Ok.")],
+            100,
+        );
+        chat(
+            &mut m,
+            &[("Rink code talk again, the usual rink code.", "Sure.")],
+            200,
+        );
+        filler(&mut m, 30, 300);
+        m.add(
+            Role::User,
+            "What is the code at the Zamboni rink?",
+            NewEntry::default(),
+            400.0 * MINUTE,
+        )
+        .unwrap();
+        let mut extras = ContextExtras::default();
+        if vectors {
+            let axis = |t: &str| {
+                if t.contains("4417") {
+                    vec![0.0, 1.0]
+                } else if t.contains("Rink code") || t.contains("changed") || t.contains('?') {
+                    vec![1.0, 0.0]
+                } else {
+                    vec![0.3, 0.3]
+                }
+            };
+            let mut round = m.context_embedding(None).unwrap();
+            while let Some(req) = m.next_embedding(&mut round) {
+                let out = req.texts.iter().map(|t| axis(t)).collect();
+                m.answer_embedding(&mut round, req, Ok(out));
+            }
+            extras.query_vector = round.finish().0;
+        }
+        let built = m.context_with(None, &extras).unwrap();
+        built
+            .messages
+            .iter()
+            .any(|msg| msg.content.contains("4417"))
+    };
+    for budget in (60..=120).step_by(5) {
+        if run(false, budget) {
+            assert!(run(true, budget), "lost with vectors at {budget} tokens");
+        }
+    }
+    assert!(run(false, 120), "words alone send the rare-word turn");
 }

@@ -145,6 +145,7 @@ impl Memory {
                 k,
                 kinds: vec![ItemKind::Episode],
                 category: None,
+                exclude: None,
             };
             let c = core.borrow();
             let out = Array::new();

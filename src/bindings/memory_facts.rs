@@ -86,6 +86,7 @@ impl Memory {
                 k,
                 kinds,
                 category: category.as_deref(),
+                exclude: None,
             };
             let hits = core.borrow().recall(&q, now());
             to_js(&hits)

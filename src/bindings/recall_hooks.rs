@@ -35,6 +35,7 @@ pub struct RecallOptions {
     half_life_days: Option<f64>,
     recency_weight: Option<f32>,
     importance_weight: Option<f32>,
+    lexical_weight: Option<f32>,
     quantize: Option<bool>,
 }
 
@@ -93,6 +94,7 @@ pub fn parse_options(o: &Opts) -> Result<RecallOptions, JsValue> {
         "halfLifeDays",
         "recencyWeight",
         "importanceWeight",
+        "lexicalWeight",
         "quantize",
     ])?;
     let half_life_days = r.number("halfLifeDays")?;
@@ -134,6 +136,7 @@ pub fn parse_options(o: &Opts) -> Result<RecallOptions, JsValue> {
         half_life_days,
         recency_weight: unit(&r, "recencyWeight")?,
         importance_weight: unit(&r, "importanceWeight")?,
+        lexical_weight: unit(&r, "lexicalWeight")?,
         quantize: r.boolean("quantize")?,
     })
 }
@@ -209,6 +212,9 @@ impl RecallHooks {
         }
         if let Some(x) = o.importance_weight {
             c.weights.importance = x;
+        }
+        if let Some(x) = o.lexical_weight {
+            c.weights.lexical = x;
         }
     }
 }

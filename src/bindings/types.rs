@@ -124,19 +124,25 @@ export interface MemoryOptions {
   callbackTimeoutMs?: number;
   /** Count the memory tools' schemas (mem.tools()) against every context's budget. */
   tools?: boolean;
-  /** Strategy "retrieval" knobs. */
+  /** Strategy "retrieval" knobs. The defaults were chosen on public long-conversation data
+   *  (see BENCHMARKS.md, "Evidence recall"). */
   retrieval?: {
-    /** Part of the budget after the mandatory messages that recent turns get first (default 0.5). */
+    /** Part of the budget after the mandatory messages that the newest turns get before
+     *  memories (default 0.1); they also get whatever the memories leave. A history that fits
+     *  the budget is sent whole. */
     recentShare?: number;
-    /** Most memories per context (default 24). */
+    /** Most memories per context (default 200; the budget is the usual limit). */
     maxItems?: number;
     /** Age at which recency has halved, in days (default 30). */
     halfLifeDays?: number;
-    /** 0..1, how much recency weighs (default 0.3). */
+    /** 0..1, how much recency weighs (default 0.05: it breaks near-ties, it does not bury
+     *  the past). */
     recencyWeight?: number;
     /** 0..1, how much importance weighs (default 0.5). */
     importanceWeight?: number;
-    /** Score vectors in int8 first, then re-score the best exactly (default false). */
+    /** 0..1, the words' share of the relevance when an item has both signals; meaning gets
+     *  the rest (default 0.7). */
+    lexicalWeight?: number;
     quantize?: boolean;
   };
 }

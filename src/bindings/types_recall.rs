@@ -7,17 +7,24 @@ use wasm_bindgen::prelude::*;
 #[wasm_bindgen(typescript_custom_section)]
 const RECALL_TYPES: &'static str = r#"
 export interface RetrievedReport {
-  /** The fact or episode id; "" for a turn (see the entry with status "retrieved"). */
+  /** The entry, fact or episode id (a turn's entry also has status "retrieved"). */
   id: string;
   kind: "turn" | "fact" | "episode";
-  /** The fused score it was ranked by (reciprocal-rank fusion of the two rankings, weighted
-   *  by recency and importance). */
+  /** The score it was ranked by: its relevance weighted by recency and importance, plus half
+   *  the score of the best hit within three turns of it in the same sitting. */
   score: number;
+  /** How well it answers the query, 0..1: BM25 over the query's best BM25, and the cosine
+   *  placed between an unrelated item's level and the best, mixed by `lexicalWeight` (words
+   *  alone without vectors). 0 for a turn sent only as a neighbour. */
+  relevance: number;
   /** Its part from words: the BM25 score for the query; absent when it shares no word with it. */
   bm25?: number;
   /** Its part from meaning: the cosine with the query's vector; absent without `embed` /
    *  `embedder`, or while the item waits for its vector (see `embedPending`). */
   cosine?: number;
+  /** The entry id of the hit it was sent beside: a turn said just before or after a hit in the
+   *  same sitting (no pause over 30 minutes), which ranks mostly for being its neighbour. */
+  neighborOf?: string;
   tokens: number;
   /** YYYY-MM-DD (UTC), as shown in the section. */
   date: string;

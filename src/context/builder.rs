@@ -118,8 +118,15 @@ pub fn build(mut input: BuildInput<'_>) -> Result<BuiltContext> {
                 }
                 None => entries.len(),
             };
-            let share =
-                (budget.remaining() as f64 * f64::from(r.recent_share.clamp(0.0, 1.0))) as usize;
+            // A history that fits goes whole, as turns; memories then only add facts and
+            // episodes. Otherwise the newest turns get their share first (a floor: the flow of
+            // the conversation), memories take what they are worth, and the newest turns get
+            // whatever the memories leave.
+            let share = if walk.fits_whole(budget.remaining(), current) {
+                budget.remaining()
+            } else {
+                (budget.remaining() as f64 * f64::from(r.recent_share.clamp(0.0, 1.0))) as usize
+            };
             let mut capped = Budget {
                 available: Some(budget.used.saturating_add(share)),
                 used: budget.used,
@@ -130,7 +137,13 @@ pub fn build(mut input: BuildInput<'_>) -> Result<BuiltContext> {
                 Some(u) => walk.judge.reason(&u).is_some() || walk.is_chosen(&u),
                 None => true,
             };
-            let p = retrieved::pick(r, skip, counter, overhead, budget.remaining());
+            let recent = |i: usize| {
+                walk.judge
+                    .index
+                    .containing(i)
+                    .is_some_and(|u| walk.is_chosen(&u))
+            };
+            let p = retrieved::pick(r, skip, recent, counter, overhead, budget.remaining());
             budget.used += p.tokens;
             let in_memory: Vec<usize> = p
                 .entries

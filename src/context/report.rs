@@ -207,8 +207,12 @@ pub struct RetrievedReport {
     pub id: String,
     /// "turn", "fact" or "episode".
     pub kind: &'static str,
-    /// The fused score it was ranked by (reciprocal-rank fusion, recency, importance).
+    /// The score it was ranked by: its relevance weighted by recency and importance, plus a
+    /// share of a neighbouring hit's score.
     pub score: f64,
+    /// How well it answers the query on 0..1: BM25 over the query's best, and the cosine
+    /// between the query's floor and best, mixed (words alone without vectors).
+    pub relevance: f64,
     /// Its BM25 score for the query's words; absent when it shares none with the query.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub bm25: Option<f64>,
@@ -219,4 +223,8 @@ pub struct RetrievedReport {
     /// Tokens of its line in the section.
     pub tokens: usize,
     pub date: String,
+    /// The entry id of the hit it was sent beside: a turn said just before or after a hit, in
+    /// the same sitting, that ranks mostly for being its neighbour.
+    #[serde(rename = "neighborOf", skip_serializing_if = "Option::is_none")]
+    pub neighbour_of: Option<String>,
 }

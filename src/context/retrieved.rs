@@ -36,6 +36,12 @@ pub struct RetrievedItem {
     /// (`None` where that ranking did not see the item).
     pub bm25: Option<f32>,
     pub cosine: Option<f32>,
+    /// How well it answers the query on 0..1 (the two signals mixed, before recency and
+    /// importance); 0 for a turn sent only as a neighbour.
+    pub relevance: f32,
+    /// The hit whose neighbour it is (history index and id), when that is why it ranks where
+    /// it does: it is sent only beside that hit.
+    pub neighbour_of: Option<(usize, String)>,
 }
 
 /// What the engine found for this turn's query, best first.
@@ -80,10 +86,12 @@ fn is_episode(item: &RetrievedItem) -> bool {
 }
 
 /// Chooses items best first while they fit `remaining` tokens; `skip(i)` leaves out history
-/// entries that are sent anyway or must not be sent.
+/// entries that are sent anyway or must not be sent, and `recent(i)` says which of them are
+/// sent as recent turns. A neighbour goes only where its hit is sent too.
 pub fn pick(
     input: &RetrievalInput,
     skip: impl Fn(usize) -> bool,
+    recent: impl Fn(usize) -> bool,
     counter: &dyn TokenCounter,
     overhead: MessageOverhead,
     remaining: usize,
@@ -100,6 +108,15 @@ pub fn pick(
         }
         if let RetrievedSource::Entry(i) = item.source {
             if skip(i) {
+                continue;
+            }
+        }
+        if let Some((hit, _)) = &item.neighbour_of {
+            let beside = recent(*hit)
+                || chosen.iter().any(|&(n, _)| {
+                    matches!(input.items[n].source, RetrievedSource::Entry(e) if e == *hit)
+                });
+            if !beside {
                 continue;
             }
         }
@@ -191,10 +208,12 @@ fn render(
                 id: it.id.clone(),
                 kind,
                 score: round_score(it.score),
+                relevance: round_score(it.relevance),
                 bm25: it.bm25.map(round_score),
                 cosine: it.cosine.map(round_score),
                 tokens: *t,
                 date: format_date(it.timestamp),
+                neighbour_of: it.neighbour_of.as_ref().map(|n| n.1.clone()),
             });
         }
         let msg = ChatMessage::new(Role::System, text);
@@ -237,6 +256,8 @@ mod tests {
             score,
             bm25: None,
             cosine: None,
+            relevance: score,
+            neighbour_of: None,
         }
     }
 
@@ -275,7 +296,14 @@ mod tests {
             max_items: 10,
         };
         let c = ApproximateCounter::default();
-        let p = pick(&input, |i| i == 5, &c, MessageOverhead::default(), 60);
+        let p = pick(
+            &input,
+            |i| i == 5,
+            |i| i == 5,
+            &c,
+            MessageOverhead::default(),
+            60,
+        );
         assert_eq!(p.messages.len(), 2);
         assert_eq!(
             p.messages[0].content,
@@ -292,7 +320,14 @@ mod tests {
             .map(|m| MessageOverhead::default().message_tokens(&c, m))
             .sum();
         assert_eq!(p.tokens, sum);
-        let none = pick(&input, |_| false, &c, MessageOverhead::default(), 5);
+        let none = pick(
+            &input,
+            |_| false,
+            |_| false,
+            &c,
+            MessageOverhead::default(),
+            5,
+        );
         assert!(none.messages.is_empty() && none.tokens == 0);
     }
 }

@@ -151,6 +151,26 @@ impl<'a> Walk<'a> {
         self.judge.index.from()
     }
 
+    /// Whether every sendable unit ending at or before `from` fits in `room` tokens together:
+    /// then the whole history goes as it is. Reads at most what `room` can hold, not the history.
+    pub fn fits_whole(&self, room: usize, from: usize) -> bool {
+        let mut used = 0usize;
+        let mut end = from;
+        while let Some(u) = self.judge.index.before(end) {
+            if self.judge.nothing_older(&u) && !self.judge.is_latest(&u) {
+                return true;
+            }
+            if self.judge.reason(&u).is_none() && !self.judge.is_latest(&u) {
+                used += self.tokens(&u);
+                if used > room {
+                    return false;
+                }
+            }
+            end = u.range.start;
+        }
+        true
+    }
+
     fn pass(&mut self, u: &Unit, reason: Option<Reason>) {
         if u.kind == UnitKind::Incomplete {
             self.saw_incomplete = true;

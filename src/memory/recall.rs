@@ -10,7 +10,9 @@ use crate::history::{Entry, Role};
 use crate::recall::chunks::VectorChunk;
 use crate::recall::episodes::{Episode, EpisodeRequest};
 use crate::recall::facts::{Fact, FactChange, NewFact, Remembered, StoredFact};
-use crate::recall::{find_entry, find_entry_index, tools, ItemKind, RecallQuery, RecallState};
+use crate::recall::{
+    find_entry, find_entry_index, neighbours, tools, ItemKind, RecallHit, RecallQuery, RecallState,
+};
 use crate::store::{Record, RecordOp};
 use serde::Serialize;
 
@@ -472,60 +474,151 @@ impl Memory {
         let latest = entries.iter().rev().find(|e| e.role == Role::User);
         let text = query.or(latest.map(|e| e.content.as_str())).unwrap_or("");
         let cfg = &self.recall.config;
-        // Recent turns also match the query; ask for enough that older ones remain.
         let q = RecallQuery {
             text,
             vector: extras.query_vector.as_deref(),
-            k: cfg.max_items * 3,
+            k: cfg.max_items,
+            exclude: latest.map(|e| e.id.as_str()),
             ..Default::default()
         };
-        let items = self
-            .recall
-            .search(&q, self.recall_now())
+        let hits = self.recall.search(&q, self.recall_now());
+        // Turn hits lift the turns around them (`neighbours`); facts and episodes stand alone.
+        let mut turn_hits = Vec::new();
+        let mut by_entry: std::collections::HashMap<usize, &RecallHit> = Default::default();
+        let mut ranked: Vec<(Ranked, f32)> = Vec::new();
+        for h in &hits {
+            match h.kind {
+                ItemKind::Turn => {
+                    if let Some(i) = find_entry_index(entries, &h.id) {
+                        turn_hits.push(neighbours::Hit {
+                            entry: i,
+                            score: h.score,
+                        });
+                        by_entry.insert(i, h);
+                    }
+                }
+                _ => ranked.push((Ranked::Memory(h), h.score)),
+            }
+        }
+        let timestamps: Vec<f64> = entries.iter().map(|e| e.timestamp).collect();
+        let lifted = neighbours::lift(&turn_hits, &timestamps, |i| {
+            matches!(entries[i].role, Role::User | Role::Assistant)
+                && !entries[i].content.trim().is_empty()
+        });
+        ranked.extend(lifted.into_iter().map(|l| (Ranked::Turn(l), l.score)));
+        // Nothing to say for it: no shared word, a vector at the unrelated level, no hit near.
+        ranked.retain(|r| r.1 > 0.0);
+        // Best first; ties: the newer first, as the search orders.
+        ranked.sort_by(|a, b| {
+            b.1.total_cmp(&a.1)
+                .then_with(|| b.0.timestamp(entries).total_cmp(&a.0.timestamp(entries)))
+        });
+        let items = ranked
             .into_iter()
-            .filter_map(|h| {
-                let (source, text, start_time) = match h.kind {
-                    ItemKind::Turn => {
-                        let i = find_entry_index(entries, &h.id)?;
+            .filter_map(|(r, score)| {
+                let (h, neighbour_of) = match r {
+                    Ranked::Memory(h) => (Some(h), None),
+                    Ranked::Turn(l) => (
+                        by_entry.get(&l.entry).copied(),
+                        l.lender.map(|i| (i, entries[i].id.clone())),
+                    ),
+                };
+                let (source, id, text, start_time, timestamp) = match (r, h) {
+                    (Ranked::Turn(l), _) => {
+                        let i = l.entry;
                         // Memories are sent too: their text goes out redacted.
                         let e = self.sent_entry(&entries[i]);
                         let e = e.as_ref().unwrap_or(&entries[i]);
                         (
                             RetrievedSource::Entry(i),
+                            entries[i].id.clone(),
                             format!("{}: {}", e.role.as_str(), e.content),
                             None,
+                            entries[i].timestamp,
                         )
                     }
-                    ItemKind::Fact => {
+                    (_, Some(h)) if h.kind == ItemKind::Fact => {
                         let f = self.recall.facts.get(&h.id)?;
                         let text = self.sent_text(&f.text).0.into_owned();
-                        (RetrievedSource::Fact(h.id.clone()), text, None)
+                        (
+                            RetrievedSource::Fact(h.id.clone()),
+                            h.id.clone(),
+                            text,
+                            None,
+                            h.timestamp,
+                        )
                     }
-                    ItemKind::Episode => {
+                    (_, Some(h)) => {
                         let e = self.recall.episodes.get(&h.id)?;
                         (
                             RetrievedSource::Episode(h.id.clone()),
+                            h.id.clone(),
                             self.sent_text(&e.text()).0.into_owned(),
                             Some(e.start_time),
+                            h.timestamp,
                         )
                     }
+                    (_, None) => return None,
                 };
                 Some(RetrievedItem {
                     source,
-                    id: h.id.clone(),
+                    id,
                     text,
-                    timestamp: h.timestamp,
+                    timestamp,
                     start_time,
-                    score: h.score,
-                    bm25: h.bm25,
-                    cosine: h.cosine,
+                    score,
+                    bm25: h.and_then(|h| h.bm25),
+                    cosine: h.and_then(|h| h.cosine),
+                    relevance: h.map_or(0.0, |h| h.relevance),
+                    neighbour_of,
                 })
             })
             .collect();
+        let items = best_of_each_signal_first(items);
         Some(RetrievalInput {
             items,
             recent_share: cfg.recent_share,
             max_items: cfg.max_items,
         })
     }
+}
+
+/// A candidate memory of a context: a fact or episode as the search found it, or a turn after
+/// its neighbours lifted it.
+#[derive(Clone, Copy)]
+enum Ranked<'a> {
+    Memory(&'a RecallHit),
+    Turn(neighbours::Lifted),
+}
+
+impl Ranked<'_> {
+    fn timestamp(&self, entries: &[Entry]) -> f64 {
+        match self {
+            Ranked::Memory(h) => h.timestamp,
+            Ranked::Turn(l) => entries[l.entry].timestamp,
+        }
+    }
+}
+
+/// Moves the best hit by words and the best by meaning to the front (in that order): each
+/// signal's surest find is sent whatever the mix makes of the rest, so turning the embedder on
+/// never costs the turn that BM25 alone ranks first.
+fn best_of_each_signal_first(mut items: Vec<RetrievedItem>) -> Vec<RetrievedItem> {
+    let best = |items: &[RetrievedItem], part: fn(&RetrievedItem) -> Option<f32>| {
+        items
+            .iter()
+            .enumerate()
+            .filter_map(|(i, it)| part(it).map(|p| (i, p)))
+            .max_by(|a, b| a.1.total_cmp(&b.1).then(b.0.cmp(&a.0)))
+            .map(|(i, _)| i)
+    };
+    if let Some(i) = best(&items, |it| it.cosine) {
+        let it = items.remove(i);
+        items.insert(0, it);
+    }
+    if let Some(i) = best(&items, |it| it.bm25) {
+        let it = items.remove(i);
+        items.insert(0, it);
+    }
+    items
 }

@@ -10,6 +10,7 @@ pub mod episodes;
 mod fact_text;
 pub mod facts;
 pub mod fuse;
+pub mod neighbours;
 mod pending_vectors;
 mod restatements;
 pub mod tokenize;
@@ -71,8 +72,8 @@ impl Default for RecallConfig {
     fn default() -> Self {
         RecallConfig {
             weights: fuse::Weights::default(),
-            recent_share: 0.5,
-            max_items: 24,
+            recent_share: 0.1,
+            max_items: 200,
             quantize: false,
         }
     }
@@ -87,6 +88,9 @@ pub struct RecallQuery<'a> {
     /// Kinds to search; empty = all.
     pub kinds: Vec<ItemKind>,
     pub category: Option<&'a str>,
+    /// An item left out: the message the query is taken from, which would match itself best
+    /// and set both signals' yardsticks.
+    pub exclude: Option<&'a str>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -104,6 +108,9 @@ pub struct RecallHit {
     /// embedded yet).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cosine: Option<f32>,
+    /// Its fused relevance on 0..1, before recency and importance.
+    #[serde(skip)]
+    pub relevance: f32,
     #[serde(skip)]
     pub item: u32,
 }
@@ -141,9 +148,11 @@ impl Default for RecallState {
     }
 }
 
-/// Candidates pulled from each ranking before fusion, per result wanted.
-const POOL_FACTOR: usize = 4;
-const MIN_POOL: usize = 50;
+/// Candidates pulled from each ranking before fusion, per result wanted, and at least: the
+/// last vector candidate sets the cosine floor of the fusion (`fuse::Scale`), so the pool is
+/// wide enough for that floor to be an unrelated item's level, whatever `k` is.
+const POOL_FACTOR: usize = 2;
+const MIN_POOL: usize = 300;
 
 impl RecallState {
     pub fn new() -> Self {
@@ -285,15 +294,17 @@ impl RecallState {
         self.lexical.is_empty()
     }
 
-    /// Hybrid search: BM25 and (when given a query vector) cosine, fused by rank, weighted by
+    /// Hybrid search: BM25 and (when given a query vector) cosine, fused by calibrated score, weighted by
     /// recency against `now` and by importance. Best first.
     pub fn search(&self, q: &RecallQuery<'_>, now: f64) -> Vec<RecallHit> {
         if q.k == 0 {
             return Vec::new();
         }
+        let excluded = q.exclude.and_then(|id| self.by_id.get(id).copied());
         let keep = |n: u32| {
             let it = &self.items[n as usize];
-            it.alive
+            Some(n) != excluded
+                && it.alive
                 && (q.kinds.is_empty() || q.kinds.contains(&it.kind))
                 && q.category.is_none_or(|c| it.category.as_deref() == Some(c))
         };
@@ -303,28 +314,53 @@ impl RecallState {
             Some(v) if !self.vectors.is_empty() => self.vectors.search(v, pool, keep),
             _ => Vec::new(),
         };
-        let lexical: Vec<u32> = lexical_hits.iter().map(|h| h.0).collect();
-        let vector: Vec<u32> = vector_hits.iter().map(|h| h.0).collect();
-        let bm25: HashMap<u32, f32> = lexical_hits.into_iter().collect();
-        let cosine: HashMap<u32, f32> = vector_hits.into_iter().collect();
-        let cands: Vec<fuse::Candidate> = fuse::merge(&lexical, &vector)
+        let scale = fuse::Scale::of(
+            &lexical_hits.iter().map(|h| h.1).collect::<Vec<_>>(),
+            q.vector
+                .map(|_| vector_hits.iter().map(|h| h.1).collect::<Vec<_>>())
+                .as_deref(),
+        );
+        let bm25: HashMap<u32, f32> = lexical_hits.iter().copied().collect();
+        let mut cosine: HashMap<u32, f32> = vector_hits.iter().copied().collect();
+        // An item found by its words alone still has a meaning to weigh.
+        if let Some(v) = q.vector {
+            for &(n, _) in &lexical_hits {
+                if let std::collections::hash_map::Entry::Vacant(e) = cosine.entry(n) {
+                    if let Some(c) = self.vectors.cosine(n, v) {
+                        e.insert(c);
+                    }
+                }
+            }
+        }
+        let mut seen: Vec<u32> = lexical_hits.iter().map(|h| h.0).collect();
+        seen.extend(
+            vector_hits
+                .iter()
+                .map(|h| h.0)
+                .filter(|n| !bm25.contains_key(n)),
+        );
+        let cands: Vec<fuse::Candidate> = seen
             .into_iter()
-            .map(|(n, l, v)| {
+            .map(|n| {
                 let it = &self.items[n as usize];
                 fuse::Candidate {
                     item: n,
-                    lexical_rank: l,
-                    vector_rank: v,
+                    bm25: bm25.get(&n).copied(),
+                    cosine: cosine.get(&n).copied(),
                     timestamp: it.timestamp,
                     importance: it.importance,
                     seq: n,
                 }
             })
             .collect();
-        let mut ranked = fuse::rank(&cands, now, &self.config.weights);
+        let mut ranked = fuse::rank(&cands, &scale, now, &self.config.weights);
         if q.vector.is_some() {
             self.prefer_restatements(&mut ranked);
         }
+        let relevance: HashMap<u32, f32> = cands
+            .iter()
+            .map(|c| (c.item, fuse::relevance(c, &scale, &self.config.weights)))
+            .collect();
         ranked
             .into_iter()
             .take(q.k)
@@ -336,11 +372,8 @@ impl RecallState {
                     score,
                     timestamp: it.timestamp,
                     bm25: bm25.get(&n).copied(),
-                    // An item found by its words alone still shows how close its meaning is.
-                    cosine: cosine
-                        .get(&n)
-                        .copied()
-                        .or_else(|| q.vector.and_then(|v| self.vectors.cosine(n, v))),
+                    cosine: cosine.get(&n).copied(),
+                    relevance: relevance.get(&n).copied().unwrap_or(0.0),
                     item: n,
                 }
             })
