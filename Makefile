@@ -10,7 +10,7 @@ WASM := target/wasm32-unknown-unknown/release/llm_memory.wasm
 CHROMEDRIVER ?= /usr/bin/chromedriver
 PORT ?= 8080
 
-.PHONY: serve test-server bench-sync server-deps model ner-fixture embed-model embed-fixture build build-full test-full test lint demo bench deps tools node-deps browser test-native test-wasm test-node test-browser test-types clean size test-demo test-bundler eval eval-corpora llm llm-deps llm-model
+.PHONY: bench-recall serve test-server bench-sync server-deps model ner-fixture embed-model embed-fixture build build-full test-full test lint demo bench deps tools node-deps browser test-native test-wasm test-node test-browser test-types clean size test-demo test-bundler eval eval-corpora llm llm-deps llm-model
 
 ## Build pkg/: the npm package (ES module + wasm + .d.ts).
 build: tools
@@ -193,8 +193,19 @@ test-bundler: node-deps browser build
 demo: node-deps model build
 	node www/server.mjs --port $(PORT)
 
-bench: deps model embed-model llm-model build bench-sync
+bench: deps model embed-model llm-model build bench-sync bench-recall
 	node bench/run.mjs
+
+## Evidence recall under a token budget on public long-conversation benchmarks, with the
+## reference baselines in the same run; rewrites BENCHMARKS.md's "Evidence recall". Reads
+## RealMem from ../shared/corpora/memory/realmem and LoCoMo (the unzipped data/locomo10.zip of
+## github.com/snap-research/locomo) from ../shared/corpora/memory/locomo, or LOCOMO=dir /
+## REALMEM=dir; neither is ever committed. A missing one is skipped with a message.
+LOCOMO ?= ../shared/corpora/memory/locomo
+REALMEM ?= ../shared/corpora/memory/realmem/dataset
+bench-recall: node-deps embed-model
+	cargo run --release --example recall_evidence -- --split all \
+	  --locomo $(LOCOMO) --realmem $(REALMEM) --write BENCHMARKS.md
 
 size: build
 

@@ -8,6 +8,7 @@
 //!   an assistant). A query is a user turn of the stream; its evidence is the turn of an earlier
 //!   session that each memory point it used was extracted from.
 
+use llm_memory::time::days_from_civil;
 use serde_json::Value;
 use std::path::Path;
 
@@ -39,17 +40,6 @@ pub struct Conversation {
 }
 
 const DAY_MS: f64 = 86_400_000.0;
-
-/// Days from 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's algorithm).
-fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
-    let y = if m <= 2 { y - 1 } else { y };
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let mp = (m + 9) % 12;
-    let doy = (153 * mp + 2) / 5 + d - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146_097 + doe - 719_468
-}
 
 const MONTHS: [&str; 12] = [
     "january",

@@ -25,6 +25,9 @@ export interface RetrievedReport {
   /** The entry id of the hit it was sent beside: a turn said just before or after a hit in the
    *  same sitting (no pause over 30 minutes), which ranks mostly for being its neighbour. */
   neighborOf?: string;
+  /** true when it was said within the span of a date the query names ("in May 2023", "on 8
+   *  May", "2023-05-08", a week past the date included): such hits gain half the best score. */
+  dateMatch?: true;
   tokens: number;
   /** YYYY-MM-DD (UTC), as shown in the section. */
   date: string;

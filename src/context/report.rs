@@ -227,4 +227,7 @@ pub struct RetrievedReport {
     /// the same sitting, that ranks mostly for being its neighbour.
     #[serde(rename = "neighborOf", skip_serializing_if = "Option::is_none")]
     pub neighbour_of: Option<String>,
+    /// Present (true) when it was said within the span of a date the query names.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub date_match: Option<bool>,
 }

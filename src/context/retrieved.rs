@@ -42,6 +42,8 @@ pub struct RetrievedItem {
     /// The hit whose neighbour it is (history index and id), when that is why it ranks where
     /// it does: it is sent only beside that hit.
     pub neighbour_of: Option<(usize, String)>,
+    /// Said within the span of a date the query names.
+    pub date_match: bool,
 }
 
 /// What the engine found for this turn's query, best first.
@@ -214,6 +216,7 @@ fn render(
                 tokens: *t,
                 date: format_date(it.timestamp),
                 neighbour_of: it.neighbour_of.as_ref().map(|n| n.1.clone()),
+                date_match: it.date_match.then_some(true),
             });
         }
         let msg = ChatMessage::new(Role::System, text);
@@ -258,6 +261,7 @@ mod tests {
             cosine: None,
             relevance: score,
             neighbour_of: None,
+            date_match: false,
         }
     }
 

@@ -11,7 +11,8 @@ use crate::recall::chunks::VectorChunk;
 use crate::recall::episodes::{Episode, EpisodeRequest};
 use crate::recall::facts::{Fact, FactChange, NewFact, Remembered, StoredFact};
 use crate::recall::{
-    find_entry, find_entry_index, neighbours, tools, ItemKind, RecallHit, RecallQuery, RecallState,
+    dates, find_entry, find_entry_index, neighbours, tools, ItemKind, RecallHit, RecallQuery,
+    RecallState,
 };
 use crate::store::{Record, RecordOp};
 use serde::Serialize;
@@ -481,30 +482,37 @@ impl Memory {
             exclude: latest.map(|e| e.id.as_str()),
             ..Default::default()
         };
-        let hits = self.recall.search(&q, self.recall_now());
+        let now = self.recall_now();
+        let hits = self.recall.search(&q, now);
+        // A date in the query ("in May 2023") lifts the hits said then.
+        let span = dates::named_span(text, now);
+        let best = hits.iter().map(|h| h.score).fold(0.0, f32::max);
+        let dated = |h: &RecallHit| span.is_some_and(|(a, b)| (a..b).contains(&h.timestamp));
         // Turn hits lift the turns around them (`neighbours`); facts and episodes stand alone.
         let mut turn_hits = Vec::new();
         let mut by_entry: std::collections::HashMap<usize, &RecallHit> = Default::default();
         let mut ranked: Vec<(Ranked, f32)> = Vec::new();
         for h in &hits {
+            let score = h.score + if dated(h) { dates::SHARE * best } else { 0.0 };
             match h.kind {
                 ItemKind::Turn => {
                     if let Some(i) = find_entry_index(entries, &h.id) {
-                        turn_hits.push(neighbours::Hit {
-                            entry: i,
-                            score: h.score,
-                        });
+                        turn_hits.push(neighbours::Hit { entry: i, score });
                         by_entry.insert(i, h);
                     }
                 }
-                _ => ranked.push((Ranked::Memory(h), h.score)),
+                _ => ranked.push((Ranked::Memory(h), score)),
             }
         }
-        let timestamps: Vec<f64> = entries.iter().map(|e| e.timestamp).collect();
-        let lifted = neighbours::lift(&turn_hits, &timestamps, |i| {
-            matches!(entries[i].role, Role::User | Role::Assistant)
-                && !entries[i].content.trim().is_empty()
-        });
+        let lifted = neighbours::lift(
+            &turn_hits,
+            entries.len(),
+            |i| entries[i].timestamp,
+            |i| {
+                matches!(entries[i].role, Role::User | Role::Assistant)
+                    && !entries[i].content.trim().is_empty()
+            },
+        );
         ranked.extend(lifted.into_iter().map(|l| (Ranked::Turn(l), l.score)));
         // Nothing to say for it: no shared word, a vector at the unrelated level, no hit near.
         ranked.retain(|r| r.1 > 0.0);
@@ -571,6 +579,7 @@ impl Memory {
                     cosine: h.and_then(|h| h.cosine),
                     relevance: h.map_or(0.0, |h| h.relevance),
                     neighbour_of,
+                    date_match: h.is_some_and(dated),
                 })
             })
             .collect();

@@ -6,6 +6,7 @@
 
 pub mod bm25;
 pub mod chunks;
+pub mod dates;
 pub mod episodes;
 mod fact_text;
 pub mod facts;

@@ -29,9 +29,15 @@ pub struct Lifted {
     pub lender: Option<usize>,
 }
 
-/// Lifts every hit and every neighbour of a hit. `timestamps[i]` is entry `i`'s time and
-/// `turn(i)` says whether it is a turn that may be sent as a memory. Unordered.
-pub fn lift(hits: &[Hit], timestamps: &[f64], turn: impl Fn(usize) -> bool) -> Vec<Lifted> {
+/// Lifts every hit and every neighbour of a hit among `len` entries. `time(i)` is entry `i`'s
+/// time and `turn(i)` says whether it is a turn that may be sent as a memory. Reads only the
+/// entries around the hits. Unordered.
+pub fn lift(
+    hits: &[Hit],
+    len: usize,
+    time: impl Fn(usize) -> f64,
+    turn: impl Fn(usize) -> bool,
+) -> Vec<Lifted> {
     let mut own: std::collections::HashMap<usize, f32> = Default::default();
     for h in hits {
         let e = own.entry(h.entry).or_insert(h.score);
@@ -44,11 +50,11 @@ pub fn lift(hits: &[Hit], timestamps: &[f64], turn: impl Fn(usize) -> bool) -> V
             let mut j = at;
             for _ in 0..WINDOW {
                 let next = j as isize + step;
-                if next < 0 || next as usize >= timestamps.len() {
+                if next < 0 || next as usize >= len {
                     break;
                 }
                 let next = next as usize;
-                if (timestamps[next] - timestamps[j]).abs() > SITTING_GAP_MS {
+                if (time(next) - time(j)).abs() > SITTING_GAP_MS {
                     break;
                 }
                 j = next;
@@ -110,7 +116,7 @@ mod tests {
                 score: 0.2,
             },
         ];
-        let lifted = lift(&hits, &ts, |_| true);
+        let lifted = lift(&hits, ts.len(), |i| ts[i], |_| true);
         let get = |e: usize| lifted.iter().find(|l| l.entry == e).copied();
         assert_eq!(get(4).unwrap().score, 1.0);
         let n5 = get(5).unwrap();
@@ -132,7 +138,8 @@ mod tests {
                 entry: 0,
                 score: 1.0,
             }],
-            &ts,
+            ts.len(),
+            |i| ts[i],
             |i| i != 1,
         );
         assert!(lifted.iter().all(|l| l.entry != 1));

@@ -5,7 +5,7 @@
 
 use super::facts::NewFact;
 use super::{find_entry, ItemKind, RecallQuery, RecallState};
-use crate::history::Entry;
+use crate::history::{Entry, Role};
 use crate::time::format_date;
 use serde_json::{json, Map, Value};
 use std::sync::OnceLock;
@@ -143,9 +143,13 @@ fn run(
                     .ok_or(format!("\"k\" must be an integer from 1 to {MAX_RESULTS}"))?
                     as usize,
             };
+            // The user's message the model is answering is in its context already; as a
+            // "memory" it would only echo the question back.
+            let asking = entries.iter().rev().find(|e| e.role == Role::User);
             let q = RecallQuery {
                 text: &query,
                 k,
+                exclude: asking.map(|e| e.id.as_str()),
                 ..Default::default()
             };
             let hits = state.search(&q, now);

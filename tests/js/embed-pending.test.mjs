@@ -45,7 +45,8 @@ test("context() after an import embeds a few items, embedPending the rest, a reo
   // Meanwhile the words rank what has no vector yet: the report has memories, and those
   // without a vector have no cosine.
   assert.ok(report.retrieved?.length > 0);
-  assert.ok(report.retrieved.every((r) => r.score > 0 && (r.bm25 !== undefined || r.cosine !== undefined)));
+  // (or the hit it was sent beside, for a neighbouring turn).
+  assert.ok(report.retrieved.every((r) => r.score > 0 && (r.bm25 !== undefined || r.cosine !== undefined || r.neighborOf !== undefined)));
 
   // Idle-time work: batches of 64 until none wait; each call embeds at most its limit.
   let left = afterContext;
