@@ -60,8 +60,7 @@ pub fn named_span(text: &str, now: f64) -> Option<(f64, f64)> {
         |from: i64, to: i64| Some((from as f64 * DAY_MS, (to + TOLD_AFTER_DAYS) as f64 * DAY_MS));
     let next_month = |y: i64, m: i64| if m == 12 { (y + 1, 1) } else { (y, m + 1) };
     let at = |i: usize| words.get(i).copied().unwrap_or("");
-    for i in 0..words.len() {
-        let w = words[i];
+    for (i, &w) in words.iter().enumerate() {
         // 2023-05-08 or 2023-05
         let parts: Vec<&str> = w.split('-').collect();
         if let [y, m, rest @ ..] = parts.as_slice() {
