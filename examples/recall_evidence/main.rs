@@ -421,7 +421,23 @@ fn write_section(path: &Path, table: &str, a: &Args) {
     let text = std::fs::read_to_string(path).expect("BENCHMARKS.md");
     let (start, end) = ("<!-- recall-evidence -->", "<!-- /recall-evidence -->");
     let body = format!(
-        "{start}\nMeasured by `make bench-recall` (`cargo run --release --example recall_evidence -- --split {}`; Llama 3 tokenizer; budgets {:?} tokens, the question included).{table}\n{end}",
+        "{start}\nMeasured by `make bench-recall` (`cargo run --release --example recall_evidence -- --split {}`), \
+         natively on the same core the wasm runs. Each conversation is added turn by turn with its dates \
+         (`timestamp`); a LoCoMo question is asked as a new user message after the whole conversation, a \
+         RealMem query is its own turn of the stream. A question counts when **all** its evidence turns \
+         are in the context sent (as recent turns or memories); budgets {:?} tokens by the Llama 3 \
+         tokenizer, the question included. \"ours\" is strategy `retrieval` with its defaults, words only \
+         and with the sentence embedder (all-MiniLM-L6-v2, `make embed-model`; the backlog embedded before \
+         each question, as `embedPending` does). The references are filled to the same budget with the \
+         same line format and counts: the newest turns, a plain BM25 top-k (Okapi, k1 1.2, b 0.75, \
+         lower-cased words) and a cosine top-k over the same vectors. Each benchmark is split by name \
+         into a **tune** half (LoCoMo samples 26–43, RealMem personas A–L; the defaults were chosen on \
+         it) and a **held-out** half never looked at while tuning. LoCoMo: snap-research/locomo \
+         (`data/locomo10.zip`, commit e76cdff; the snapshot states no licence, so it is only read for \
+         measuring, from `../shared`, never committed; a shared photo is \
+         the turn's text plus its caption). RealMem: zhiyuan5986/RealMemBench (Apache-2.0); a query's \
+         evidence is the turn each memory point it used was extracted from; many of those turns are \
+         longer than 1 000 tokens, which caps every method at small budgets.\n{table}\n{end}",
         a.split, a.budgets
     );
     let new = match (text.find(start), text.find(end)) {

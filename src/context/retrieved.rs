@@ -44,6 +44,9 @@ pub struct RetrievedItem {
     pub neighbour_of: Option<(usize, String)>,
     /// Said within the span of a date the query names.
     pub date_match: bool,
+    /// The history index of a newer turn that restates it with another value: the old value
+    /// is sent only beside its correction.
+    pub corrected_by: Option<usize>,
 }
 
 /// What the engine found for this turn's query, best first.
@@ -113,14 +116,15 @@ pub fn pick(
                 continue;
             }
         }
-        if let Some((hit, _)) = &item.neighbour_of {
-            let beside = recent(*hit)
+        let sent = |entry: usize| {
+            recent(entry)
                 || chosen.iter().any(|&(n, _)| {
-                    matches!(input.items[n].source, RetrievedSource::Entry(e) if e == *hit)
-                });
-            if !beside {
-                continue;
-            }
+                    matches!(input.items[n].source, RetrievedSource::Entry(e) if e == entry)
+                })
+        };
+        let beside_hit = item.neighbour_of.as_ref().is_none_or(|(hit, _)| sent(*hit));
+        if !beside_hit || !item.corrected_by.is_none_or(sent) {
+            continue;
         }
         let t = counter.count(&line(item));
         let opens = if is_episode(item) {
@@ -262,6 +266,7 @@ mod tests {
             relevance: score,
             neighbour_of: None,
             date_match: false,
+            corrected_by: None,
         }
     }
 

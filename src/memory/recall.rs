@@ -516,6 +516,33 @@ impl Memory {
         ranked.extend(lifted.into_iter().map(|l| (Ranked::Turn(l), l.score)));
         // Nothing to say for it: no shared word, a vector at the unrelated level, no hit near.
         ranked.retain(|r| r.1 > 0.0);
+        // A correction ranks just above what it corrects, whatever lifted the old one (oldest
+        // first, so a chain of corrections carries over).
+        let correction = |entry: usize| {
+            by_entry
+                .get(&entry)
+                .and_then(|h| h.restated_by.as_deref())
+                .and_then(|id| find_entry_index(entries, id))
+        };
+        let mut at: Vec<(usize, usize)> = ranked
+            .iter()
+            .enumerate()
+            .filter_map(|(k, r)| match r.0 {
+                Ranked::Turn(l) => Some((l.entry, k)),
+                Ranked::Memory(_) => None,
+            })
+            .collect();
+        at.sort_unstable();
+        for &(entry, k) in &at {
+            let newer = correction(entry)
+                .and_then(|n| at.binary_search_by_key(&n, |p| p.0).ok())
+                .map(|p| at[p].1);
+            if let Some(nk) = newer {
+                if ranked[nk].1 <= ranked[k].1 {
+                    ranked[nk].1 = ranked[k].1 * (1.0 + 1e-4);
+                }
+            }
+        }
         // Best first; ties: the newer first, as the search orders.
         ranked.sort_by(|a, b| {
             b.1.total_cmp(&a.1)
@@ -580,6 +607,10 @@ impl Memory {
                     relevance: h.map_or(0.0, |h| h.relevance),
                     neighbour_of,
                     date_match: h.is_some_and(dated),
+                    corrected_by: match r {
+                        Ranked::Turn(l) => correction(l.entry),
+                        Ranked::Memory(_) => None,
+                    },
                 })
             })
             .collect();
@@ -621,13 +652,25 @@ fn best_of_each_signal_first(mut items: Vec<RetrievedItem>) -> Vec<RetrievedItem
             .max_by(|a, b| a.1.total_cmp(&b.1).then(b.0.cmp(&a.0)))
             .map(|(i, _)| i)
     };
-    if let Some(i) = best(&items, |it| it.cosine) {
+    // An old value goes with its correction, which goes just before it.
+    let to_front = |items: &mut Vec<RetrievedItem>, i: usize| {
         let it = items.remove(i);
+        let newer = it.corrected_by.and_then(|e| {
+            items
+                .iter()
+                .position(|x| x.source == RetrievedSource::Entry(e))
+        });
         items.insert(0, it);
+        if let Some(p) = newer {
+            let c = items.remove(p + 1);
+            items.insert(0, c);
+        }
+    };
+    if let Some(i) = best(&items, |it| it.cosine) {
+        to_front(&mut items, i);
     }
     if let Some(i) = best(&items, |it| it.bm25) {
-        let it = items.remove(i);
-        items.insert(0, it);
+        to_front(&mut items, i);
     }
     items
 }

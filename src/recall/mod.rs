@@ -112,6 +112,9 @@ pub struct RecallHit {
     /// Its fused relevance on 0..1, before recency and importance.
     #[serde(skip)]
     pub relevance: f32,
+    /// A newer candidate that says the same thing with another value (its correction).
+    #[serde(skip)]
+    pub restated_by: Option<String>,
     #[serde(skip)]
     pub item: u32,
 }
@@ -355,9 +358,11 @@ impl RecallState {
             })
             .collect();
         let mut ranked = fuse::rank(&cands, &scale, now, &self.config.weights);
-        if q.vector.is_some() {
-            self.prefer_restatements(&mut ranked);
-        }
+        let restated = if q.vector.is_some() {
+            self.prefer_restatements(&mut ranked)
+        } else {
+            HashMap::new()
+        };
         let relevance: HashMap<u32, f32> = cands
             .iter()
             .map(|c| (c.item, fuse::relevance(c, &scale, &self.config.weights)))
@@ -375,6 +380,7 @@ impl RecallState {
                     bm25: bm25.get(&n).copied(),
                     cosine: cosine.get(&n).copied(),
                     relevance: relevance.get(&n).copied().unwrap_or(0.0),
+                    restated_by: restated.get(&n).map(|&r| self.items[r as usize].id.clone()),
                     item: n,
                 }
             })

@@ -18,7 +18,12 @@ impl RecallState {
     /// Ranks a turn that restates an older candidate (by vector) just above it: the newer
     /// statement is the current one, so a context that sends the old value also sends the
     /// correction, and sends it first. Oldest first, so a chain of corrections carries over.
-    pub(super) fn prefer_restatements(&self, ranked: &mut [(u32, f32)]) {
+    /// Returns, for each older item restated, the newest item restating it.
+    pub(super) fn prefer_restatements(
+        &self,
+        ranked: &mut [(u32, f32)],
+    ) -> std::collections::HashMap<u32, u32> {
+        let mut restated = std::collections::HashMap::new();
         let m = ranked.len().min(RESTATEMENT_POOL);
         let item = |n: u32| &self.items[n as usize];
         let mut order: Vec<usize> = (0..m)
@@ -38,6 +43,9 @@ impl RecallState {
                     .vectors
                     .pair_cosine(a.0, b.0)
                     .is_some_and(|c| (RESTATEMENT_COSINE..0.999).contains(&c));
+                if restates {
+                    restated.insert(a.0, b.0);
+                }
                 if restates && b.1 <= a.1 {
                     ranked[newer].1 = a.1 * (1.0 + 1e-4);
                     moved = true;
@@ -48,6 +56,7 @@ impl RecallState {
             // As `fuse::rank` orders: score, then the newer item first.
             ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then(b.0.cmp(&a.0)));
         }
+        restated
     }
 }
 
