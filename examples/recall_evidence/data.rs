@@ -41,21 +41,6 @@ pub struct Conversation {
 
 const DAY_MS: f64 = 86_400_000.0;
 
-const MONTHS: [&str; 12] = [
-    "january",
-    "february",
-    "march",
-    "april",
-    "may",
-    "june",
-    "july",
-    "august",
-    "september",
-    "october",
-    "november",
-    "december",
-];
-
 /// "1:56 pm on 8 May, 2023" in ms since the epoch.
 fn locomo_time(s: &str) -> Option<f64> {
     let (clock, date) = s.split_once(" on ")?;
@@ -74,7 +59,7 @@ fn locomo_time(s: &str) -> Option<f64> {
     let d: i64 = parts.next()?.parse().ok()?;
     let month = parts.next()?.to_lowercase();
     let y: i64 = parts.next()?.parse().ok()?;
-    let mo = MONTHS.iter().position(|x| *x == month)? as i64 + 1;
+    let mo = llm_memory::recall::dates::month(&month)?;
     Some(days_from_civil(y, mo, d) as f64 * DAY_MS + (h * 60 + m) as f64 * 60_000.0)
 }
 

@@ -654,7 +654,9 @@ fn best_of_each_signal_first(mut items: Vec<RetrievedItem>) -> Vec<RetrievedItem
     };
     // An old value goes with its correction, which goes just before it.
     let to_front = |items: &mut Vec<RetrievedItem>, i: usize| {
-        let it = items.remove(i);
+        let mut it = items.remove(i);
+        // Sent for its own signal, not as a neighbour: it goes whether its neighbour does or not.
+        it.neighbour_of = None;
         let newer = it.corrected_by.and_then(|e| {
             items
                 .iter()
@@ -666,7 +668,21 @@ fn best_of_each_signal_first(mut items: Vec<RetrievedItem>) -> Vec<RetrievedItem
             items.insert(0, c);
         }
     };
-    if let Some(i) = best(&items, |it| it.cosine) {
+    // For meaning, the surest find that words missed (no shared word, or under half the best
+    // BM25): what words find ranks high already,
+    // and a question with two sides ("where am I based, and what about gardening?") keeps the
+    // side only meaning finds.
+    let top_words = items.iter().filter_map(|it| it.bm25).fold(0.0, f32::max);
+    let words_missed = |it: &RetrievedItem| it.bm25.is_none_or(|b| b < top_words / 2.0);
+    let by_meaning = items
+        .iter()
+        .enumerate()
+        .filter(|(_, it)| words_missed(it))
+        .filter_map(|(i, it)| it.cosine.map(|c| (i, c)))
+        .max_by(|a, b| a.1.total_cmp(&b.1).then(b.0.cmp(&a.0)))
+        .map(|(i, _)| i)
+        .or_else(|| best(&items, |it| it.cosine));
+    if let Some(i) = by_meaning {
         to_front(&mut items, i);
     }
     if let Some(i) = best(&items, |it| it.bm25) {

@@ -27,7 +27,8 @@ const MONTHS: [&[&str]; 12] = [
     &["december", "dec"],
 ];
 
-fn month(word: &str) -> Option<i64> {
+/// The month (1–12) an English month name or abbreviation names.
+pub fn month(word: &str) -> Option<i64> {
     let w = word.trim_end_matches('.').to_lowercase();
     MONTHS
         .iter()

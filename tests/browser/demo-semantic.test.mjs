@@ -47,7 +47,7 @@ test("semantic recall: the toggle loads the embedder with progress, and the insp
   page.on("pageerror", (e) => errors.push(e.message));
   const progress = [];
   page.on("console", () => {});
-  await page.goto(`${server.url}/?strategy=retrieval&budget=500&reserve=100&tokenizer=approximate`);
+  await page.goto(`${server.url}/?strategy=retrieval&budget=300&reserve=100&tokenizer=approximate`);
   await page.waitForSelector("body[data-ready='1']", { timeout: 30_000 });
   assert.equal(await page.getByTestId("settings-semantic").isChecked(), true, "on by default when the model is served");
   // Progress is shown while the 23 MB file arrives.
