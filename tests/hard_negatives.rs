@@ -8,7 +8,7 @@
 //! Each class may cost at most a few findings, and all of them together at most
 //! [`PER_1000_RULES`] per 1 000 messages with the rules alone. With the PII model
 //! (`models/pii-ner.bin`, `make model`) the same texts run again against their own limits;
-//! that half runs optimized only (`cargo test --release --test hard_negatives`, in `make
+//! that half runs optimized only (`cargo test --profile server --test hard_negatives`, in `make
 //! test`), is skipped without the model file unless `CI` is set, and fails without it in CI.
 
 use llm_memory::redact::{Finding, Redactor, RedactorConfig};
@@ -46,6 +46,11 @@ const RULES_LIMITS: &[(&str, usize)] = &[
 
 /// Findings per 1 000 hard-negative messages, all classes together, rules alone.
 const PER_1000_RULES: usize = 8;
+
+/// The goal for every redactor, per 1 000 hard negatives: the limits above are ceilings pinned at
+/// what the code gives today, so a regression fails; they are not the goal, and each message
+/// names both.
+const GOAL_PER_1000: usize = 20;
 
 fn messages(class: &str) -> Vec<String> {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -100,17 +105,23 @@ fn check(found: &[(String, usize, Vec<String>)], limits: &[(&str, usize)], per_1
     for ((class, _, f), (_, limit)) in found.iter().zip(limits) {
         if f.len() > *limit {
             over.push(format!(
-                "{class}: {} findings, limit {limit}: {f:?}",
+                "{class}: {} findings, over the ceiling of {limit} pinned against regressions \
+                 (the goal is none): {f:?}",
                 f.len()
             ));
         }
     }
     let messages: usize = found.iter().map(|(_, n, _)| n).sum();
     let findings: usize = found.iter().map(|(_, _, f)| f.len()).sum();
-    println!("{findings} findings on {messages} messages");
+    let rate = findings as f64 * 1000.0 / messages as f64;
+    println!(
+        "{findings} findings on {messages} messages: {rate:.0} per 1 000 \
+         (ceiling {per_1000}, goal {GOAL_PER_1000})"
+    );
     if findings * 1000 > per_1000 * messages {
         over.push(format!(
-            "{findings} findings on {messages} messages: over {per_1000} per 1 000"
+            "{findings} findings on {messages} messages ({rate:.0} per 1 000): over the ceiling \
+             of {per_1000} per 1 000 pinned against regressions; the goal is {GOAL_PER_1000}"
         ));
     }
     assert!(over.is_empty(), "{}", over.join("\n"));

@@ -5,7 +5,7 @@
 //!
 //! Without the model file the tests are skipped with a message, except in CI (`CI` set), where
 //! `make test` builds it first and its absence is a failure. They run optimized only
-//! (`cargo test --release --test ner_redact`, in `make test`): unoptimized, the encoder takes
+//! (`cargo test --profile server --test ner_redact`, in `make test`): unoptimized, the encoder takes
 //! minutes over these texts.
 #![cfg(all(not(target_arch = "wasm32"), not(debug_assertions)))]
 

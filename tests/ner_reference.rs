@@ -6,7 +6,7 @@
 //!
 //! Without the model file the test is skipped with a message, except in CI (`CI` set), where
 //! `make test` builds it first and its absence is a failure. The comparison runs in optimized
-//! builds only (`cargo test --release --test ner_reference`, part of `make test-native`).
+//! builds only (`cargo test --profile server --test ner_reference`, part of `make test-native`).
 
 use llm_memory::ner::NerModel;
 use std::path::PathBuf;

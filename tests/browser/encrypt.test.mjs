@@ -1,4 +1,4 @@
-// Encryption at rest in headless Chromium, without sync: with `encrypt: { key }`, IndexedDB and
+// Encryption at rest in a headless browser, without sync: with `encrypt: { key }`, IndexedDB and
 // localStorage hold no planted text and no PII value (the redaction vault included); a wrong
 // key rejects with WRONG_KEY and leaves every stored byte as it was.
 import { test, before, after } from "node:test";

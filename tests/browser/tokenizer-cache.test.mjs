@@ -1,4 +1,4 @@
-// Tokenizer.fromJsonCached in Chromium: the first load stores the prepared form in IndexedDB,
+// Tokenizer.fromJsonCached in the browser (Chromium; Firefox under make test-firefox): the first load stores the prepared form in IndexedDB,
 // a reload reads it back and counts exactly the same; a damaged cache entry falls back to the
 // JSON instead of failing.
 import { test, before, after } from "node:test";

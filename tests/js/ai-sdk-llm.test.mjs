@@ -5,7 +5,6 @@
 // or (as startLlm decides) where the model is not installed and CI is unset.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync } from "node:fs";
 import { streamText, wrapLanguageModel } from "ai";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import { Memory } from "./helpers.mjs";
@@ -15,7 +14,6 @@ const serverModule = new URL("./llm-server.mjs", import.meta.url);
 
 /** The local model (`startLlm` resolves to null where it is not installed and CI is unset). */
 async function startModel(t) {
-  if (!existsSync(serverModule)) return t.skip("tests/js/llm-server.mjs is not in this tree");
   const { startLlm } = await import(serverModule);
   const llm = await startLlm();
   if (!llm) return t.skip("the local model is not installed (make llm)");
