@@ -3,13 +3,13 @@
 // wasm-bindgen emits a class's members in the order of rustc's metadata statics, which are
 // sorted by symbol name: by module, then by a hash. `Memory` came out with its constructor
 // after some thirty methods. So the members are put back in the order of the sources: the
-// files in `FILES` first, in that order (`Memory`: constructor and conversation, privacy,
+// files in `FILES` first, in that order (`Memory`: constructor and conversation, forgetting, privacy,
 // long-term memory, persistence), then the other binding files; within a file, as written.
 // Members the sources do not declare (`free`, `[Symbol.dispose]`) go last.
 import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 
-const FILES = ["memory.rs", "memory_privacy.rs", "memory_facts.rs", "memory_episodes.rs", "memory_embedding.rs", "memory_store.rs"];
+const FILES = ["memory.rs", "memory_forget.rs", "memory_privacy.rs", "memory_facts.rs", "memory_episodes.rs", "memory_embedding.rs", "memory_store.rs"];
 
 /** The JS names of exported members in declaration order, per JS class name. */
 export function declaredMembers(dir = "src/bindings") {

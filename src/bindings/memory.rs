@@ -302,39 +302,6 @@ impl Memory {
         self.core.borrow().entries().len()
     }
 
-    /// Removes an entry everywhere (summaries that covered it are deleted too), or, given a
-    /// fact or episode id (`"f3"`, `"ep2"`), forgets that memory (a fact's trail stays in
-    /// `factHistory`).
-    ///
-    /// @example
-    /// ```js
-    /// const id = mem.add("user", "my card is 4111 1111 1111 1111");
-    /// mem.forget(id); // gone from the history, the summaries and the index
-    /// ```
-    pub fn forget(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue,
-    ) -> Result<(), JsValue> {
-        let id = string_arg(&id, "id")?;
-        self.writable()?;
-        super::recall_hooks::forget_any(&self.core, &id)?;
-        self.changed();
-        Ok(())
-    }
-
-    /// Clears the conversation (entries, summaries, steps). Pinned facts and options stay.
-    ///
-    /// @example
-    /// ```js
-    /// newChatButton.onclick = () => mem.clear();
-    /// ```
-    pub fn clear(&self) -> Result<(), JsValue> {
-        self.writable()?;
-        self.core.borrow_mut().clear();
-        self.changed();
-        Ok(())
-    }
-
     /// Pins a fact: sent every turn in a `[Pinned facts]` section while the budget allows.
     /// Returns its id, for `unpin`.
     ///

@@ -11,6 +11,7 @@ pub mod memory;
 mod memory_embedding;
 mod memory_episodes;
 mod memory_facts;
+mod memory_forget;
 mod memory_options;
 mod memory_privacy;
 mod memory_store;

@@ -378,16 +378,6 @@ pub async fn build_context(
     Ok(built)
 }
 
-/// `forget(id)`: a fact or episode id forgets that memory, anything else an entry.
-pub fn forget_any(core: &RefCell<Core>, id: &str) -> Result<(), JsValue> {
-    let mut c = core.borrow_mut();
-    if c.is_memory_id(id) {
-        Ok(c.forget_memory(id, now())?)
-    } else {
-        Ok(c.forget(id)?)
-    }
-}
-
 pub(super) fn parse_kinds(v: Option<JsValue>) -> Result<Vec<ItemKind>, JsValue> {
     let Some(v) = v else {
         return Ok(Vec::new());

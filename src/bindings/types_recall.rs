@@ -83,6 +83,8 @@ export interface Fact {
   updatedAt: number;
   status: "active" | "superseded" | "deleted";
   supersededBy?: string;
+  /** The turns it was extracted from: forgetting one forgets the fact (unless `keepDerived`). */
+  from?: string[];
 }
 
 export interface FactChange {

@@ -21,7 +21,8 @@ pub const VAULT_KIND: &str = crate::store::records::kind::VAULT;
 pub(super) struct Egress {
     redactor: RefCell<Redactor>,
     entries: RefCell<HashMap<String, (Entry, Counts)>>,
-    saved_vault_len: usize,
+    /// The vault revision last stored: it is written again only when it changed.
+    saved_vault_revision: u64,
 }
 
 impl Egress {
@@ -40,11 +41,11 @@ impl Memory {
                     r.set_vault(vault);
                 }
             }
-            let saved_vault_len = r.vault().len();
+            let saved_vault_revision = r.vault().revision();
             Egress {
                 redactor: RefCell::new(r),
                 entries: RefCell::new(HashMap::new()),
-                saved_vault_len,
+                saved_vault_revision,
             }
         });
         self.count_system_prompt();
@@ -144,9 +145,30 @@ impl Memory {
         let Ok(theirs) = crate::redact::Vault::from_json(&record.data.to_string()) else {
             return;
         };
+        // Values that tab erased go here too (it forgot what held them), before its new ones
+        // come in: the count of values before the merge is what finds the new ones.
+        let erased = egress.redactor.borrow_mut().adopt_vault_erasures(&theirs);
+        if !erased.is_empty() {
+            egress.entries.borrow_mut().clear();
+            self.recount();
+        }
+        let Some(egress) = &self.egress else {
+            return;
+        };
         let before = self.vault_len();
         if egress.redactor.borrow_mut().merge_vault(&theirs) > 0 {
             self.redact_again_for_values_since(before);
+        }
+    }
+
+    /// Removes the vault values none of `kept_texts` holds; the vault is stored by the caller.
+    pub(super) fn erase_vault_values_in<'a>(
+        &self,
+        kept_texts: impl IntoIterator<Item = &'a str>,
+    ) -> crate::redact::vault::Erased {
+        match &self.egress {
+            Some(e) => e.redactor.borrow_mut().erase_vault_values(kept_texts),
+            None => Default::default(),
         }
     }
 
@@ -217,10 +239,10 @@ impl Memory {
             return;
         };
         let vault = egress.redactor.borrow().vault().clone();
-        if vault.is_empty() || vault.len() == egress.saved_vault_len {
+        if vault.revision() == egress.saved_vault_revision {
             return;
         }
-        egress.saved_vault_len = vault.len();
+        egress.saved_vault_revision = vault.revision();
         let data = serde_json::from_str(&vault.to_json()).unwrap_or(serde_json::Value::Null);
         let record = Record {
             kind: VAULT_KIND.into(),

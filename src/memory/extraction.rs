@@ -18,6 +18,13 @@ pub struct ExtractRequest {
     upto: String,
 }
 
+impl ExtractRequest {
+    /// The ids of the turns handed over: the facts extracted from them came from these.
+    fn ids(&self) -> Vec<String> {
+        self.turns.iter().map(|e| e.id.clone()).collect()
+    }
+}
+
 /// What the hook gave back.
 #[derive(Debug, Clone, Copy)]
 pub enum ExtractAnswer<'a> {
@@ -72,13 +79,14 @@ impl Memory {
                     .iter()
                     .map(|n| format!("extract: {n} (left out)"))
                     .collect();
-                let skipped = self.apply_extraction(&parsed.ops, Some(&request.upto), now);
+                let skipped =
+                    self.apply_extraction(&parsed.ops, Some(&request.upto), &request.ids(), now);
                 let applied = parsed.ops.len() - skipped.len().min(parsed.ops.len());
                 notes.extend(skipped);
                 return ExtractOutcome { applied, notes };
             }
             ExtractAnswer::Unusable(reason) => {
-                self.apply_extraction(&[], Some(&request.upto), now);
+                self.apply_extraction(&[], Some(&request.upto), &[], now);
                 return ExtractOutcome {
                     applied: 0,
                     notes: vec![format!(
@@ -94,14 +102,14 @@ impl Memory {
         match parsed {
             Ok(ops) => {
                 let ops = ops.unwrap_or_default();
-                let notes = self.apply_extraction(&ops, Some(&request.upto), now);
+                let notes = self.apply_extraction(&ops, Some(&request.upto), &request.ids(), now);
                 ExtractOutcome {
                     applied: ops.len() - notes.len().min(ops.len()),
                     notes,
                 }
             }
             Err(e) => {
-                self.apply_extraction(&[], Some(&request.upto), now);
+                self.apply_extraction(&[], Some(&request.upto), &[], now);
                 ExtractOutcome {
                     applied: 0,
                     notes: vec![format!(

@@ -6,6 +6,7 @@
 pub mod config;
 mod egress;
 mod embedding;
+mod erasure;
 mod extraction;
 mod llm_requests;
 mod persist;
@@ -23,6 +24,7 @@ use crate::tokens::SharedCounter;
 
 pub use config::MemoryConfig;
 pub use embedding::{EmbedRequest, EmbedRound, EMBED_BATCH, IN_PAGE_ITEMS_PER_SEARCH};
+pub use erasure::{Erasure, ForgetOptions, Kept, Removed};
 pub use extraction::{ExtractAnswer, ExtractOutcome, ExtractRequest};
 pub use llm_requests::{episode_answer, ExtractExchange};
 pub use recall::{ContextExtras, ExtractOp, Recalled};
@@ -198,10 +200,18 @@ impl Memory {
         &self.entry_tokens
     }
 
-    /// Removes an entry everywhere: the log, and every summary that covered it (its text may
-    /// hold the forgotten words, so it leaves `summaries()`, exports and storage too). The
-    /// turns it covered are sent as turns until the next summary folds them in again.
-    pub fn forget(&mut self, id: &str) -> Result<()> {
+    /// Forgets a turn, a fact or an episode with every copy derived from it (see
+    /// [`Memory::erase`]); the receipt says what went.
+    pub fn forget(&mut self, id: &str) -> Result<Erasure> {
+        let now = self.recall_now();
+        self.erase(id, ForgetOptions::default(), now)
+    }
+
+    /// Removes an entry from the log, and every summary that covered it (its text may hold the
+    /// forgotten words, so it leaves `summaries()`, exports and storage too); returns those
+    /// summaries' ids. The turns it covered are sent as turns until the next summary folds them
+    /// in again.
+    fn forget_entry(&mut self, id: &str) -> Result<Vec<String>> {
         let index = self.history.remove(id)?;
         self.entry_tokens.remove(index);
         self.entry_order.remove(index);
@@ -225,15 +235,21 @@ impl Memory {
         if !gone.is_empty() {
             self.summary_forgotten = true;
         }
-        for g in gone {
+        for g in &gone {
             self.emit_delete(crate::store::records::kind::SUMMARY, &g.id);
         }
         self.drop_requests_covering(id, index);
-        Ok(())
+        Ok(gone.into_iter().map(|g| g.id).collect())
     }
 
-    /// Clears the conversation: entries, summaries and steps. Pinned facts and options stay.
-    pub fn clear(&mut self) {
+    /// Clears the conversation and what was derived from it (see [`Memory::clear_with`]).
+    pub fn clear(&mut self) -> Erasure {
+        let now = self.recall_now();
+        self.clear_with(ForgetOptions::default(), now)
+    }
+
+    /// Empties the log, summaries and steps. Pinned facts and options stay.
+    fn clear_conversation(&mut self) {
         self.history.clear();
         self.entry_tokens.clear();
         self.entry_order.clear();

@@ -230,7 +230,7 @@ impl Memory {
     }
 
     /// Keeps a record among the stored ones (so an export has it) and reports it to the store.
-    fn persist_record(&mut self, kind: &str, id: &str, data: serde_json::Value) {
+    pub(super) fn persist_record(&mut self, kind: &str, id: &str, data: serde_json::Value) {
         let order = id
             .trim_start_matches(|c: char| !c.is_ascii_digit())
             .parse::<f64>()
@@ -274,6 +274,14 @@ impl Memory {
         changed.extend(superseded.iter().cloned());
         self.fact_changed(&changed);
         Ok(superseded)
+    }
+
+    /// Records the turns a fact was extracted from, and stores it again with them.
+    fn fact_came_from(&mut self, id: &str, from: &[String]) {
+        if !from.is_empty() {
+            self.recall.facts.add_sources(id, from);
+            self.fact_changed(&[id.to_string()]);
+        }
     }
 
     /// Deletes a fact (kept in its history) or an episode.
@@ -414,6 +422,7 @@ impl Memory {
         &mut self,
         ops: &[ExtractOp],
         upto: Option<&str>,
+        from: &[String],
         now: f64,
     ) -> Vec<String> {
         let mut notes = Vec::new();
@@ -430,8 +439,10 @@ impl Memory {
                         },
                         now,
                     )
-                    .map(drop),
-                ("update", Some(id)) => self.update_fact(id, text, now).map(drop),
+                    .map(|r| self.fact_came_from(&r.id, from)),
+                ("update", Some(id)) => self
+                    .update_fact(id, text, now)
+                    .map(|_| self.fact_came_from(id, from)),
                 ("delete", Some(id)) => self.forget_memory(id, now),
                 ("delete", None) => {
                     Err(Error::new(ErrorCode::InvalidDocument, "delete needs an id"))
@@ -453,7 +464,7 @@ impl Memory {
     }
 
     /// The clock of a context: the newest thing in memory (the core reads no clock).
-    fn recall_now(&self) -> f64 {
+    pub(super) fn recall_now(&self) -> f64 {
         let last = self.history.entries().last().map_or(0.0, |e| e.timestamp);
         self.recall
             .facts

@@ -20,6 +20,32 @@ pub struct VectorChunk {
     pub data: String,
 }
 
+/// `chunk` without the embeddings of the items in `gone`, and how many were taken out.
+pub fn without(chunk: &VectorChunk, gone: &rustc_hash::FxHashSet<String>) -> (VectorChunk, usize) {
+    let flat = chunk.vectors().unwrap_or_default();
+    let mut kept = VectorChunk {
+        dim: chunk.dim,
+        ids: Vec::new(),
+        hashes: Vec::new(),
+        data: String::new(),
+    };
+    let mut values = Vec::new();
+    let mut dropped = 0;
+    for (i, (id, hash)) in chunk.ids.iter().zip(&chunk.hashes).enumerate() {
+        if gone.contains(id) {
+            dropped += 1;
+            continue;
+        }
+        kept.ids.push(id.clone());
+        kept.hashes.push(hash.clone());
+        if let Some(v) = flat.get(i * chunk.dim..(i + 1) * chunk.dim) {
+            values.extend_from_slice(v);
+        }
+    }
+    kept.data = encode(&values);
+    (kept, dropped)
+}
+
 /// FNV-1a, 64-bit: stable across builds and platforms, unlike `DefaultHasher`.
 pub fn text_hash(text: &str) -> String {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;

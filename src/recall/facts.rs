@@ -37,6 +37,10 @@ pub struct Fact {
     pub status: FactStatus,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub superseded_by: Option<String>,
+    /// The turns it was extracted from (ids), empty for a fact the app stored itself:
+    /// forgetting one of them forgets the fact too.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub from: Vec<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -185,6 +189,7 @@ impl FactStore {
             updated_at: now,
             status: FactStatus::Active,
             superseded_by: None,
+            from: Vec::new(),
         });
         let i = self.facts.len() - 1;
         self.position.insert(id.clone(), i);
@@ -326,6 +331,28 @@ impl FactStore {
                 format!("no fact with id {id:?}"),
             )),
         }
+    }
+
+    /// Records that fact `id` came from the turns `from` (an extraction over them).
+    pub fn add_sources(&mut self, id: &str, from: &[String]) {
+        if let Some(&i) = self.position.get(id) {
+            let f = &mut self.facts[i];
+            for t in from {
+                if !f.from.contains(t) {
+                    f.from.push(t.clone());
+                }
+            }
+        }
+    }
+
+    /// Facts not yet forgotten that came from any of `turns`.
+    pub fn derived_from(&self, turns: &rustc_hash::FxHashSet<&str>) -> Vec<String> {
+        self.facts
+            .iter()
+            .filter(|f| f.status != FactStatus::Deleted)
+            .filter(|f| f.from.iter().any(|t| turns.contains(t.as_str())))
+            .map(|f| f.id.clone())
+            .collect()
     }
 
     pub fn get(&self, id: &str) -> Option<&Fact> {

@@ -102,6 +102,12 @@ impl RecallState {
         Ok(records)
     }
 
+    /// Takes the embeddings of forgotten items out of the chunk being filled, so that the next
+    /// rewrite of its record does not bring them back.
+    pub fn drop_open_vectors(&mut self, gone: &rustc_hash::FxHashSet<String>) {
+        self.open_chunk.retain(|(id, _, _)| !gone.contains(id));
+    }
+
     /// The text an item embeds (turn texts come from `entries`).
     fn item_text(&self, kind: ItemKind, id: &str, entries: &[Entry]) -> Option<String> {
         match kind {

@@ -90,10 +90,16 @@ impl VectorIndex {
         Ok(())
     }
 
+    /// Removes the vector of `slot`. Its row is zeroed, not only marked: a forgotten turn's
+    /// embedding says much about its text.
     pub fn remove(&mut self, slot: u32) {
         if let Some(row) = self.row_of.remove(&slot) {
             self.alive[row] = false;
             self.live -= 1;
+            self.data[row * self.dim..(row + 1) * self.dim].fill(0.0);
+            if let Some(q) = &mut self.quantized {
+                q.data[row * self.dim..(row + 1) * self.dim].fill(0);
+            }
         }
     }
 

@@ -293,6 +293,20 @@ impl Redactor {
         &self.vault
     }
 
+    /// Removes the vault values none of `kept_texts` holds (see [`Vault::erase_unreferenced`]).
+    pub fn erase_vault_values<'a>(
+        &mut self,
+        kept_texts: impl IntoIterator<Item = &'a str>,
+    ) -> vault::Erased {
+        self.vault.erase_unreferenced(kept_texts)
+    }
+
+    /// Takes over the erasures recorded in another tab's copy of the vault; returns the entries
+    /// removed here.
+    pub fn adopt_vault_erasures(&mut self, other: &Vault) -> Vec<VaultEntry> {
+        self.vault.adopt_erasures(other)
+    }
+
     /// Takes the new entries of another tab's vault of the same session (see [`Vault::merge`]);
     /// returns how many.
     pub fn merge_vault(&mut self, other: &Vault) -> usize {

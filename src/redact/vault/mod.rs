@@ -6,14 +6,17 @@
 //! every time within a session, so the model can still tell people apart. Values are compared
 //! exactly (not case-folded) because `restore` must give back the very bytes that were sent.
 //!
-//! Beside it: [`known`] finds the values the vault holds when they come back in later text, and
-//! [`placeholder`] is the placeholder grammar (escaping look-alikes, restoring values).
+//! Beside it: [`known`] finds the values the vault holds when they come back in later text,
+//! [`placeholder`] is the placeholder grammar (escaping look-alikes, restoring values), and
+//! [`erase`] removes the values nothing kept refers to any more (forget, clear).
 
+mod erase;
 mod known;
 pub mod placeholder;
 
 use crate::error::{Error, ErrorCode, Result};
 use crate::redact::entity::EntityType;
+pub use erase::Erased;
 pub use known::KnownValues;
 use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
@@ -29,12 +32,18 @@ pub struct VaultEntry {
     pub value: String,
 }
 
-/// The serialized form: `{ "version": 1, "entries": [{ placeholder, type, value }] }`.
+/// The serialized form: `{ "version": 1, "entries": [{ placeholder, type, value }],
+/// "erased": [placeholders] }`.
 #[derive(Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct VaultDocument {
     version: u32,
     entries: Vec<VaultEntry>,
+    /// Placeholders whose values were erased: their numbers are never handed out again (a
+    /// copy made earlier may hold one, and it must not come to mean another value), and
+    /// another tab's copy of such an entry is not taken back in.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    erased: Vec<String>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -45,10 +54,14 @@ pub struct Vault {
     by_value: FxHashMap<String, FxHashMap<String, usize>>,
     /// type → number → index in `entries`.
     by_key: FxHashMap<String, FxHashMap<u32, usize>>,
-    /// Highest number handed out per type.
+    /// Highest number handed out per type, erased ones included.
     last: FxHashMap<String, u32>,
     /// The values, indexed to be found again in new text.
     known: KnownValues,
+    /// Placeholders whose values were erased, in erasure order (see [`VaultDocument`]).
+    erased: Vec<String>,
+    /// Bumped by every change, so a store writes the vault again only when it changed.
+    revision: u64,
 }
 
 impl Vault {
@@ -66,6 +79,11 @@ impl Vault {
 
     pub fn entries(&self) -> &[VaultEntry] {
         &self.entries
+    }
+
+    /// Changes so far: equal revisions of one vault hold the same entries.
+    pub fn revision(&self) -> u64 {
+        self.revision
     }
 
     /// The types it holds values of.
@@ -105,6 +123,7 @@ impl Vault {
         };
         self.known.add(i, &entry);
         self.entries.push(entry);
+        self.revision += 1;
     }
 
     /// Takes the entries of `other` (another tab's vault of the same session) whose value and
@@ -121,7 +140,8 @@ impl Vault {
                 .by_value
                 .get(&e.kind)
                 .is_some_and(|m| m.contains_key(&e.value));
-            let taken = self.by_key.get(&e.kind).is_some_and(|m| m.contains_key(&n));
+            let taken = self.by_key.get(&e.kind).is_some_and(|m| m.contains_key(&n))
+                || self.is_erased(&e.placeholder);
             if !known_value && !taken {
                 self.insert(e.kind.clone(), n, e.placeholder.clone(), e.value.clone());
                 added += 1;
@@ -158,10 +178,7 @@ impl Vault {
     }
 
     pub fn to_json(&self) -> String {
-        let doc = VaultDocument {
-            version: 1,
-            entries: self.entries.clone(),
-        };
+        let doc = self.document();
         // Serializing plain strings and integers cannot fail.
         serde_json::to_string(&doc).unwrap_or_default()
     }
@@ -176,6 +193,14 @@ impl Vault {
             return Err(bad(format!("unsupported vault version {}", doc.version)));
         }
         let mut vault = Vault::new();
+        for placeholder in doc.erased {
+            let Some((kind, n)) = parse_placeholder(&placeholder) else {
+                return Err(bad(format!("erased {placeholder:?} is no placeholder")));
+            };
+            let last = vault.last.entry(kind.to_string()).or_insert(0);
+            *last = (*last).max(n);
+            vault.erased.push(placeholder);
+        }
         for e in doc.entries {
             let parsed = e
                 .placeholder
@@ -201,6 +226,7 @@ impl Vault {
                 .by_key
                 .get(&e.kind)
                 .is_some_and(|m| m.contains_key(&n))
+                || vault.is_erased(&e.placeholder)
                 || vault
                     .by_value
                     .get(&e.kind)
@@ -216,21 +242,18 @@ impl Vault {
 
 /// The number of an entry's placeholder (`[EMAIL_3]` → 3).
 fn number_of(e: &VaultEntry) -> Option<u32> {
-    let (_, n) = e
-        .placeholder
-        .strip_prefix('[')?
-        .strip_suffix(']')?
-        .rsplit_once('_')?;
-    n.parse().ok()
+    parse_placeholder(&e.placeholder).map(|(_, n)| n)
+}
+
+/// `[EMAIL_3]` → ("EMAIL", 3).
+fn parse_placeholder(p: &str) -> Option<(&str, u32)> {
+    let (kind, n) = p.strip_prefix('[')?.strip_suffix(']')?.rsplit_once('_')?;
+    Some((kind, n.parse().ok()?))
 }
 
 impl Serialize for Vault {
     fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
-        VaultDocument {
-            version: 1,
-            entries: self.entries.clone(),
-        }
-        .serialize(s)
+        self.document().serialize(s)
     }
 }
 
