@@ -176,8 +176,9 @@ test-wasm: browser
 	cargo test --profile wasm-test --target wasm32-unknown-unknown --test wasm_bindings
 
 ## The wasm tests and the storage tests (IndexedDB, localStorage, reloads, tabs, encryption at
-## rest, forgetting) in Firefox ESR: geckodriver from crates.io for the first, puppeteer-core over WebDriver
-## BiDi for the second (Playwright drives only its own Firefox build, which we cannot download).
+## rest, forgetting) in Firefox ESR: geckodriver from crates.io for the first, puppeteer-core
+## over WebDriver BiDi for the second (Playwright drives only its own Firefox build, which we
+## cannot download).
 GECKODRIVER_VERSION := 0.37.1
 GECKODRIVER := $(CARGO_BIN)/geckodriver
 FIREFOX_TESTS := persistence persistence-failures encrypt tokenizer-cache forget
