@@ -69,7 +69,7 @@ writeSection(
 );
 
 // The other comparisons, written by their own scripts.
-for (const [script, args] of [["bench/redact.mjs", ["--write"]], ["bench/redact-chromium.mjs", ["--write"]], ["bench/recall-speed.mjs", ["--write"]], ["bench/persistence.mjs", []], ["bench/ner.mjs", ["--write"]], ["bench/embed.mjs", ["--write"]], ["bench/llm-quality.mjs", ["--write"]]]) {
+for (const [script, args] of [["bench/redact.mjs", ["--write"]], ["bench/redact-chromium.mjs", ["--write"]], ["bench/recall-speed.mjs", ["--write"]], ["bench/persistence.mjs", []], ["bench/forget.mjs", ["--write"]], ["bench/ner.mjs", ["--write"]], ["bench/embed.mjs", ["--write"]], ["bench/llm-quality.mjs", ["--write"]]]) {
   if (want("others") && existsSync(root + script)) {
     const out = run(script, args);
     if (out) process.stdout.write(out);

@@ -95,11 +95,8 @@ fn forgetting_a_turn_erases_its_values_and_keeps_the_others() {
     assert_gone(&m, "after forget");
     assert!(receipt.removed.vault_values.len() >= 3, "{receipt:?}");
     assert!(vault_json(&m).contains(KEPT_NAME));
-    assert!(receipt
-        .kept
-        .vault_values
-        .iter()
-        .all(|p| !receipt.removed.vault_values.contains(p)));
+    // Only values the forgotten turn held are candidates: the other turn's name was not.
+    assert!(receipt.kept.vault_values.is_empty(), "{receipt:?}");
     // The store is told: the entry is deleted and the vault rewritten without the values.
     let ops = m.take_changes();
     assert!(ops

@@ -34,8 +34,9 @@ export interface ForgetReceipt {
     vaultValues: string[];
   };
   kept: {
-    /** Placeholders whose values stay in the vault: a kept turn, fact, pinned fact, summary,
-     *  episode, step or the system prompt still holds the value or its placeholder. */
+    /** Placeholders of values the erased records held that stay in the vault: a kept turn,
+     *  fact, pinned fact, summary, episode, step or the system prompt still holds the value or
+     *  its placeholder. */
     vaultValues: string[];
   };
   /** true once storage (IndexedDB, localStorage; always true without storage) holds the erasure. */
@@ -61,9 +62,9 @@ impl Memory {
     /// the redaction vault's values that nothing kept holds any more. Resolves, once storage
     /// holds the erasure, to a receipt: `{ removed: { turns, summaries, steps, facts, episodes,
     /// vectors, vaultValues }, kept: { vaultValues }, stored }` (ids; placeholders for vault
-    /// values; `kept` lists values a kept record still holds). A failed write resolves with
-    /// `stored: false` and the coded `error` (the erasure is queued and written by the next
-    /// `flush()`); an unknown id throws `NOT_FOUND` at once.
+    /// values; `kept` lists the erased records' values a kept record still holds). A failed
+    /// write resolves with `stored: false` and the coded `error` (the erasure is queued and
+    /// written by the next `flush()`); an unknown id throws `NOT_FOUND` at once.
     ///
     /// @example
     /// ```js

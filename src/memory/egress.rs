@@ -161,13 +161,18 @@ impl Memory {
         }
     }
 
-    /// Removes the vault values none of `kept_texts` holds; the vault is stored by the caller.
+    /// Removes the vault values `removed_texts` held (all with `None`) that none of
+    /// `kept_texts` holds; the vault is stored by the caller.
     pub(super) fn erase_vault_values_in<'a>(
         &self,
+        removed_texts: Option<&[&str]>,
         kept_texts: impl IntoIterator<Item = &'a str>,
     ) -> crate::redact::vault::Erased {
         match &self.egress {
-            Some(e) => e.redactor.borrow_mut().erase_vault_values(kept_texts),
+            Some(e) => e
+                .redactor
+                .borrow_mut()
+                .erase_vault_values(removed_texts, kept_texts),
             None => Default::default(),
         }
     }

@@ -38,8 +38,8 @@ pub struct Removed {
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Kept {
-    /// Placeholders whose values stay: a kept turn, fact, pinned fact, summary, episode, step
-    /// or the system prompt holds the value or the placeholder.
+    /// Placeholders of values the erased records held that stay: a kept turn, fact, pinned
+    /// fact, summary, episode, step or the system prompt holds the value or the placeholder.
     pub vault_values: Vec<String>,
 }
 
@@ -55,18 +55,28 @@ impl Memory {
     /// dates a forgotten fact's trail.
     pub fn erase(&mut self, id: &str, opts: ForgetOptions, now: f64) -> Result<Erasure> {
         let mut out = Erasure::default();
-        if self.recall.episodes.get(id).is_some() {
+        let mut removed: Vec<String> = Vec::new();
+        if let Some(e) = self.recall.episodes.get(id) {
+            removed.push(e.text());
             self.forget_memory(id, now)?;
             out.removed.episodes.push(id.to_string());
         } else if self.recall.facts.contains(id) {
+            removed.extend(self.fact_texts(id));
             self.forget_memory(id, now)?;
             out.removed.facts.push(id.to_string());
         } else {
-            out.removed.summaries = self.forget_entry(id)?;
+            if let Some(e) = self.history.entries().iter().find(|e| e.id == id) {
+                entry_texts(e, &mut |t| removed.push(t.to_string()));
+            }
+            for s in self.forget_entry(id)? {
+                removed.push(s.text);
+                out.removed.summaries.push(s.id);
+            }
             out.removed.turns.push(id.to_string());
-            self.erase_derived(opts, now, &mut out)?;
+            self.erase_derived(opts, now, &mut out, &mut removed)?;
         }
-        self.finish_erasure(&mut out);
+        let removed: Vec<&str> = removed.iter().map(String::as_str).collect();
+        self.finish_erasure(&mut out, Some(&removed));
         Ok(out)
     }
 
@@ -90,40 +100,66 @@ impl Memory {
         };
         self.clear_conversation();
         // Only ids this memory holds: the forgets below cannot fail.
-        let _ = self.erase_derived(opts, now, &mut out);
-        self.finish_erasure(&mut out);
+        let _ = self.erase_derived(opts, now, &mut out, &mut Vec::new());
+        // Every value is a candidate: what is kept is little (pinned facts, the app's facts).
+        self.finish_erasure(&mut out, None);
         out
     }
 
-    /// Episodes that cover a forgotten turn, and the facts extracted from one.
-    fn erase_derived(&mut self, opts: ForgetOptions, now: f64, out: &mut Erasure) -> Result<()> {
+    /// Episodes that cover a forgotten turn, and the facts extracted from one; their texts go
+    /// to `removed`.
+    fn erase_derived(
+        &mut self,
+        opts: ForgetOptions,
+        now: f64,
+        out: &mut Erasure,
+        removed: &mut Vec<String>,
+    ) -> Result<()> {
         let turns: FxHashSet<&str> = out.removed.turns.iter().map(String::as_str).collect();
-        let episodes: Vec<String> = self
+        let episodes: Vec<(String, String)> = self
             .recall
             .episodes
             .all()
             .iter()
             .filter(|e| e.entry_ids.iter().any(|t| turns.contains(t.as_str())))
-            .map(|e| e.id.clone())
+            .map(|e| (e.id.clone(), e.text()))
             .collect();
         let facts = if opts.keep_derived {
             Vec::new()
         } else {
             self.recall.facts.derived_from(&turns)
         };
-        for id in &episodes {
-            self.forget_memory(id, now)?;
+        for (id, text) in episodes {
+            self.forget_memory(&id, now)?;
+            removed.push(text);
+            out.removed.episodes.push(id);
         }
-        for id in &facts {
-            self.forget_memory(id, now)?;
+        for id in facts {
+            removed.extend(self.fact_texts(&id));
+            self.forget_memory(&id, now)?;
+            out.removed.facts.push(id);
         }
-        out.removed.episodes.extend(episodes);
-        out.removed.facts.extend(facts);
         Ok(())
     }
 
+    /// A fact's text and every text of its trail.
+    fn fact_texts(&self, id: &str) -> Vec<String> {
+        let mut texts: Vec<String> = self
+            .recall
+            .facts
+            .get(id)
+            .map(|f| f.text.clone())
+            .into_iter()
+            .collect();
+        for c in self.recall.facts.history(id).unwrap_or_default() {
+            texts.push(c.text);
+            texts.extend(c.previous_text);
+        }
+        texts
+    }
+
     /// The copies every kind of forgetting leaves: stored vectors and vault values.
-    fn finish_erasure(&mut self, out: &mut Erasure) {
+    fn finish_erasure(&mut self, out: &mut Erasure, removed: Option<&[&str]>) {
         let r = &out.removed;
         let gone: FxHashSet<String> = r
             .turns
@@ -133,7 +169,7 @@ impl Memory {
             .cloned()
             .collect();
         out.removed.vectors = self.drop_stored_vectors(&gone);
-        self.erase_vault_values(out);
+        self.erase_vault_values(out, removed);
     }
 
     /// Rewrites the stored vector chunks that hold an embedding of a forgotten item.
@@ -164,25 +200,53 @@ impl Memory {
         dropped
     }
 
-    /// Drops the vault values no kept record holds (value or placeholder) and stores the vault.
-    fn erase_vault_values(&mut self, out: &mut Erasure) {
+    /// Drops the vault values the removed texts held (all values with `None`) that no kept
+    /// record holds, as written or as their placeholder, and stores the vault.
+    fn erase_vault_values(&mut self, out: &mut Erasure, removed: Option<&[&str]>) {
         if !self.redacts() {
             return;
         }
-        let records = self.records();
-        let mut texts: Vec<&str> = Vec::new();
-        for r in &records {
+        // Steps are read as stored; everything else is borrowed where it lives.
+        let steps: Vec<serde_json::Value> = self
+            .steps
+            .records()
+            .iter()
+            .filter_map(|s| serde_json::to_value(s).ok())
+            .collect();
+        let mut kept: Vec<&str> = Vec::new();
+        for e in self.history.entries() {
+            entry_texts(e, &mut |t| kept.push(t));
+        }
+        kept.extend(self.summaries.iter().map(|s| s.text.as_str()));
+        kept.extend(self.pinned.iter().map(|p| p.text.as_str()));
+        steps.iter().for_each(|s| string_leaves(s, &mut kept));
+        for r in &self.foreign {
             if r.kind != kind::VAULT && r.kind != kind::VECTORS {
-                string_leaves(&r.data, &mut texts);
+                string_leaves(&r.data, &mut kept);
             }
         }
-        if let Some(prompt) = &self.config.system_prompt {
-            texts.push(prompt);
-        }
-        let erased = self.erase_vault_values_in(texts);
+        kept.extend(self.config.system_prompt.as_deref());
+        let erased = self.erase_vault_values_in(removed, kept);
         out.removed.vault_values = erased.erased.into_iter().map(|e| e.placeholder).collect();
         out.kept.vault_values = erased.kept;
         self.save_vault();
+    }
+}
+
+/// Every text an entry holds: content, name, tool call arguments and the strings of its
+/// metadata.
+fn entry_texts<'a>(e: &'a crate::history::Entry, f: &mut impl FnMut(&'a str)) {
+    f(&e.content);
+    if let Some(n) = &e.name {
+        f(n);
+    }
+    for c in &e.tool_calls {
+        f(&c.function.arguments);
+    }
+    if let Some(m) = &e.metadata {
+        let mut leaves = Vec::new();
+        string_leaves(m, &mut leaves);
+        leaves.into_iter().for_each(f);
     }
 }
 

@@ -209,9 +209,9 @@ impl Memory {
 
     /// Removes an entry from the log, and every summary that covered it (its text may hold the
     /// forgotten words, so it leaves `summaries()`, exports and storage too); returns those
-    /// summaries' ids. The turns it covered are sent as turns until the next summary folds them
-    /// in again.
-    fn forget_entry(&mut self, id: &str) -> Result<Vec<String>> {
+    /// summaries. The turns it covered are sent as turns until the next summary folds them in
+    /// again.
+    fn forget_entry(&mut self, id: &str) -> Result<Vec<SummaryRecord>> {
         let index = self.history.remove(id)?;
         self.entry_tokens.remove(index);
         self.entry_order.remove(index);
@@ -239,7 +239,7 @@ impl Memory {
             self.emit_delete(crate::store::records::kind::SUMMARY, &g.id);
         }
         self.drop_requests_covering(id, index);
-        Ok(gone.into_iter().map(|g| g.id).collect())
+        Ok(gone)
     }
 
     /// Clears the conversation and what was derived from it (see [`Memory::clear_with`]).

@@ -293,12 +293,14 @@ impl Redactor {
         &self.vault
     }
 
-    /// Removes the vault values none of `kept_texts` holds (see [`Vault::erase_unreferenced`]).
+    /// Removes the vault values `removed_texts` held (all with `None`) that none of
+    /// `kept_texts` holds (see [`Vault::erase_unreferenced`]).
     pub fn erase_vault_values<'a>(
         &mut self,
+        removed_texts: Option<&[&str]>,
         kept_texts: impl IntoIterator<Item = &'a str>,
     ) -> vault::Erased {
-        self.vault.erase_unreferenced(kept_texts)
+        self.vault.erase_unreferenced(removed_texts, kept_texts)
     }
 
     /// Takes over the erasures recorded in another tab's copy of the vault; returns the entries

@@ -21,9 +21,9 @@ async function storedText(session) {
 
 test("forget(turn) removes the real values from the vault and every export", async () => {
   const mem = await open("forget-1");
-  const id = mem.add("user", `Hi, I'm ${NAME}, write to ${EMAIL} or call ${PHONE} please.`);
-  mem.add("assistant", "Noted.");
   mem.add("user", `My name is ${KEPT} and I review the budget.`);
+  const id = mem.add("user", `Hi, I'm ${NAME}, write to ${EMAIL} or call ${PHONE} please. ${KEPT} knows me.`);
+  mem.add("assistant", "Noted.");
   const { messages } = await mem.context();
   assert.ok(!JSON.stringify(messages).includes(EMAIL), "sent redacted");
   await mem.flush();
@@ -37,7 +37,9 @@ test("forget(turn) removes the real values from the vault and every export", asy
     for (const canary of [NAME, EMAIL, PHONE]) assert.ok(!text.includes(canary), `${canary} left in ${text}`);
     assert.ok(text.includes(KEPT), "the kept turn and its vault value stay");
   }
-  assert.ok(receipt.kept.vaultValues.length >= 1);
+  // The forgotten turn named the kept person too: that value stays, and the receipt says so.
+  assert.equal(receipt.kept.vaultValues.length, 1, JSON.stringify(receipt));
+  assert.equal(mem.restore(receipt.kept.vaultValues[0]), KEPT);
   for (const p of receipt.kept.vaultValues) assert.ok(!receipt.removed.vaultValues.includes(p));
   await Memory.delete("forget-1", "memory");
 });

@@ -28,23 +28,39 @@ impl Vault {
         self.erased.iter().any(|p| p == placeholder)
     }
 
-    /// Removes every value that none of `kept_texts` holds, as written or as its placeholder.
+    /// Removes the values that `removed_texts` held (all values with `None`) and none of
+    /// `kept_texts` holds, as written or as their placeholder. Only those candidates are looked
+    /// for in the kept texts, so forgetting one turn of a long conversation reads the kept
+    /// texts once for a handful of values.
     pub fn erase_unreferenced<'a>(
         &mut self,
+        removed_texts: Option<&[&str]>,
         kept_texts: impl IntoIterator<Item = &'a str>,
     ) -> Erased {
         if self.entries.is_empty() {
             return Erased::default();
         }
-        let referenced = self.referenced(kept_texts);
-        let (kept, erased): (Vec<_>, Vec<_>) = std::mem::take(&mut self.entries)
+        let candidates = match removed_texts {
+            Some(texts) => self.held_in(texts.iter().copied(), &vec![true; self.entries.len()]),
+            None => vec![true; self.entries.len()],
+        };
+        let held = self.held_in(kept_texts, &candidates);
+        let (erased, kept): (Vec<_>, Vec<_>) = std::mem::take(&mut self.entries)
             .into_iter()
-            .zip(referenced)
-            .partition(|(_, r)| *r);
+            .zip(candidates.iter().zip(&held))
+            .partition(|(_, (&candidate, &held))| candidate && !held);
         let erased: Vec<VaultEntry> = erased.into_iter().map(|(e, _)| e).collect();
+        let kept_placeholders = kept
+            .iter()
+            .filter(|(_, (&candidate, _))| candidate)
+            .map(|(e, _)| e.placeholder.clone())
+            .collect();
         let kept: Vec<VaultEntry> = kept.into_iter().map(|(e, _)| e).collect();
-        let kept_placeholders = kept.iter().map(|e| e.placeholder.clone()).collect();
-        self.rebuild(kept, &erased);
+        if !erased.is_empty() {
+            self.rebuild(kept, &erased);
+        } else {
+            self.entries = kept;
+        }
         Erased {
             erased,
             kept: kept_placeholders,
@@ -68,35 +84,38 @@ impl Vault {
         erased
     }
 
-    /// Which entries the texts hold (value or placeholder), in entry order. Each text is
-    /// searched for the values not found yet; vaults hold tens of values, not thousands.
-    fn referenced<'a>(&self, texts: impl IntoIterator<Item = &'a str>) -> Vec<bool> {
-        let finders: Vec<(memmem::Finder<'_>, memmem::Finder<'_>)> = self
+    /// Which of the entries marked in `among` the texts hold (value or placeholder), in entry
+    /// order; the others read false.
+    fn held_in<'a>(&self, texts: impl IntoIterator<Item = &'a str>, among: &[bool]) -> Vec<bool> {
+        let finders: Vec<(usize, memmem::Finder<'_>, memmem::Finder<'_>)> = self
             .entries
             .iter()
-            .map(|e| {
+            .enumerate()
+            .filter(|(i, _)| among[*i])
+            .map(|(i, e)| {
                 (
+                    i,
                     memmem::Finder::new(&e.value),
                     memmem::Finder::new(&e.placeholder),
                 )
             })
             .collect();
         let mut seen = vec![false; self.entries.len()];
-        let mut left = seen.len();
+        let mut left = finders.len();
         for text in texts {
+            if left == 0 {
+                break;
+            }
             let bytes = text.as_bytes();
             let bracket = memchr::memchr(b'[', bytes).is_some();
-            for (i, (value, placeholder)) in finders.iter().enumerate() {
-                if !seen[i]
+            for (i, value, placeholder) in &finders {
+                if !seen[*i]
                     && (value.find(bytes).is_some()
                         || (bracket && placeholder.find(bytes).is_some()))
                 {
-                    seen[i] = true;
+                    seen[*i] = true;
                     left -= 1;
                 }
-            }
-            if left == 0 {
-                break;
             }
         }
         seen
@@ -144,7 +163,7 @@ mod tests {
     #[test]
     fn a_value_no_kept_text_holds_is_erased_and_its_number_retired() {
         let mut v = vault();
-        let out = v.erase_unreferenced(["Ann Lee says hi", "write to [EMAIL_1]"]);
+        let out = v.erase_unreferenced(None, ["Ann Lee says hi", "write to [EMAIL_1]"]);
         let erased: Vec<&str> = out.erased.iter().map(|e| e.value.as_str()).collect();
         assert_eq!(erased, ["Marisol Quintanilla"]);
         assert_eq!(out.kept, ["[EMAIL_1]", "[PERSON_2]"]);
@@ -164,10 +183,20 @@ mod tests {
     }
 
     #[test]
+    fn only_values_the_removed_texts_held_are_candidates() {
+        let mut v = vault();
+        let out = v.erase_unreferenced(Some(&["mail marisol.qo@example.net"]), ["Ann Lee"]);
+        let erased: Vec<&str> = out.erased.iter().map(|e| e.value.as_str()).collect();
+        assert_eq!(erased, ["marisol.qo@example.net"]);
+        assert!(out.kept.is_empty(), "no candidate was kept");
+        assert_eq!(v.lookup("PERSON", 1), Some("Marisol Quintanilla"));
+    }
+
+    #[test]
     fn nothing_kept_erases_everything_and_the_revision_moves() {
         let mut v = vault();
         let before = v.revision();
-        let out = v.erase_unreferenced(std::iter::empty());
+        let out = v.erase_unreferenced(None, std::iter::empty());
         assert_eq!(out.erased.len(), 3);
         assert!(v.is_empty());
         assert!(v.revision() > before);
@@ -180,7 +209,7 @@ mod tests {
     fn another_tab_neither_brings_an_erased_value_back_nor_keeps_it() {
         let mut a = vault();
         let b = a.clone();
-        a.erase_unreferenced(["Ann Lee", "marisol.qo@example.net"]);
+        a.erase_unreferenced(None, ["Ann Lee", "marisol.qo@example.net"]);
         // A tab still holding the value merges: it is not taken back in.
         assert_eq!(a.merge(&b), 0);
         assert_eq!(a.lookup("PERSON", 1), None);
