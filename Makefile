@@ -193,8 +193,10 @@ firefox:
 	@[ "$$($(GECKODRIVER) --version 2>/dev/null | head -1 | cut -d' ' -f2)" = $(GECKODRIVER_VERSION) ] || \
 	  cargo install geckodriver --version $(GECKODRIVER_VERSION) --locked
 
+## Two test files at a time: each runs in its own process and nearly all are single-threaded
+## (JS and wasm), so the second core would idle otherwise.
 test-node: model embed-model llm-deps llm-model
-	node --test tests/js/
+	node --test --test-concurrency=2 tests/js/
 
 test-browser: browser model embed-model llm-deps llm-model
 	# tests/browser/sync.test.mjs runs the real sync server and dumps its SQLite file
