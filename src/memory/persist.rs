@@ -202,6 +202,16 @@ impl Memory {
         out
     }
 
+    /// This memory's records of the kinds that merge on arrival (`sync::compact::MERGED_KINDS`:
+    /// the vault): a sync compaction writes them in place of every older copy.
+    pub fn merged_records(&self) -> Vec<Record> {
+        self.foreign
+            .iter()
+            .filter(|r| crate::sync::compact::MERGED_KINDS.contains(&r.kind.as_str()))
+            .cloned()
+            .collect()
+    }
+
     /// Loads stored records into this (empty) memory, in storage order. Records of kinds it
     /// does not know are kept as they are and written back on export.
     pub fn load_records(&mut self, records: Vec<Record>) -> Result<()> {

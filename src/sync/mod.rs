@@ -15,10 +15,12 @@
 //! fact never comes back from a device that had not heard of the forget yet.
 
 pub mod backoff;
+pub mod compact;
 pub mod outbox;
 pub mod protocol;
 pub mod pull;
 
+pub use compact::Compaction;
 pub use outbox::{Outgoing, Payload, PushBatch};
 pub use protocol::{PullPage, PushAck, Response, SyncOptions};
 pub use pull::Pulled;
@@ -33,7 +35,8 @@ pub mod kind {
     pub const OUTBOX: &str = "sync-out";
     /// A record deleted for good: id `"<kind>:<id>"`.
     pub const GONE: &str = "sync-gone";
-    /// Where the next pull starts: id `"cursor"`, `{ seq }`.
+    /// Where the next pull starts: id `"cursor"`, `{ seq }`; id `"compact"` while a
+    /// compaction is due.
     pub const CURSOR: &str = "sync-state";
 }
 
@@ -69,6 +72,8 @@ pub struct SyncEngine {
     cursor: u64,
     /// Ids this instance pushed (acked), so a pull can tell others' records from its own.
     own: HashSet<String>,
+    /// Forgets and clears made here since the server's copy was last compacted (0: none).
+    compact_due: u64,
 }
 
 impl SyncEngine {
@@ -93,6 +98,7 @@ impl SyncEngine {
                 kind::GONE => {
                     self.gone.insert(gone_key_of(&r.id));
                 }
+                kind::CURSOR if r.id == compact::DUE_ID => self.compact_due += 1,
                 kind::CURSOR => {
                     let seq = r.data.get("seq").and_then(|s| s.as_u64()).unwrap_or(0);
                     self.cursor = self.cursor.max(seq);

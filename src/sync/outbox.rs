@@ -81,8 +81,13 @@ impl SyncEngine {
             if super::is_sync_kind(k) {
                 continue;
             }
-            if let RecordOp::Delete { kind, id } = op {
-                self.gone.insert(key(kind, id));
+            match op {
+                RecordOp::Delete { kind, id } => {
+                    self.gone.insert(key(kind, id));
+                    self.compact_due += 1;
+                }
+                RecordOp::DeleteKinds { .. } => self.compact_due += 1,
+                RecordOp::Put(_) => {}
             }
             let n = json(op).len();
             if !batch.is_empty() && size + n > MAX_PAYLOAD_BYTES {
@@ -129,6 +134,15 @@ impl SyncEngine {
                 RecordOp::Delete { kind, id } => Some(gone_record(kind, id, order)),
                 _ => None,
             }));
+            // Stored with the delete, so a reload before the compaction still runs it.
+            if p.ops.iter().any(|op| !matches!(op, RecordOp::Put(_))) {
+                ops.push(RecordOp::Put(Record {
+                    kind: kind::CURSOR.into(),
+                    id: super::compact::DUE_ID.into(),
+                    order,
+                    data: serde_json::json!({}),
+                }));
+            }
         }
         ops
     }

@@ -64,6 +64,10 @@ impl SyncOptions {
         format!("{}/records", self.session_url(session))
     }
 
+    pub fn compact_url(&self, session: &str) -> String {
+        format!("{}/compact", self.session_url(session))
+    }
+
     pub fn pull_url(&self, session: &str, after: u64) -> String {
         format!(
             "{}?after={after}&limit={PULL_LIMIT}",

@@ -65,6 +65,8 @@ pub trait LocalStore {
     fn apply_pulled(self: Rc<Self>, apply: Vec<RecordOp>, local: Vec<RecordOp>);
     /// Tells the app (`onError`).
     fn report(&self, e: &Error);
+    /// The memory's records that merge on arrival (its vault), for a compaction.
+    fn merged_records(&self) -> Vec<crate::store::Record>;
     /// The server deleted the session: remove the local copy and stop storing.
     fn deleted_on_server(self: Rc<Self>)
         -> Pin<Box<dyn Future<Output = crate::error::Result<()>>>>;
@@ -283,7 +285,8 @@ impl SyncLink {
 
     async fn cycle(self: &Rc<Self>) -> Result<(), Failure> {
         self.push_all().await?;
-        self.pull_all().await
+        self.pull_all().await?;
+        self.compact_if_due().await
     }
 
     async fn push_all(&self) -> Result<(), Failure> {
@@ -341,40 +344,47 @@ impl SyncLink {
         }
     }
 
+    /// One page of the log after `after`, decrypted: `(id, seq, plaintext)`, and whether more
+    /// follow.
+    async fn read_page(&self, after: u64) -> Result<(Vec<(String, u64, String)>, bool), Failure> {
+        let url = self.options.pull_url(&self.session, after);
+        let a = call("GET", &url, &self.options.token, None).await;
+        let page = match classify_pull(a.status, &a.text, a.retry_after) {
+            Response::Ok(page) => page,
+            Response::Deleted => return Err(Failure::Deleted),
+            Response::Retry { error, after_ms } => return Err(Failure::Retry(error, after_ms)),
+            Response::Refused { error, .. } | Response::Fatal(error) => {
+                return Err(Failure::Stop(error))
+            }
+        };
+        let aads = page
+            .records
+            .iter()
+            .map(|r| aad(&self.session, &r.id))
+            .collect();
+        let datas = page.records.iter().map(|r| r.data.clone()).collect();
+        let place = format!("pulling session {:?} from the sync server", self.session);
+        let plains = self
+            .cipher
+            .open(aads, datas, &place)
+            .await
+            .map_err(Failure::Stop)?;
+        let items = page
+            .records
+            .iter()
+            .zip(plains)
+            .map(|(r, p)| (r.id.clone(), r.seq, p))
+            .collect();
+        Ok((items, page.more))
+    }
+
     async fn pull_all(&self) -> Result<(), Failure> {
         loop {
             let after = self.engine.borrow().cursor();
-            let url = self.options.pull_url(&self.session, after);
-            let a = call("GET", &url, &self.options.token, None).await;
-            let page = match classify_pull(a.status, &a.text, a.retry_after) {
-                Response::Ok(page) => page,
-                Response::Deleted => return Err(Failure::Deleted),
-                Response::Retry { error, after_ms } => return Err(Failure::Retry(error, after_ms)),
-                Response::Refused { error, .. } | Response::Fatal(error) => {
-                    return Err(Failure::Stop(error))
-                }
-            };
-            if page.records.is_empty() {
+            let (items, more) = self.read_page(after).await?;
+            if items.is_empty() {
                 return Ok(());
             }
-            let aads = page
-                .records
-                .iter()
-                .map(|r| aad(&self.session, &r.id))
-                .collect();
-            let datas = page.records.iter().map(|r| r.data.clone()).collect();
-            let place = format!("pulling session {:?} from the sync server", self.session);
-            let plains = self
-                .cipher
-                .open(aads, datas, &place)
-                .await
-                .map_err(Failure::Stop)?;
-            let items: Vec<(String, u64, String)> = page
-                .records
-                .iter()
-                .zip(plains)
-                .map(|(r, p)| (r.id.clone(), r.seq, p))
-                .collect();
             let accepted = self
                 .engine
                 .borrow_mut()
@@ -384,10 +394,80 @@ impl SyncLink {
             if let Some(store) = self.store() {
                 store.apply_pulled(accepted.apply, accepted.local);
             }
-            if !page.more || self.engine.borrow().cursor() <= after {
+            if !more || self.engine.borrow().cursor() <= after {
                 return Ok(());
             }
         }
+    }
+
+    /// After a forget or clear reached the server: reads the log up to this device's cursor
+    /// back, and has the server replace the batches that held superseded changes
+    /// (`crate::sync::compact`). A server that cannot compact (an older one, a refused
+    /// rewrite) is reported once and the compaction is given up; the sync goes on.
+    async fn compact_if_due(&self) -> Result<(), Failure> {
+        let (mark, upto, unsent) = {
+            let e = self.engine.borrow();
+            (e.due_mark(), e.cursor(), e.unsent())
+        };
+        if mark == 0 || upto == 0 || unsent > 0 {
+            return Ok(());
+        }
+        let mut log = Vec::new();
+        loop {
+            let after = log
+                .last()
+                .map_or(0, |(_, seq, _): &(String, u64, String)| *seq);
+            let (items, more) = self.read_page(after).await?;
+            let done = items.is_empty() || !more || items.iter().any(|(_, seq, _)| *seq >= upto);
+            log.extend(items);
+            if done {
+                break;
+            }
+        }
+        let merged = self.store().map(|s| s.merged_records()).unwrap_or_default();
+        let plan = self.engine.borrow().plan_compaction(&log, upto, &merged);
+        let outcome = match plan {
+            Ok(plan) => self.send_compaction(plan).await,
+            Err(e) => Err(Failure::Stop(e)),
+        };
+        match outcome {
+            Ok(()) => {}
+            Err(Failure::Stop(e)) => self.report(&e),
+            Err(other) => return Err(other),
+        }
+        let done = self.engine.borrow_mut().compacted(mark);
+        if let (Some(store), false) = (self.store(), done.is_empty()) {
+            store.enqueue_local(done);
+        }
+        Ok(())
+    }
+
+    async fn send_compaction(&self, plan: crate::sync::Compaction) -> Result<(), Failure> {
+        let (ids, plains): (Vec<String>, Vec<String>) = plan.rewrites.into_iter().unzip();
+        let aads = ids.iter().map(|id| aad(&self.session, id)).collect();
+        let datas = self
+            .cipher
+            .seal(aads, plains)
+            .await
+            .map_err(Failure::Stop)?;
+        let rewrites: Vec<(String, String)> = ids.into_iter().zip(datas).collect();
+        let url = self.options.compact_url(&self.session);
+        for body in crate::sync::compact::compact_bodies(plan.upto, &rewrites) {
+            let a = call("POST", &url, &self.options.token, Some(body)).await;
+            // Another device compacted further, from a later read: that covers this one.
+            if a.status == 409 && a.text.contains("\"compact_stale\"") {
+                return Ok(());
+            }
+            match classify::<serde_json::Value>("compact", a.status, &a.text, a.retry_after) {
+                Response::Ok(_) => {}
+                Response::Deleted => return Err(Failure::Deleted),
+                Response::Retry { error, after_ms } => return Err(Failure::Retry(error, after_ms)),
+                Response::Refused { error, .. } | Response::Fatal(error) => {
+                    return Err(Failure::Stop(error))
+                }
+            }
+        }
+        Ok(())
     }
 }
 

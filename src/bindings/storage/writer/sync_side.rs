@@ -141,6 +141,13 @@ impl LocalStore for Store {
         Store::report(self, e);
     }
 
+    fn merged_records(&self) -> Vec<crate::store::Record> {
+        self.core
+            .upgrade()
+            .map(|core| core.borrow().merged_records())
+            .unwrap_or_default()
+    }
+
     fn deleted_on_server(
         self: Rc<Self>,
     ) -> std::pin::Pin<Box<dyn std::future::Future<Output = crate::error::Result<()>>>> {

@@ -483,3 +483,5 @@ fn retries_back_off_within_bounds() {
     }
     assert_eq!(backoff::retry_delay_ms(1, 0.0, Some(10_000.0)), 10_000.0);
 }
+
+mod compaction;
