@@ -3,9 +3,10 @@
 //! its replay id, and only then calls the store; anything malformed stops at a coded 4xx.
 
 use crate::auth::Auth;
+use crate::bodies::{parse_compact, parse_push};
 use crate::error::{json_response, ApiError};
 use crate::limits::{self, RateLimiter};
-use crate::store::{NewRecord, Store};
+use crate::store::Store;
 use axum::body::Body;
 use axum::extract::rejection::PathRejection;
 use axum::extract::{Path, Request, State};
@@ -15,7 +16,6 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::Router;
 use base64::Engine;
-use serde::Deserialize;
 use serde_json::json;
 use std::sync::Arc;
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
@@ -56,6 +56,10 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route(
             "/v1/sessions/{sid}/records",
             post(push).get(read).fallback(method_not_allowed),
+        )
+        .route(
+            "/v1/sessions/{sid}/compact",
+            post(compact).fallback(method_not_allowed),
         )
         .fallback(|| async { ApiError::new(StatusCode::NOT_FOUND, "not_found", "no such route") })
         .with_state(state)
@@ -162,97 +166,15 @@ async fn list(State(state): Shared, headers: HeaderMap) -> Result<Response, ApiE
     let sessions = state.store.list_sessions(&user).await?;
     let sessions: Vec<_> = sessions
         .iter()
-        .map(|s| json!({ "id": s.id, "seq": s.seq, "deleted": s.deleted, "updatedAt": s.updated_at }))
+        .map(|s| {
+            json!({ "id": s.id, "seq": s.seq, "deleted": s.deleted, "updatedAt": s.updated_at,
+                    "compacted": s.compacted })
+        })
         .collect();
     Ok(json_response(
         StatusCode::OK,
         &json!({ "sessions": sessions }),
     ))
-}
-
-#[derive(Deserialize)]
-struct PushBody {
-    records: Vec<PushRecord>,
-}
-
-#[derive(Deserialize)]
-struct PushRecord {
-    id: String,
-    data: String,
-}
-
-/// Reads and checks a push body: JSON shape, counts, ids, base64 and sizes.
-async fn parse_push(headers: &HeaderMap, body: Body) -> Result<Vec<NewRecord>, ApiError> {
-    let too_large = || {
-        ApiError::too_large(format!(
-            "a push is at most {} bytes",
-            limits::MAX_BODY_BYTES
-        ))
-    };
-    let declared = headers
-        .get(header::CONTENT_LENGTH)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.parse::<u64>().ok());
-    if declared.is_some_and(|n| n > limits::MAX_BODY_BYTES as u64) {
-        return Err(too_large());
-    }
-    // A client that stops sending mid-body would otherwise hold its connection open forever.
-    let bytes = tokio::time::timeout(
-        limits::BODY_TIMEOUT,
-        axum::body::to_bytes(body, limits::MAX_BODY_BYTES),
-    )
-    .await
-    .map_err(|_| {
-        ApiError::new(
-            StatusCode::REQUEST_TIMEOUT,
-            "timeout",
-            "the body did not arrive in time",
-        )
-    })?
-    .map_err(|_| too_large())?;
-    let parsed: PushBody = serde_json::from_slice(&bytes)
-        .map_err(|e| ApiError::bad("bad_json", format!("the body is not a push: {e}")))?;
-    if parsed.records.is_empty() {
-        return Err(ApiError::bad("bad_param", "records is empty"));
-    }
-    if parsed.records.len() > limits::MAX_RECORDS_PER_PUSH {
-        return Err(ApiError::too_large(format!(
-            "a push holds at most {} records",
-            limits::MAX_RECORDS_PER_PUSH
-        )));
-    }
-    let b64 = base64::engine::general_purpose::STANDARD;
-    parsed
-        .records
-        .into_iter()
-        .map(|r| {
-            if !limits::valid_id(&r.id) {
-                return Err(
-                    ApiError::bad("bad_id", "a record id is 1 to 128 of [A-Za-z0-9._:-]")
-                        .with_id(&r.id.chars().take(limits::MAX_ID_LEN).collect::<String>()),
-                );
-            }
-            // Base64 is 4 characters per 3 bytes: refuse before decoding what cannot fit.
-            if r.data.len() / 4 * 3 > limits::MAX_RECORD_BYTES + 3 {
-                return Err(ApiError::too_large(format!(
-                    "a record is at most {} bytes",
-                    limits::MAX_RECORD_BYTES
-                ))
-                .with_id(&r.id));
-            }
-            let data = b64.decode(r.data.as_bytes()).map_err(|_| {
-                ApiError::bad("bad_base64", "data is not standard padded base64").with_id(&r.id)
-            })?;
-            if data.len() > limits::MAX_RECORD_BYTES {
-                return Err(ApiError::too_large(format!(
-                    "a record is at most {} bytes",
-                    limits::MAX_RECORD_BYTES
-                ))
-                .with_id(&r.id));
-            }
-            Ok(NewRecord { id: r.id, data })
-        })
-        .collect()
 }
 
 async fn push(
@@ -277,6 +199,25 @@ async fn push(
     Ok(json_response(
         StatusCode::OK,
         &json!({ "acked": acked, "seq": pushed.head }),
+    ))
+}
+
+/// Replaces the bytes of records at or below `upto` in place (docs/sync-protocol.md,
+/// "Compaction"), so ciphertext of what the client forgot does not stay on the server.
+async fn compact(
+    State(state): Shared,
+    path: Result<Path<String>, PathRejection>,
+    headers: HeaderMap,
+    body: Body,
+) -> Result<Response, ApiError> {
+    let user = admit(&state, &headers)?;
+    let sid = session_id(path)?;
+    let (upto, records) = parse_compact(&headers, body).await?;
+    check_replay(&state, &user, &headers).await?;
+    let done = state.store.compact(&user, &sid, upto, &records).await?;
+    Ok(json_response(
+        StatusCode::OK,
+        &json!({ "compacted": done.compacted, "rewritten": done.rewritten, "seq": done.head }),
     ))
 }
 
@@ -354,7 +295,7 @@ async fn delete_session(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::{Page, Pushed, SessionInfo, StoreFuture};
+    use crate::store::{Compacted, NewRecord, Page, Pushed, SessionInfo, StoreFuture};
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
     /// A store that fails by panicking on listing (a bug in a handler or a driver): the
@@ -382,6 +323,15 @@ mod tests {
             _: usize,
             _: usize,
         ) -> StoreFuture<'a, Page> {
+            unimplemented!()
+        }
+        fn compact<'a>(
+            &'a self,
+            _: &'a str,
+            _: &'a str,
+            _: u64,
+            _: &'a [NewRecord],
+        ) -> StoreFuture<'a, Compacted> {
             unimplemented!()
         }
         fn list_sessions<'a>(&'a self, _: &'a str) -> StoreFuture<'a, Vec<SessionInfo>> {

@@ -1,5 +1,6 @@
 //! The one error answer of the API: a status and a stable snake_case `code` in a JSON body
-//! (`{ "code", "message" }`, plus the record `id` when one record is at fault). Every refusal of
+//! (`{ "code", "message" }`, plus the record `id` when one record is at fault, and the session's
+//! `compacted` mark when a compaction came too late). Every refusal of
 //! a request is a 4xx built here; only the store's own failure is a 5xx.
 
 use crate::store::StoreError;
@@ -12,6 +13,8 @@ pub struct ApiError {
     pub code: &'static str,
     pub message: String,
     pub id: Option<String>,
+    /// The session's compaction mark, on `compact_stale`: what the client has to re-read past.
+    pub compacted: Option<u64>,
     pub retry_after_s: Option<u64>,
 }
 
@@ -22,6 +25,7 @@ impl ApiError {
             code,
             message: message.into(),
             id: None,
+            compacted: None,
             retry_after_s: None,
         }
     }
@@ -63,6 +67,23 @@ impl From<StoreError> for ApiError {
                 "the session was deleted",
             ),
             StoreError::NotFound => ApiError::not_found(),
+            StoreError::PastHead(head) => ApiError::bad(
+                "bad_param",
+                format!("upto is past the session's head ({head})"),
+            ),
+            StoreError::NotCompactable(id) => ApiError::bad(
+                "bad_param",
+                "this record id is not stored in the session at or below upto; nothing was changed",
+            )
+            .with_id(&id),
+            StoreError::Stale(mark) => ApiError {
+                compacted: Some(mark),
+                ..ApiError::new(
+                    StatusCode::CONFLICT,
+                    "compact_stale",
+                    "the session was compacted further; read it again and compact from there",
+                )
+            },
             StoreError::Unavailable(detail) => {
                 // The detail (driver messages) stays in the server's log, not in the answer.
                 eprintln!("store error: {detail}");
@@ -91,6 +112,9 @@ impl IntoResponse for ApiError {
         let mut body = serde_json::json!({ "code": self.code, "message": self.message });
         if let Some(id) = &self.id {
             body["id"] = serde_json::Value::String(id.clone());
+        }
+        if let Some(mark) = self.compacted {
+            body["compacted"] = mark.into();
         }
         let mut res = json_response(self.status, &body);
         if let Some(s) = self.retry_after_s {

@@ -5,6 +5,7 @@
 
 pub mod api;
 pub mod auth;
+pub mod bodies;
 pub mod config;
 pub mod error;
 pub mod limits;

@@ -3,10 +3,13 @@
 //! sequence numbers one after the other and readers never see a gap; pushes to different
 //! sessions run side by side. Records are keyed (user, session, seq) with a unique
 //! (user, session, id): the index per user and session that reads and id checks use.
+//!
+//! A compaction locks the session's row the same way and UPDATEs the records' bytes in place.
+//! The old bytes stay in the dead row versions until (auto)vacuum reclaims them.
 
 use super::{
-    cut_page, plan_push, NewRecord, Page, Pushed, SessionInfo, StoreError, StoreFuture,
-    StoreResult, StoredRecord, REPLAY_WINDOW_MS,
+    check_compaction, cut_page, plan_push, Compacted, NewRecord, Page, Pushed, SessionInfo,
+    StoreError, StoreFuture, StoreResult, StoredRecord, REPLAY_WINDOW_MS,
 };
 use std::collections::HashMap;
 use std::ops::{Deref, DerefMut};
@@ -17,7 +20,9 @@ use tokio_postgres::{Client, NoTls, Statement};
 const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS sync_sessions (
   user_id TEXT NOT NULL, sid TEXT NOT NULL, head BIGINT NOT NULL, deleted BOOLEAN NOT NULL,
-  updated_at BIGINT NOT NULL, PRIMARY KEY (user_id, sid));
+  updated_at BIGINT NOT NULL, compacted BIGINT NOT NULL DEFAULT 0, PRIMARY KEY (user_id, sid));
+-- Tables made before compaction: the mark of every existing session starts at 0.
+ALTER TABLE sync_sessions ADD COLUMN IF NOT EXISTS compacted BIGINT NOT NULL DEFAULT 0;
 CREATE TABLE IF NOT EXISTS sync_records (
   user_id TEXT NOT NULL, sid TEXT NOT NULL, seq BIGINT NOT NULL, id TEXT NOT NULL,
   data BYTEA NOT NULL, PRIMARY KEY (user_id, sid, seq), UNIQUE (user_id, sid, id));
@@ -36,7 +41,10 @@ struct Statements {
     session: Statement,
     page: Statement,
     list: Statement,
-    lock_for_delete: Statement,
+    lock_existing: Statement,
+    stored_seqs: Statement,
+    rewrite_records: Statement,
+    set_mark: Statement,
     drop_records: Statement,
     tombstone: Statement,
     note_request: Statement,
@@ -66,7 +74,7 @@ impl Conn {
             lock_session: p("INSERT INTO sync_sessions (user_id, sid, head, deleted, updated_at)
                  VALUES ($1, $2, 0, false, $3)
                  ON CONFLICT (user_id, sid) DO UPDATE SET head = sync_sessions.head
-                 RETURNING head, deleted")
+                 RETURNING head, deleted, compacted")
             .await
             .map_err(db)?,
             existing: p("SELECT id, seq, data FROM sync_records
@@ -95,14 +103,27 @@ impl Conn {
             .map_err(db)?,
             // head = 0: a first push refused (conflict) was rolled back with its row; one in
             // flight is not listed until it commits.
-            list: p("SELECT sid, head, deleted, updated_at FROM sync_sessions
+            list: p("SELECT sid, head, deleted, updated_at, compacted FROM sync_sessions
                  WHERE user_id = $1 AND (head > 0 OR deleted) ORDER BY sid")
             .await
             .map_err(db)?,
-            lock_for_delete: p("SELECT head, deleted FROM sync_sessions
+            // Delete and compaction: a session that exists, locked against pushes.
+            lock_existing: p("SELECT head, deleted, compacted FROM sync_sessions
                  WHERE user_id = $1 AND sid = $2 FOR UPDATE")
             .await
             .map_err(db)?,
+            stored_seqs: p("SELECT id, seq FROM sync_records
+                 WHERE user_id = $1 AND sid = $2 AND id = ANY($3)")
+            .await
+            .map_err(db)?,
+            rewrite_records: p("UPDATE sync_records AS r SET data = t.d
+                 FROM UNNEST($3::TEXT[], $4::BYTEA[]) AS t(i, d)
+                 WHERE r.user_id = $1 AND r.sid = $2 AND r.id = t.i")
+            .await
+            .map_err(db)?,
+            set_mark: p("UPDATE sync_sessions SET compacted = $3 WHERE user_id = $1 AND sid = $2")
+                .await
+                .map_err(db)?,
             drop_records: p("DELETE FROM sync_records WHERE user_id = $1 AND sid = $2")
                 .await
                 .map_err(db)?,
@@ -245,6 +266,7 @@ impl super::Store for PostgresStore {
                 return Err(StoreError::Deleted);
             }
             let head = row.get::<_, i64>(0) as u64;
+            let mark = row.get::<_, i64>(2) as u64;
             let ids: Vec<&str> = records.iter().map(|r| r.id.as_str()).collect();
             let existing: HashMap<String, (u64, Vec<u8>)> = tx
                 .query(&st.existing, &[&user, &sid, &ids])
@@ -253,7 +275,7 @@ impl super::Store for PostgresStore {
                 .into_iter()
                 .map(|r| (r.get(0), (r.get::<_, i64>(1) as u64, r.get(2))))
                 .collect();
-            let plan = plan_push(head, &existing, records)?;
+            let plan = plan_push(head, mark, &existing, records)?;
             if !plan.inserts.is_empty() {
                 let seqs: Vec<i64> = plan.inserts.iter().map(|(s, _)| *s as i64).collect();
                 let ids: Vec<&str> = plan.inserts.iter().map(|(_, r)| r.id.as_str()).collect();
@@ -325,6 +347,57 @@ impl super::Store for PostgresStore {
         })
     }
 
+    fn compact<'a>(
+        &'a self,
+        user: &'a str,
+        sid: &'a str,
+        upto: u64,
+        records: &'a [NewRecord],
+    ) -> StoreFuture<'a, Compacted> {
+        Box::pin(async move {
+            let mut c = self.pool.get().await?;
+            let Conn { client, st } = &mut *c;
+            let tx = client.transaction().await.map_err(db)?;
+            // head 0: a first push still in flight (or rolled back), not yet a session.
+            let (head, mark) = match tx
+                .query_opt(&st.lock_existing, &[&user, &sid])
+                .await
+                .map_err(db)?
+            {
+                Some(r) if r.get::<_, bool>(1) => return Err(StoreError::Deleted),
+                Some(r) if r.get::<_, i64>(0) > 0 => {
+                    (r.get::<_, i64>(0) as u64, r.get::<_, i64>(2) as u64)
+                }
+                _ => return Err(StoreError::NotFound),
+            };
+            let ids: Vec<&str> = records.iter().map(|r| r.id.as_str()).collect();
+            let stored: HashMap<String, u64> = tx
+                .query(&st.stored_seqs, &[&user, &sid, &ids])
+                .await
+                .map_err(db)?
+                .into_iter()
+                .map(|r| (r.get(0), r.get::<_, i64>(1) as u64))
+                .collect();
+            check_compaction(head, mark, upto, &stored, records)?;
+            if !records.is_empty() {
+                let data: Vec<&[u8]> = records.iter().map(|r| r.data.as_slice()).collect();
+                tx.execute(&st.rewrite_records, &[&user, &sid, &ids, &data])
+                    .await
+                    .map_err(db)?;
+            }
+            // upto <= head, which fits an i64.
+            tx.execute(&st.set_mark, &[&user, &sid, &(upto as i64)])
+                .await
+                .map_err(db)?;
+            tx.commit().await.map_err(db)?;
+            Ok(Compacted {
+                compacted: upto,
+                rewritten: records.len(),
+                head,
+            })
+        })
+    }
+
     fn list_sessions<'a>(&'a self, user: &'a str) -> StoreFuture<'a, Vec<SessionInfo>> {
         Box::pin(async move {
             let c = self.pool.get().await?;
@@ -336,6 +409,7 @@ impl super::Store for PostgresStore {
                     seq: r.get::<_, i64>(1) as u64,
                     deleted: r.get(2),
                     updated_at: r.get(3),
+                    compacted: r.get::<_, i64>(4) as u64,
                 })
                 .collect())
         })
@@ -352,7 +426,7 @@ impl super::Store for PostgresStore {
             let Conn { client, st } = &mut *c;
             let tx = client.transaction().await.map_err(db)?;
             match tx
-                .query_opt(&st.lock_for_delete, &[&user, &sid])
+                .query_opt(&st.lock_existing, &[&user, &sid])
                 .await
                 .map_err(db)?
             {

@@ -3,22 +3,25 @@
 //! its last push or delete, as a cache-like deployment keeps chats for a day; `ttl` 0 keeps them.
 //!
 //! Keys, for user U and session S (U never holds ':'; S is cut at the last ':' when read back):
-//! `lm:U:s:S:meta` (hash: head, deleted, updated), `lm:U:s:S:ids` (id → seq),
+//! `lm:U:s:S:meta` (hash: head, deleted, updated, compacted: the mark, absent in sessions made
+//! before compaction and read as 0), `lm:U:s:S:ids` (id → seq),
 //! `lm:U:s:S:data` (id → bytes), `lm:U:s:S:log` (ids in seq order: seq n at index n-1),
 //! `lm:U:sessions` (the set of S), `lm:U:r:R` (a seen request id R).
 
 use super::{
-    cut_page, NewRecord, Page, Pushed, SessionInfo, StoreError, StoreFuture, StoreResult,
-    StoredRecord, REPLAY_WINDOW_MS,
+    cut_page, Compacted, NewRecord, Page, Pushed, SessionInfo, StoreError, StoreFuture,
+    StoreResult, StoredRecord, REPLAY_WINDOW_MS,
 };
 use redis::aio::ConnectionManager;
 use redis::{Script, Value};
 
+// The rules of store::plan_push, the mark included.
 const PUT: &str = r"
 local meta, ids, data, log, set = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
-local m = redis.call('HMGET', meta, 'head', 'deleted')
+local m = redis.call('HMGET', meta, 'head', 'deleted', 'compacted')
 if m[2] == '1' then return {'deleted'} end
 local head = tonumber(m[1] or '0')
+local mark = tonumber(m[3] or '0')
 local nextseq = head
 local seen, acked, new = {}, {'ok', 0}, {}
 for i = 4, #ARGV, 2 do
@@ -29,7 +32,7 @@ for i = 4, #ARGV, 2 do
     if s then known = {tonumber(s), redis.call('HGET', data, id)} end
   end
   if known then
-    if known[2] ~= d then return {'conflict', id} end
+    if known[1] > mark and known[2] ~= d then return {'conflict', id} end
   else
     nextseq = nextseq + 1
     known = {nextseq, d}
@@ -72,15 +75,38 @@ end
 return out
 ";
 
+// The checks of store::check_compaction, in its order, then the rewrite. The keys keep their
+// expiry: a compaction is not a change of the session's content.
+const COMPACT: &str = r"
+local meta, ids, data = KEYS[1], KEYS[2], KEYS[3]
+local m = redis.call('HMGET', meta, 'head', 'deleted', 'compacted')
+if not m[1] then return {'notfound'} end
+if m[2] == '1' then return {'deleted'} end
+local head, mark, upto = tonumber(m[1]), tonumber(m[3] or '0'), tonumber(ARGV[1])
+if upto > head then return {'pasthead', head} end
+for i = 2, #ARGV, 2 do
+  local s = redis.call('HGET', ids, ARGV[i])
+  if not s or tonumber(s) > upto then return {'notcompactable', ARGV[i]} end
+end
+if upto < mark then return {'stale', mark} end
+for i = 2, #ARGV, 2 do
+  redis.call('HSET', data, ARGV[i], ARGV[i + 1])
+end
+redis.call('HSET', meta, 'compacted', ARGV[1])
+return {'ok', head}
+";
+
 const LIST: &str = r"
 local out = {}
 for _, sid in ipairs(redis.call('SMEMBERS', KEYS[1])) do
-  local m = redis.call('HMGET', ARGV[1] .. sid .. ':meta', 'head', 'deleted', 'updated')
+  local m = redis.call('HMGET', ARGV[1] .. sid .. ':meta', 'head', 'deleted', 'updated',
+    'compacted')
   if m[1] then
     out[#out + 1] = sid
     out[#out + 1] = tonumber(m[1])
     out[#out + 1] = tonumber(m[2])
     out[#out + 1] = tonumber(m[3])
+    out[#out + 1] = tonumber(m[4] or '0')
   else
     redis.call('SREM', KEYS[1], sid)
   end
@@ -107,6 +133,7 @@ pub struct RedisStore {
     ttl_ms: u64,
     put: Script,
     read: Script,
+    compact: Script,
     list: Script,
     delete: Script,
 }
@@ -175,6 +202,7 @@ impl RedisStore {
             ttl_ms,
             put: Script::new(PUT),
             read: Script::new(READ),
+            compact: Script::new(COMPACT),
             list: Script::new(LIST),
             delete: Script::new(DELETE),
         })
@@ -274,6 +302,46 @@ impl super::Store for RedisStore {
         })
     }
 
+    fn compact<'a>(
+        &'a self,
+        user: &'a str,
+        sid: &'a str,
+        upto: u64,
+        records: &'a [NewRecord],
+    ) -> StoreFuture<'a, Compacted> {
+        Box::pin(async move {
+            let [meta, ids, data, _, _] = session_keys(user, sid);
+            let mut inv = self.compact.prepare_invoke();
+            inv.key(meta).key(ids).key(data);
+            // Lua numbers are doubles: any `upto` past 2^50 is past the head all the same.
+            inv.arg(upto.min(1 << 50));
+            for r in records {
+                inv.arg(&r.id).arg(&r.data[..]);
+            }
+            let (status, items) = reply(
+                inv.invoke_async::<Value>(&mut self.conn.clone())
+                    .await
+                    .map_err(db)?,
+            )?;
+            let first = || items.first().unwrap_or(&Value::Nil);
+            match status.as_str() {
+                "ok" => Ok(Compacted {
+                    compacted: upto,
+                    rewritten: records.len(),
+                    head: int(first())? as u64,
+                }),
+                "notfound" => Err(StoreError::NotFound),
+                "deleted" => Err(StoreError::Deleted),
+                "pasthead" => Err(StoreError::PastHead(int(first())? as u64)),
+                "notcompactable" => Err(StoreError::NotCompactable(text(first())?)),
+                "stale" => Err(StoreError::Stale(int(first())? as u64)),
+                other => Err(StoreError::unavailable(format!(
+                    "redis: compact said {other}"
+                ))),
+            }
+        })
+    }
+
     fn list_sessions<'a>(&'a self, user: &'a str) -> StoreFuture<'a, Vec<SessionInfo>> {
         Box::pin(async move {
             let reply = self
@@ -287,14 +355,15 @@ impl super::Store for RedisStore {
                 return Err(StoreError::unavailable("redis: list reply is not an array"));
             };
             let mut sessions = items
-                .chunks(4)
-                .filter(|c| c.len() == 4)
+                .chunks(5)
+                .filter(|c| c.len() == 5)
                 .map(|c| {
                     Ok(SessionInfo {
                         id: text(&c[0])?,
                         seq: int(&c[1])? as u64,
                         deleted: int(&c[2])? == 1,
                         updated_at: int(&c[3])?,
+                        compacted: int(&c[4])? as u64,
                     })
                 })
                 .collect::<StoreResult<Vec<_>>>()?;

@@ -2,10 +2,14 @@
 //! writes one transaction at a time anyway), every call on tokio's blocking pool. Commits wait
 //! for the disk (`synchronous = FULL`): an acknowledged push survives the process being killed
 //! and the machine losing power.
+//!
+//! Bytes a compaction replaces or a delete drops must not linger in the files: `secure_delete`
+//! zeroes freed space in pages, and a checkpoint after those writes copies the new pages into
+//! the database and empties the WAL, which otherwise keeps the old page images.
 
 use super::{
-    cut_page, plan_push, NewRecord, Page, Pushed, SessionInfo, StoreError, StoreFuture,
-    StoreResult, StoredRecord, REPLAY_WINDOW_MS,
+    check_compaction, cut_page, plan_push, Compacted, NewRecord, Page, Pushed, SessionInfo,
+    StoreError, StoreFuture, StoreResult, StoredRecord, REPLAY_WINDOW_MS,
 };
 use rusqlite::{params, Connection, OptionalExtension};
 use std::collections::HashMap;
@@ -19,7 +23,8 @@ pub struct SqliteStore {
 const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS sync_sessions (
   user_id TEXT NOT NULL, sid TEXT NOT NULL, head INTEGER NOT NULL, deleted INTEGER NOT NULL,
-  updated_at INTEGER NOT NULL, PRIMARY KEY (user_id, sid)) WITHOUT ROWID;
+  updated_at INTEGER NOT NULL, compacted INTEGER NOT NULL DEFAULT 0,
+  PRIMARY KEY (user_id, sid)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS sync_records (
   user_id TEXT NOT NULL, sid TEXT NOT NULL, seq INTEGER NOT NULL, id TEXT NOT NULL,
   data BLOB NOT NULL, PRIMARY KEY (user_id, sid, seq), UNIQUE (user_id, sid, id));
@@ -34,13 +39,15 @@ impl SqliteStore {
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir).map_err(StoreError::unavailable)?;
         }
-        let conn = Connection::open(path).map_err(StoreError::unavailable)?;
+        let mut conn = Connection::open(path).map_err(StoreError::unavailable)?;
         conn.execute_batch(
-            "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA busy_timeout = 5000;",
+            "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA busy_timeout = 5000;
+             PRAGMA secure_delete = ON;",
         )
         .map_err(StoreError::unavailable)?;
         conn.execute_batch(SCHEMA)
             .map_err(StoreError::unavailable)?;
+        add_mark_column(&mut conn).map_err(db)?;
         Ok(SqliteStore {
             conn: Arc::new(Mutex::new(conn)),
         })
@@ -69,15 +76,50 @@ fn db(e: rusqlite::Error) -> StoreError {
     StoreError::unavailable(e)
 }
 
+/// A database made before compaction has no `compacted` column: add it (0, never compacted).
+/// In a write transaction, so two servers opening one old file do not both add it.
+fn add_mark_column(conn: &mut Connection) -> rusqlite::Result<()> {
+    let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+    let has_mark = tx
+        .prepare("SELECT 1 FROM pragma_table_info('sync_sessions') WHERE name = 'compacted'")?
+        .exists([])?;
+    if !has_mark {
+        tx.execute_batch(
+            "ALTER TABLE sync_sessions ADD COLUMN compacted INTEGER NOT NULL DEFAULT 0",
+        )?;
+    }
+    tx.commit()
+}
+
+/// Copies the WAL into the database and truncates it, so the page images of replaced or
+/// dropped records leave the disk now rather than at the next automatic checkpoint. A busy or
+/// failed checkpoint is left to a later one: the write it follows is already committed.
+fn checkpoint(conn: &Connection) {
+    let _ = conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()));
+}
+
+/// A session's row: head, deleted, compaction mark.
+struct SessionRow {
+    head: u64,
+    deleted: bool,
+    mark: u64,
+}
+
 fn session_state(
     tx: &rusqlite::Transaction<'_>,
     user: &str,
     sid: &str,
-) -> StoreResult<Option<(u64, bool)>> {
+) -> StoreResult<Option<SessionRow>> {
     tx.query_row(
-        "SELECT head, deleted FROM sync_sessions WHERE user_id = ?1 AND sid = ?2",
+        "SELECT head, deleted, compacted FROM sync_sessions WHERE user_id = ?1 AND sid = ?2",
         params![user, sid],
-        |row| Ok((row.get::<_, i64>(0)? as u64, row.get::<_, i64>(1)? != 0)),
+        |row| {
+            Ok(SessionRow {
+                head: row.get::<_, i64>(0)? as u64,
+                deleted: row.get::<_, i64>(1)? != 0,
+                mark: row.get::<_, i64>(2)? as u64,
+            })
+        },
     )
     .optional()
     .map_err(db)
@@ -100,10 +142,10 @@ impl super::Store for SqliteStore {
             let tx = conn
                 .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
                 .map_err(db)?;
-            let head = match session_state(&tx, &user, &sid)? {
-                Some((_, true)) => return Err(StoreError::Deleted),
-                Some((head, false)) => head,
-                None => 0,
+            let (head, mark) = match session_state(&tx, &user, &sid)? {
+                Some(s) if s.deleted => return Err(StoreError::Deleted),
+                Some(s) => (s.head, s.mark),
+                None => (0, 0),
             };
             let mut existing = HashMap::new();
             {
@@ -124,7 +166,7 @@ impl super::Store for SqliteStore {
                     }
                 }
             }
-            let plan = plan_push(head, &existing, &records)?;
+            let plan = plan_push(head, mark, &existing, &records)?;
             {
                 let mut insert = tx
                     .prepare_cached(
@@ -164,8 +206,8 @@ impl super::Store for SqliteStore {
             let tx = conn.transaction().map_err(db)?;
             let head = match session_state(&tx, &user, &sid)? {
                 None => return Err(StoreError::NotFound),
-                Some((_, true)) => return Err(StoreError::Deleted),
-                Some((head, false)) => head,
+                Some(s) if s.deleted => return Err(StoreError::Deleted),
+                Some(s) => s.head,
             };
             let mut stmt = tx
                 .prepare_cached(
@@ -195,12 +237,73 @@ impl super::Store for SqliteStore {
         })
     }
 
+    fn compact<'a>(
+        &'a self,
+        user: &'a str,
+        sid: &'a str,
+        upto: u64,
+        records: &'a [NewRecord],
+    ) -> StoreFuture<'a, Compacted> {
+        let (user, sid, records) = (user.to_string(), sid.to_string(), records.to_vec());
+        self.with(move |conn| {
+            let tx = conn
+                .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
+                .map_err(db)?;
+            let (head, mark) = match session_state(&tx, &user, &sid)? {
+                None => return Err(StoreError::NotFound),
+                Some(s) if s.deleted => return Err(StoreError::Deleted),
+                Some(s) => (s.head, s.mark),
+            };
+            let mut stored = HashMap::new();
+            {
+                let mut find = tx
+                    .prepare_cached(
+                        "SELECT seq FROM sync_records WHERE user_id = ?1 AND sid = ?2 AND id = ?3",
+                    )
+                    .map_err(db)?;
+                for r in &records {
+                    if let Some(seq) = find
+                        .query_row(params![user, sid, r.id], |row| row.get::<_, i64>(0))
+                        .optional()
+                        .map_err(db)?
+                    {
+                        stored.insert(r.id.clone(), seq as u64);
+                    }
+                }
+            }
+            check_compaction(head, mark, upto, &stored, &records)?;
+            {
+                let mut rewrite = tx
+                    .prepare_cached(
+                        "UPDATE sync_records SET data = ?4 WHERE user_id = ?1 AND sid = ?2 AND id = ?3",
+                    )
+                    .map_err(db)?;
+                for r in &records {
+                    rewrite.execute(params![user, sid, r.id, r.data]).map_err(db)?;
+                }
+            }
+            tx.execute(
+                "UPDATE sync_sessions SET compacted = ?3 WHERE user_id = ?1 AND sid = ?2",
+                params![user, sid, upto as i64],
+            )
+            .map_err(db)?;
+            tx.commit().map_err(db)?;
+            checkpoint(conn);
+            Ok(Compacted {
+                compacted: upto,
+                rewritten: records.len(),
+                head,
+            })
+        })
+    }
+
     fn list_sessions<'a>(&'a self, user: &'a str) -> StoreFuture<'a, Vec<SessionInfo>> {
         let user = user.to_string();
         self.with(move |conn| {
             let mut stmt = conn
                 .prepare_cached(
-                    "SELECT sid, head, deleted, updated_at FROM sync_sessions WHERE user_id = ?1 ORDER BY sid",
+                    "SELECT sid, head, deleted, updated_at, compacted FROM sync_sessions
+                     WHERE user_id = ?1 ORDER BY sid",
                 )
                 .map_err(db)?;
             let rows = stmt
@@ -210,6 +313,7 @@ impl super::Store for SqliteStore {
                         seq: row.get::<_, i64>(1)? as u64,
                         deleted: row.get::<_, i64>(2)? != 0,
                         updated_at: row.get(3)?,
+                        compacted: row.get::<_, i64>(4)? as u64,
                     })
                 })
                 .map_err(db)?
@@ -232,7 +336,7 @@ impl super::Store for SqliteStore {
                 .map_err(db)?;
             match session_state(&tx, &user, &sid)? {
                 None => return Err(StoreError::NotFound),
-                Some((_, true)) => return Ok(()),
+                Some(s) if s.deleted => return Ok(()),
                 Some(_) => {}
             }
             tx.execute(
@@ -245,7 +349,9 @@ impl super::Store for SqliteStore {
                 params![user, sid, now_ms],
             )
             .map_err(db)?;
-            tx.commit().map_err(db)
+            tx.commit().map_err(db)?;
+            checkpoint(conn);
+            Ok(())
         })
     }
 

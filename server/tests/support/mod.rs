@@ -231,6 +231,21 @@ impl Client {
             .unwrap()
     }
 
+    /// Compacts a session: replaces the bytes of (id, bytes) records at or below `upto`.
+    pub async fn compact(&self, sid: &str, upto: u64, records: &[(String, Vec<u8>)]) -> Reply {
+        let body = compact_body(upto, records);
+        self.send("POST", &compact_path(sid), &[], Some(body))
+            .await
+            .unwrap()
+    }
+
+    /// The user's sessions as listed, by id.
+    pub async fn sessions(&self) -> Vec<serde_json::Value> {
+        let r = self.get("/v1/sessions").await;
+        assert_eq!(r.status, 200, "{:?}", String::from_utf8_lossy(&r.body));
+        r.json()["sessions"].as_array().unwrap().clone()
+    }
+
     /// Every record of a session, page by page.
     pub async fn read_all(&self, sid: &str) -> Vec<(String, u64, Vec<u8>)> {
         let mut out = Vec::new();
@@ -324,6 +339,10 @@ pub fn records_path(sid: &str) -> String {
     format!("/v1/sessions/{}/records", encode_segment(sid))
 }
 
+pub fn compact_path(sid: &str) -> String {
+    format!("/v1/sessions/{}/compact", encode_segment(sid))
+}
+
 pub fn session_path(sid: &str) -> String {
     format!("/v1/sessions/{}", encode_segment(sid))
 }
@@ -346,6 +365,12 @@ pub fn push_body(records: &[(String, Vec<u8>)]) -> Vec<u8> {
         .map(|(id, data)| serde_json::json!({ "id": id, "data": b64_encode(data) }))
         .collect();
     serde_json::to_vec(&serde_json::json!({ "records": records })).unwrap()
+}
+
+pub fn compact_body(upto: u64, records: &[(String, Vec<u8>)]) -> Vec<u8> {
+    let mut body: serde_json::Value = serde_json::from_slice(&push_body(records)).unwrap();
+    body["upto"] = upto.into();
+    serde_json::to_vec(&body).unwrap()
 }
 
 pub fn b64_encode(data: &[u8]) -> String {
