@@ -505,7 +505,8 @@ impl Memory {
 
     /// Pushes what this device has not sent and pulls the other devices' changes now (it also
     /// happens on open, after each write and every `sync.intervalMs`). Resolves with the number
-    /// of records pushed and of other devices' records pulled; rejects with `SYNC_FAILED`
+    /// of records pushed, of other devices' records pulled, and of server records rewritten
+    /// without what a `forget` or `clear` removed (`compacted`); rejects with `SYNC_FAILED`
     /// (offline: retried with backoff, nothing is lost), `WRONG_KEY`, or `NOT_FOUND` when the
     /// session was deleted on another device (it is then deleted here too).
     ///
@@ -516,7 +517,7 @@ impl Memory {
     ///   sync: { url: "https://sync.example.com", token: "user-token", key: { passphrase: "correct horse battery" } },
     /// });
     /// mem.add("user", "Hello from the phone");
-    /// const { pushed, pulled } = await mem.sync(); // e.g. { pushed: 1, pulled: 0 }
+    /// const { pushed, pulled } = await mem.sync(); // e.g. { pushed: 1, pulled: 0, compacted: 0 }
     /// ```
     #[wasm_bindgen(unchecked_return_type = "Promise<SyncResult>")]
     pub fn sync(&self) -> js_sys::Promise {

@@ -331,8 +331,9 @@ export interface SyncOptions {
   user?: string;
 }
 
-/** What `mem.sync()` did: sync records pushed, and other devices' records pulled. */
-export interface SyncResult { pushed: number; pulled: number }
+/** What `mem.sync()` did: sync records pushed, other devices' records pulled, and records the
+ * server rewrote without forgotten changes (`compacted`, after a `forget` or `clear`). */
+export interface SyncResult { pushed: number; pulled: number; compacted: number }
 
 /** `Memory.delete`'s options: the storage, and `sync` to delete it on the server (every device). */
 export interface DeleteOptions {

@@ -10,42 +10,19 @@ import { existsSync } from "node:fs";
 import { startServer } from "./static-server.mjs";
 import { launch } from "./chromium.mjs";
 import { serverBinary, startSyncServer } from "./sync-server.mjs";
+import { KEY, devicePage, entries, facts, newDevice, openOn, syncNow } from "./sync-devices.mjs";
 
 const available = existsSync(serverBinary());
 // Without the server binary the checks are skipped locally; with CI=true they must run.
 const skip = !available && !process.env.CI ? "llm-memory-server is not built (make test-browser builds it)" : false;
 
-const page = `<!doctype html><meta charset="utf-8"><title>sync device</title>
-<script type="module">
-import init, * as lib from "/pkg/llm_memory.js";
-await init();
-window.lib = lib;
-window.errors = [];
-window.changes = 0;
-// The account's key: the same 32 bytes on every device, imported non-extractable.
-window.keyFrom = (bytes) => crypto.subtle.importKey("raw", new Uint8Array(bytes), "AES-GCM", false, ["encrypt", "decrypt"]);
-window.openSynced = async (session, { url, token, keyBytes, redact = false }) => lib.Memory.open({
-  session, storage: "indexeddb", redact,
-  sync: { url, token, key: await keyFrom(keyBytes), intervalMs: 0 },
-  onError: (e) => errors.push(e.code), onChange: () => { changes++; },
-});
-window.rawRecords = async () => {
-  const db = await new Promise((res, rej) => { const r = indexedDB.open("llm-memory"); r.onsuccess = () => res(r.result); r.onerror = () => rej(r.error); });
-  const all = await new Promise((res) => { const q = db.transaction("records").objectStore("records").getAll(); q.onsuccess = () => res(q.result); });
-  db.close();
-  return all;
-};
-window.ready = true;
-</script>`;
-
-const KEY = Array.from({ length: 32 }, (_, i) => (i * 37 + 11) & 255);
 const OTHER_KEY = Array.from({ length: 32 }, (_, i) => (i * 53 + 5) & 255);
 const PLANTED = ["PLANTED-fjord-7731", "Porto-PLANTED-street", "riley.planted@example.com", "offline-PLANTED-9"];
 
 let web, browser, sync;
 before(async () => {
   if (skip) return;
-  web = await startServer({ "/device.html": (req, res) => res.writeHead(200, { "content-type": "text/html" }).end(page) });
+  web = await startServer({ "/device.html": devicePage });
   browser = await launch();
   sync = await startSyncServer();
 });
@@ -55,29 +32,8 @@ after(async () => {
   await sync?.close();
 });
 
-async function device() {
-  const context = await browser.newContext();
-  const tab = await context.newPage();
-  const pageErrors = [];
-  tab.on("pageerror", (e) => pageErrors.push(e.message));
-  await tab.goto(`${web.url}/device.html`);
-  await tab.waitForFunction(() => window.ready === true);
-  return { context, tab, pageErrors };
-}
-
-/** Opens `session` on a device (as window.mem) and returns its entries. */
-async function open(d, session, token, extra = {}) {
-  return d.tab.evaluate(async ({ session, url, token, keyBytes, extra }) => {
-    window.mem = await openSynced(session, { url, token, keyBytes, ...extra });
-    return mem.entries().map((e) => ({ id: e.id, content: e.content }));
-  }, { session, url: sync.url, token, keyBytes: KEY, extra });
-}
-
-const entries = (d) => d.tab.evaluate(() => mem.entries().map((e) => ({ id: e.id, content: e.content })));
-const facts = (d) => d.tab.evaluate(() => mem.facts().map((f) => f.text).sort());
-const syncNow = (d) => d.tab.evaluate(async () => {
-  try { return await mem.sync(); } catch (e) { return { code: e.code, message: e.message }; }
-});
+const device = () => newDevice(browser, web.url);
+const open = (d, session, token, extra = {}) => openOn(d, session, token, sync.url, extra);
 
 test("two devices exchange turns, facts and forgets", { skip }, async () => {
   const token = "account-exchange";
@@ -156,7 +112,7 @@ test("a device offline writes, comes back: nothing lost, nothing doubled", { ski
   assert.deepEqual(texts, ["first, online", "meanwhile on a", "offline-PLANTED-9 turn 0", "offline-PLANTED-9 turn 1", "offline-PLANTED-9 turn 2"]);
   assert.equal(new Set(onA.map((e) => e.id)).size, onA.length, "no id twice");
   // Syncing again changes nothing and sends nothing.
-  assert.deepEqual(await syncNow(b), { pushed: 0, pulled: 0 });
+  assert.deepEqual(await syncNow(b), { pushed: 0, pulled: 0, compacted: 0 });
   assert.equal((await entries(a)).length, 5);
   const dump = execFileSync("sqlite3", [sync.db, ".dump"], { encoding: "utf8", maxBuffer: 64 << 20 });
   assert.ok(!dump.includes("offline-PLANTED-9"));
@@ -257,7 +213,7 @@ test("a session kept before sync was turned on is sent whole, once", { skip }, a
   await a.tab.reload();
   await a.tab.waitForFunction(() => window.ready === true);
   await open(a, "legacy", token);
-  assert.deepEqual(await syncNow(a), { pushed: 0, pulled: 0 });
+  assert.deepEqual(await syncNow(a), { pushed: 0, pulled: 0, compacted: 0 });
   const b = await device();
   assert.deepEqual((await open(b, "legacy", token)).map((e) => e.content), ["from before sync"]);
   assert.deepEqual(await facts(b), ["The user prefers tea"]);

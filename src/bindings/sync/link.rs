@@ -79,6 +79,7 @@ struct Asking {
     reject: Function,
     pushed_before: usize,
     pulled_before: usize,
+    compacted_before: usize,
 }
 
 pub struct SyncLink {
@@ -92,9 +93,10 @@ pub struct SyncLink {
     stopped: Cell<bool>,
     waiters: RefCell<Vec<Asking>>,
     failures: Cell<u32>,
-    /// Records pushed and pulled since the instance opened.
+    /// Records pushed, pulled and rewritten by a compaction since the instance opened.
     pushed: Cell<usize>,
     pulled: Cell<usize>,
+    compacted: Cell<usize>,
     timer: RefCell<Option<JsValue>>,
     tick: RefCell<Option<Closure<dyn FnMut()>>>,
 }
@@ -119,6 +121,7 @@ impl SyncLink {
             failures: Cell::new(0),
             pushed: Cell::new(0),
             pulled: Cell::new(0),
+            compacted: Cell::new(0),
             timer: RefCell::new(None),
             tick: RefCell::new(None),
         });
@@ -159,6 +162,7 @@ impl SyncLink {
                 reject,
                 pushed_before: self.pushed.get(),
                 pulled_before: self.pulled.get(),
+                compacted_before: self.compacted.get(),
             });
         }
         self.wanted.set(true);
@@ -241,6 +245,7 @@ impl SyncLink {
                         let done = counts(
                             self.pushed.get() - w.pushed_before,
                             self.pulled.get() - w.pulled_before,
+                            self.compacted.get() - w.compacted_before,
                         );
                         w.resolve.call1(&JsValue::NULL, &done)
                     }
@@ -459,7 +464,10 @@ impl SyncLink {
                 return Ok(());
             }
             match classify::<serde_json::Value>("compact", a.status, &a.text, a.retry_after) {
-                Response::Ok(_) => {}
+                Response::Ok(reply) => {
+                    let n = reply["rewritten"].as_u64().unwrap_or(0) as usize;
+                    self.compacted.set(self.compacted.get() + n);
+                }
                 Response::Deleted => return Err(Failure::Deleted),
                 Response::Retry { error, after_ms } => return Err(Failure::Retry(error, after_ms)),
                 Response::Refused { error, .. } | Response::Fatal(error) => {

@@ -244,9 +244,10 @@ pub fn key_needed(session: &str) -> JsValue {
 }
 
 /// A JS object `{ pushed, pulled }`.
-pub fn counts(pushed: usize, pulled: usize) -> JsValue {
+pub fn counts(pushed: usize, pulled: usize, compacted: usize) -> JsValue {
     let o = js_sys::Object::new();
     let _ = js_sys::Reflect::set(&o, &"pushed".into(), &(pushed as f64).into());
     let _ = js_sys::Reflect::set(&o, &"pulled".into(), &(pulled as f64).into());
+    let _ = js_sys::Reflect::set(&o, &"compacted".into(), &(compacted as f64).into());
     o.unchecked_into()
 }
