@@ -13,8 +13,8 @@ window.errors = [];
 window.changes = 0;
 // The account's key: the same 32 bytes on every device, imported non-extractable.
 window.keyFrom = (bytes) => crypto.subtle.importKey("raw", new Uint8Array(bytes), "AES-GCM", false, ["encrypt", "decrypt"]);
-window.openSynced = async (session, { url, token, keyBytes, redact = false }) => lib.Memory.open({
-  session, storage: "indexeddb", redact,
+window.openSynced = async (session, { url, token, keyBytes, redact = false, storage = "indexeddb" }) => lib.Memory.open({
+  session, storage, redact,
   sync: { url, token, key: await keyFrom(keyBytes), intervalMs: 0 },
   onError: (e) => errors.push(e.code), onChange: () => { changes++; },
 });

@@ -178,36 +178,38 @@ test("a forget during a push, and one before the write, reach the server clean",
   await a.context.close();
 });
 
-test("Memory.delete leaves nothing of the session on the server or in the browser", { skip }, async () => {
-  const token = "account-delete-all";
-  const a = await device();
-  await open(a, "erase-me", token, { redact: true });
-  await plant(a);
-  const before = await onServer(token, "erase-me");
-  const left = await a.tab.evaluate(async ({ url, token }) => {
-    await mem.close?.();
-    await lib.Memory.delete("erase-me", { storage: "indexeddb", sync: { url, token } });
-    // Every object store of every database the page has.
-    const dumps = [];
-    for (const { name } of await indexedDB.databases()) {
-      const db = await new Promise((res, rej) => { const r = indexedDB.open(name); r.onsuccess = () => res(r.result); r.onerror = () => rej(r.error); });
-      for (const store of db.objectStoreNames) {
-        dumps.push(await new Promise((res) => { const q = db.transaction(store).objectStore(store).getAll(); q.onsuccess = () => res(q.result); }));
+for (const storage of ["indexeddb", "localstorage"]) {
+  test(`Memory.delete leaves nothing of the session on the server or in the browser (${storage})`, { skip }, async () => {
+    const token = `account-delete-${storage}`;
+    const a = await device();
+    await open(a, "erase-me", token, { redact: true, storage });
+    await plant(a);
+    const before = await onServer(token, "erase-me");
+    const left = await a.tab.evaluate(async ({ url, token, storage }) => {
+      const hadLocal = JSON.stringify(Object.entries(localStorage)).includes("erase-me");
+      await lib.Memory.delete("erase-me", { storage, sync: { url, token } });
+      // Every object store of every database the page has, and all of localStorage.
+      const dumps = [];
+      for (const { name } of await indexedDB.databases()) {
+        const db = await new Promise((res, rej) => { const r = indexedDB.open(name); r.onsuccess = () => res(r.result); r.onerror = () => rej(r.error); });
+        for (const store of db.objectStoreNames) {
+          dumps.push(await new Promise((res) => { const q = db.transaction(store).objectStore(store).getAll(); q.onsuccess = () => res(q.result); }));
+        }
+        db.close();
       }
-      db.close();
+      return { hadLocal, stored: JSON.stringify(dumps), local: JSON.stringify(Object.entries(localStorage)) };
+    }, { url: sync.url, token, storage });
+    assert.ok(before.length > 0);
+    assert.equal(left.hadLocal, storage === "localstorage", "the session was where the test looks");
+    for (const c of [...CANARIES, "erase-me"]) {
+      assert.ok(!left.stored.includes(c), `IndexedDB still holds ${c}`);
+      assert.ok(!left.local.includes(c), `localStorage still holds ${c}`);
     }
-    const stored = JSON.stringify(dumps);
-    const local = JSON.stringify(Object.entries(localStorage));
-    return { stored, local };
-  }, { url: sync.url, token });
-  for (const c of [...CANARIES, "erase-me"]) {
-    assert.ok(!left.stored.includes(c), `IndexedDB still holds ${c}`);
-    assert.ok(!left.local.includes(c), `localStorage still holds ${c}`);
-  }
-  assert.equal(await serverRecords(sync.url, token, "erase-me"), 410);
-  const file = databaseBytes(sync.db);
-  for (const r of before) {
-    assert.equal(file.indexOf(Buffer.from(r.data, "base64")), -1, `record ${r.id} is still in the SQLite file`);
-  }
-  await a.context.close();
-});
+    assert.equal(await serverRecords(sync.url, token, "erase-me"), 410);
+    const file = databaseBytes(sync.db);
+    for (const r of before) {
+      assert.equal(file.indexOf(Buffer.from(r.data, "base64")), -1, `record ${r.id} is still in the SQLite file`);
+    }
+    await a.context.close();
+  });
+}
