@@ -2,39 +2,22 @@
 //! compaction replaced or a delete dropped (secure_delete zeroes freed space, the WAL is
 //! checkpointed and truncated), and SQLite and Postgres databases made before compaction get the
 //! mark column on open, every existing session at 0. (A Redis session made before compaction has
-//! no mark field and reads as 0: every per-store test lists such a session.)
+//! no mark field and reads as 0: every per-store test lists such a session.) The same check for
+//! Postgres's live rows and Redis's keys is in compaction_storage_live.rs.
 
 mod support;
 
 use serde_json::json;
-use support::{opaque_bytes, session_path, start, unique, Backend, Server, TempDir};
-
-/// 32 bytes found nowhere else in a fresh database.
-fn marker(n: u8) -> Vec<u8> {
-    let mut m = format!("<<secret-marker-{n}>>").into_bytes();
-    m.resize(32, b'#');
-    m
-}
-
-/// A record of `len` opaque bytes holding `marker` every 997 bytes: in a record on overflow
-/// pages some copy falls within one page, so a lingering page shows in a byte search.
-fn carrier(seed: u64, len: usize, marker: &[u8]) -> Vec<u8> {
-    let mut data = opaque_bytes(seed, len);
-    for at in (0..len.saturating_sub(marker.len())).step_by(997) {
-        data[at..at + marker.len()].copy_from_slice(marker);
-    }
-    data
-}
+use support::{
+    carrier, holds, marker, opaque_bytes, session_path, start, unique, Backend, Server, TempDir,
+};
 
 /// The names of the files in `dir` (the database, its -wal and -shm) that hold `needle`.
 fn files_holding(dir: &TempDir, needle: &[u8]) -> Vec<String> {
     std::fs::read_dir(&dir.0)
         .unwrap()
         .map(|e| e.unwrap().path())
-        .filter(|p| {
-            let bytes = std::fs::read(p).unwrap();
-            bytes.windows(needle.len()).any(|w| w == needle)
-        })
+        .filter(|p| holds(&std::fs::read(p).unwrap(), needle))
         .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
         .collect()
 }

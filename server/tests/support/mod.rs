@@ -398,6 +398,28 @@ pub fn opaque_bytes(seed: u64, len: usize) -> Vec<u8> {
         .collect()
 }
 
+/// Bytes found nowhere else, even in a Postgres or Redis that other tests and earlier runs
+/// share: `n` and a unique tag.
+pub fn marker(n: u8) -> Vec<u8> {
+    format!("<<secret-marker-{n}-{}>>", unique("m")).into_bytes()
+}
+
+/// A record of `len` opaque bytes holding `marker` every 997 bytes: in a record on overflow
+/// pages (or in TOAST chunks) some copy falls within one page, so a lingering page shows in a
+/// byte search.
+pub fn carrier(seed: u64, len: usize, marker: &[u8]) -> Vec<u8> {
+    let mut data = opaque_bytes(seed, len);
+    for at in (0..len.saturating_sub(marker.len())).step_by(997) {
+        data[at..at + marker.len()].copy_from_slice(marker);
+    }
+    data
+}
+
+/// Whether `needle` occurs in `haystack`.
+pub fn holds(haystack: &[u8], needle: &[u8]) -> bool {
+    haystack.windows(needle.len()).any(|w| w == needle)
+}
+
 /// `n` records `prefix-i` of opaque bytes.
 pub fn records(prefix: &str, n: usize, len: usize) -> Vec<(String, Vec<u8>)> {
     (0..n)
