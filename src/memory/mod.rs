@@ -11,6 +11,7 @@ mod extraction;
 mod llm_requests;
 mod persist;
 mod recall;
+mod retrieval;
 mod summaries;
 #[cfg(test)]
 mod test_chat;
