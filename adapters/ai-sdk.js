@@ -1,9 +1,11 @@
 // The Vercel AI SDK face of a Memory: a language-model middleware for `wrapLanguageModel`.
 // Each call adds the prompt's new turns to the memory, sends the memory's context instead of
 // the prompt (under its budget, redacted when the memory redacts), restores the reply (also
-// while it streams) and adds it back. It imports nothing from `ai`: the middleware is a plain
+// while it streams) and adds it back. It imports nothing from `ai` (only the package's error class): the middleware is a plain
 // object of the shape `wrapLanguageModel` takes, so it works with the SDK's v6 (LanguageModelV3)
 // and v7 (LanguageModelV4) model interfaces alike.
+
+import { LlmMemoryError } from "../llm_memory.js";
 
 /**
  * @param {import("../llm_memory.js").Memory} mem
@@ -42,7 +44,7 @@ export function memoryMiddleware(mem, options = {}) {
 }
 
 function codedError(code, message) {
-  return Object.assign(new Error(message), { name: "LlmMemoryError", code });
+  return new LlmMemoryError(code, message);
 }
 
 /**

@@ -6,10 +6,10 @@
 import { BaseListChatMessageHistory } from "@langchain/core/chat_history";
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
 import { RunnableLambda } from "@langchain/core/runnables";
-import { Memory } from "../llm_memory.js";
+import { LlmMemoryError, Memory } from "../llm_memory.js";
 
 function codedError(code, message) {
-  return Object.assign(new Error(message), { name: "LlmMemoryError", code });
+  return new LlmMemoryError(code, message);
 }
 
 const typeOf = (message) => message.getType?.() ?? message._getType?.() ?? message.type;

@@ -1,6 +1,6 @@
 // Finishes pkg/: optional parameters in the .d.ts, and package.json from Cargo.toml so the
 // package version has one source.
-import { readFileSync, writeFileSync, copyFileSync, mkdirSync, readdirSync } from "node:fs";
+import { readFileSync, writeFileSync, copyFileSync, mkdirSync, readdirSync, existsSync } from "node:fs";
 import { orderMembers } from "./member-order.mjs";
 
 // wasm-bindgen types an `Option<JsValue>` parameter given an explicit type as required; the
@@ -38,12 +38,22 @@ if (!js.includes("function glueError(")) {
   js += `
 function glueError(message) {
   if (message !== "null pointer passed to rust") return new Error(message);
-  const err = new Error("this object was freed (free() was called, or its \`using\` block ended); create a new one");
-  err.name = "LlmMemoryError";
-  err.code = "FREED";
-  return err;
+  return new LlmMemoryError("FREED", "this object was freed (free() was called, or its \`using\` block ended); create a new one");
 }
 `;
+  // The error class lives in a snippet (src/bindings/errors.js) the bindings import; the
+  // package exports it so apps can test `err instanceof LlmMemoryError`.
+  const crate = readdirSync(`${dir}/snippets`).find((d) => existsSync(`${dir}/snippets/${d}/src/bindings/errors.js`));
+  if (!crate) throw new Error("finish-pkg: no snippets/*/src/bindings/errors.js; the bindings no longer import it?");
+  js += `import { LlmMemoryError } from "./snippets/${crate}/src/bindings/errors.js";\nexport { LlmMemoryError };\n`;
+  // LlmMemoryError.codes: the ErrorCode union of the .d.ts, which src/error.rs generates.
+  const union = types.match(/export type ErrorCode =([^;]*);/);
+  if (!union) throw new Error("finish-pkg: no ErrorCode union in the .d.ts");
+  const codes = [...union[1].matchAll(/"([A-Z_]+)"/g)].map((m) => m[1]);
+  const errorsPath = `${dir}/snippets/${crate}/src/bindings/errors.js`;
+  const errorsJs = readFileSync(errorsPath, "utf8");
+  if (!errorsJs.includes("const CODES = [];")) throw new Error("finish-pkg: errors.js no longer holds `const CODES = [];`");
+  writeFileSync(errorsPath, errorsJs.replace("const CODES = [];", `const CODES = ${JSON.stringify(codes)};`));
   writeFileSync(jsPath, js);
 }
 

@@ -16,21 +16,14 @@ fn invalid(message: String) -> JsValue {
 /// `extra` of `add()`.
 pub fn parse_extra(value: &JsValue) -> Result<NewEntry, JsValue> {
     let o = Opts::new(value, "add() extra")?;
-    o.check_keys(&[
-        "name",
-        "toolCalls",
-        "tool_calls",
-        "toolCallId",
-        "tool_call_id",
-        "metadata",
-        "timestamp",
-    ])?;
+    // camelCase only: the OpenAI names are `addMessage`'s, and an unknown key says so.
+    o.check_keys(&["name", "toolCalls", "toolCallId", "metadata", "timestamp"])?;
     read_entry_fields(&o)
 }
 
 /// Tool calls and the tool call id are read under their camelCase names (`add()`'s) or their
-/// OpenAI names (`addMessage()`'s, also accepted by `add()` from earlier versions); both
-/// spellings at once could disagree, so that is refused.
+/// OpenAI names (`addMessage()`'s, which takes both); both spellings at once could disagree, so
+/// that is refused.
 fn read_entry_fields(o: &Opts) -> Result<NewEntry, JsValue> {
     let one_of = |camel: &'static str, openai: &'static str| match (o.has(camel), o.has(openai)) {
         (true, true) => Err(invalid(format!(

@@ -4,13 +4,20 @@
 use crate::error::{Error, ErrorCode};
 use wasm_bindgen::prelude::*;
 
-/// Builds `new Error(message)` with `name = "LlmMemoryError"` and `code` set.
+#[wasm_bindgen(module = "/src/bindings/errors.js")]
+extern "C" {
+    #[wasm_bindgen(js_name = codedError)]
+    fn coded_error(code: &str, message: &str) -> JsValue;
+}
+
+/// The `.d.ts` union of the codes, from the core's one list (`scripts/finish-pkg.mjs` fills
+/// `LlmMemoryError.codes` from it).
+#[wasm_bindgen(typescript_custom_section)]
+const ERROR_CODE_TS: &str = crate::error::ERROR_CODE_TS;
+
+/// `new LlmMemoryError(code, message)` (src/bindings/errors.js; the package exports the class).
 pub fn js_error(code: ErrorCode, message: &str) -> JsValue {
-    let err = js_sys::Error::new(message);
-    err.set_name("LlmMemoryError");
-    // Reflect::set on a fresh Error object cannot fail; ignoring the Result keeps this panic-free.
-    let _ = js_sys::Reflect::set(&err, &"code".into(), &code.as_str().into());
-    err.into()
+    coded_error(code.as_str(), message)
 }
 
 impl From<Error> for JsValue {

@@ -197,27 +197,4 @@ impl Memory {
             Ok(out.into())
         }))
     }
-
-    /// Rewrites a fact.
-    ///
-    /// @deprecated Use `updateFact(id, text)`; `update` will be removed in the next release.
-    pub fn update(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
-    ) -> Result<(), JsValue> {
-        self.update_fact(id, text)
-    }
-
-    /// A fact's change trail.
-    ///
-    /// @deprecated Use `factHistory(id)` ("history" also names the conversation); `history`
-    /// will be removed in the next release.
-    #[wasm_bindgen(unchecked_return_type = "FactChange[]")]
-    pub fn history(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue,
-    ) -> Result<JsValue, JsValue> {
-        self.fact_history(id)
-    }
 }

@@ -21,7 +21,6 @@ use crate::tokens::ApproximateCounter;
 use js_sys::Function;
 use std::sync::Arc;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
 const OPEN_KEYS: &[&str] = &[
@@ -562,32 +561,6 @@ impl Memory {
     #[wasm_bindgen(getter, js_name = readOnly)]
     pub fn read_only(&self) -> bool {
         self.read_only
-    }
-
-    /// Called (with no arguments) after another tab's changes to this session were applied.
-    /// Throws `INVALID_OPTION` for anything but a function, `null` or `undefined`.
-    ///
-    /// @deprecated Pass `onChange` to `Memory.open` or `Memory.import` instead (one way to
-    /// set it); this setter will be removed in the next release.
-    #[wasm_bindgen(setter, js_name = onchange)]
-    pub fn set_onchange(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "(() => void) | null | undefined")] f: JsValue,
-    ) -> Result<(), JsValue> {
-        let f = match f.dyn_into::<Function>() {
-            Ok(f) => Some(f),
-            Err(v) if v.is_undefined() || v.is_null() => None,
-            Err(v) => {
-                return Err(invalid_option(format!(
-                    "onchange must be a function, got {}",
-                    super::options::describe(&v)
-                )))
-            }
-        };
-        if let Some(store) = &self.store {
-            store.set_on_change(f);
-        }
-        Ok(())
     }
 }
 

@@ -2,11 +2,10 @@
 // file reports as it arrives. Failures become coded errors (MODEL_UNAVAILABLE) like the rest of
 // the package's.
 
+import { LlmMemoryError } from "./errors.js";
+
 function unavailable(message) {
-  const err = new Error(message);
-  err.name = "LlmMemoryError";
-  err.code = "MODEL_UNAVAILABLE";
-  return err;
+  return new LlmMemoryError("MODEL_UNAVAILABLE", message);
 }
 
 export async function fetchModel(url, onProgress) {

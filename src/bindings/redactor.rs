@@ -371,16 +371,6 @@ impl JsRedactor {
         to_js(self.inner.vault())
     }
 
-    /// The vault as a JSON string.
-    ///
-    /// @deprecated Use `JSON.stringify(redactor.vault())`: `vault()` is the one way to read
-    /// the vault (an object, as `importVault` takes it); `exportVault` will be removed in the
-    /// next release.
-    #[wasm_bindgen(js_name = exportVault)]
-    pub fn export_vault(&self) -> String {
-        self.inner.vault().to_json()
-    }
-
     /// Replaces the vault with one saved earlier (the object from `vault()`, or its JSON).
     /// Throws `INVALID_DOCUMENT` if it is not a vault.
     ///

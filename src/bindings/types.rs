@@ -11,16 +11,27 @@ export type Role = "system" | "user" | "assistant" | "tool";
 /** How the context is chosen each turn. */
 export type StrategyName = "none" | "full" | "window" | "tokens" | "summary" | "retrieval";
 
-/** Stable error codes, found on thrown errors as `err.code`. */
-export type ErrorCode =
-  | "INVALID_OPTION" | "INVALID_ROLE" | "INVALID_ENTRY" | "ENTRY_TOO_LARGE"
-  | "INVALID_TOKENIZER" | "UNSUPPORTED_TOKENIZER" | "CONTEXT_OVERFLOW" | "NOT_FOUND" | "INVALID_PATTERN"
-  | "INVALID_DOCUMENT" | "READ_ONLY" | "STORAGE_UNAVAILABLE" | "STORAGE_BLOCKED"
-  | "QUOTA_EXCEEDED" | "CORRUPT_STORAGE" | "STORAGE_FAILED" | "CALLBACK_FAILED" | "FREED"
-  | "INVALID_MODEL" | "MODEL_UNAVAILABLE" | "SYNC_FAILED" | "WRONG_KEY";
-
-/** Errors thrown by llm-memory are `Error`s with `name === "LlmMemoryError"` and a `code`. */
-export interface LlmMemoryError extends Error { code: ErrorCode }
+/** The one error class of the package: everything llm-memory throws or rejects with is an
+ * `LlmMemoryError` with a stable `code` (the `ErrorCode` union). */
+export class LlmMemoryError extends Error {
+  /**
+   * An error with a code, as the package makes them (apps and adapters may make their own).
+   *
+   * @example
+   * ```js
+   * try {
+   *   new Memory({ strategy: "tokens" }); // without maxTokens
+   * } catch (e) {
+   *   if (e instanceof LlmMemoryError && e.code === "INVALID_OPTION") console.warn(e.message);
+   * }
+   * ```
+   */
+  constructor(code: ErrorCode, message: string, options?: { cause?: unknown });
+  readonly name: "LlmMemoryError";
+  readonly code: ErrorCode;
+  /** Every code, as the core declares them (filled once the module is initialized). */
+  static readonly codes: readonly ErrorCode[];
+}
 
 /** An assistant's tool call, OpenAI format. `arguments` may be given as an object. */
 export interface ToolCall {
@@ -151,13 +162,8 @@ export interface AddExtra {
   name?: string;
   /** The calls of an assistant message (OpenAI format). */
   toolCalls?: ToolCall[];
-  /** @deprecated Use `toolCalls` (add()'s options are camelCase; `addMessage` takes the
-   *  OpenAI `tool_calls`). Still accepted; giving both is an `INVALID_ENTRY` error. */
-  tool_calls?: ToolCall[];
   /** The call a tool message answers. */
   toolCallId?: string;
-  /** @deprecated Use `toolCallId`. Still accepted; giving both is an `INVALID_ENTRY` error. */
-  tool_call_id?: string;
   /** App data kept with the entry, never sent to the model. */
   metadata?: unknown;
   /** Milliseconds since the epoch (default Date.now()). */

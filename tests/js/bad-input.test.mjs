@@ -2,6 +2,7 @@
 // and after each one the same module keeps working.
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { Memory, Tokenizer, lib, loadTokenizer, throwsCode } from "./helpers.mjs";
 
 const llama = loadTokenizer("llama3");
@@ -31,6 +32,26 @@ test("bad budgets and options name the option to fix", () => {
     assert.match(e.message, message);
     assert.equal(e.name, "LlmMemoryError");
   }
+});
+
+test("every error is an LlmMemoryError whose code is one of LlmMemoryError.codes", async () => {
+  const { LlmMemoryError } = lib;
+  const dts = readFileSync(new URL("../../pkg/llm_memory.d.ts", import.meta.url), "utf8");
+  const union = [...dts.match(/export type ErrorCode =([^;]*);/)[1].matchAll(/"([A-Z_]+)"/g)].map((m) => m[1]);
+  assert.deepEqual([...LlmMemoryError.codes], union, "codes and the .d.ts union come from one list");
+  assert.ok(Object.isFrozen(LlmMemoryError.codes));
+  let e;
+  try { new Memory({ strategy: "nope" }); } catch (err) { e = err; }
+  assert.ok(e instanceof LlmMemoryError && e instanceof Error);
+  assert.equal(e.code, "INVALID_OPTION");
+  assert.equal(e.name, "LlmMemoryError");
+  assert.ok(LlmMemoryError.codes.includes(e.code));
+  assert.match(e.stack, /LlmMemoryError/);
+  // Rejections too, and errors an app makes itself.
+  const rejected = await Memory.open({ session: "" , storage: "memory" }).catch((err) => err);
+  assert.ok(rejected instanceof LlmMemoryError, String(rejected));
+  const own = new LlmMemoryError("NOT_FOUND", "made by the app");
+  assert.equal(own.code, "NOT_FOUND");
 });
 
 test("bad entries: unknown role, wrong content type, tool message without its call id", () => {

@@ -33,9 +33,9 @@ const GROUPS = [
   ["constructor", ["constructor"]],
   ["conversation", ["configure", "add", "addMessage", "context", "entries", "length", "forget", "clear",
     "pin", "unpin", "pinned", "summaries", "addStep", "steps", "stepMessages", "restore", "streamRestorer", "redacts"]],
-  ["long-term memory", ["remember", "recall", "updateFact", "facts", "factHistory", "extractFacts", "update", "history",
+  ["long-term memory", ["remember", "recall", "updateFact", "facts", "factHistory", "extractFacts",
     "recordEpisode", "recallEpisodes", "episodes", "tools", "callTool", "pendingEmbeddings", "embedPending"]],
-  ["persistence", ["open", "import", "sessions", "delete", "export", "flush", "sync", "close", "session", "readOnly", "onchange"]],
+  ["persistence", ["open", "import", "sessions", "delete", "export", "flush", "sync", "close", "session", "readOnly"]],
   ["lifetime", ["free", "[Symbol.dispose]"]],
 ];
 
@@ -65,22 +65,11 @@ test("every interface and type is declared once", () => {
   for (const n of ["MemoryOptions", "ContextOptions", "EntryReport", "ContextReport"]) assert.ok(names.includes(n), n);
 });
 
-test("renamed and second ways are marked deprecated, naming what replaces them", () => {
-  const doc = (cls, member) => classMembers(cls).find((m) => m.name === member)?.doc ?? "";
-  for (const [cls, member, instead] of [
-    ["Memory", "update", "updateFact"],
-    ["Memory", "history", "factHistory"],
-    ["Memory", "onchange", "onChange"],
-    ["Redactor", "exportVault", "vault()"],
-  ]) {
-    assert.match(doc(cls, member), /@deprecated/, `${cls}.${member}`);
-    assert.ok(doc(cls, member).includes(instead), `${cls}.${member} names ${instead}`);
-  }
-  for (const [cls, member] of [["Memory", "updateFact"], ["Memory", "factHistory"], ["Redactor", "vault"]]) {
-    assert.doesNotMatch(doc(cls, member), /@deprecated/, `${cls}.${member}`);
+test("the package has no deprecated aliases: one name for each thing", () => {
+  assert.doesNotMatch(dts, /@deprecated/);
+  for (const [cls, member] of [["Memory", "update"], ["Memory", "history"], ["Memory", "onchange"], ["Redactor", "exportVault"]]) {
+    assert.ok(!classMembers(cls).some((m) => m.name === member), `${cls}.${member} is gone`);
   }
   const extra = dts.match(/^export interface AddExtra \{\n([\s\S]*?)^\}/m)[1];
-  assert.match(extra, /@deprecated Use `toolCalls`[\s\S]*?tool_calls\?:/);
-  assert.match(extra, /@deprecated Use `toolCallId`[\s\S]*?tool_call_id\?:/);
-  assert.match(dts, /set onchange\(value: \(\(\) => void\) \| null \| undefined\)/, "the setter is typed precisely");
+  assert.doesNotMatch(extra, /tool_calls|tool_call_id/, "add() takes camelCase only; addMessage takes OpenAI's names");
 });

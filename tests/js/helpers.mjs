@@ -29,7 +29,7 @@ export function throwsCode(assert, fn, code) {
   } catch (e) {
     caught = e;
   }
-  assert.ok(caught instanceof Error, `expected an Error with code ${code}, got ${caught}`);
+  assert.ok(caught instanceof lib.LlmMemoryError, `expected an LlmMemoryError with code ${code}, got ${caught}`);
   assert.equal(caught.code, code, caught.message);
   return caught;
 }

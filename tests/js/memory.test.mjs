@@ -313,24 +313,24 @@ test("changing the tokenizer recounts cached counts once", async () => {
   assert.deepEqual(report.tokenizer, { kind: "BPE", exact: true });
 });
 
-test("add() takes toolCalls and toolCallId; the OpenAI spellings still work, both at once do not", () => {
+test("add() takes toolCalls and toolCallId, addMessage the OpenAI names; both at once are refused", () => {
   const call = { id: "c1", type: "function", function: { name: "weather", arguments: "{}" } };
   const a = new Memory();
   a.add("assistant", null, { toolCalls: [call] });
   a.add("tool", "sunny", { toolCallId: "c1" });
-  // The deprecated spellings of earlier versions give the same entries.
   const b = new Memory();
-  b.add("assistant", null, { tool_calls: [call] });
-  b.add("tool", "sunny", { tool_call_id: "c1" });
+  b.addMessage({ role: "assistant", content: null, tool_calls: [call] });
+  b.addMessage({ role: "tool", content: "sunny", tool_call_id: "c1" });
   const shape = (m) => m.entries().map(({ role, content, toolCalls, toolCallId }) => ({ role, content, toolCalls, toolCallId }));
   assert.deepEqual(shape(b), shape(a));
   assert.equal(a.entries()[1].toolCallId, "c1");
+  // add()'s options are camelCase: the OpenAI spelling is an unknown option that names the right one.
+  const e = throwsCode(assert, () => a.add("assistant", null, { tool_calls: [call] }), "INVALID_OPTION");
+  assert.match(e.message, /did you mean toolCalls/);
   // Both spellings at once could disagree: refused, and nothing is added.
-  throwsCode(assert, () => a.add("assistant", null, { toolCalls: [call], tool_calls: [call] }), "INVALID_ENTRY");
-  throwsCode(assert, () => a.add("tool", "x", { toolCallId: "c1", tool_call_id: "c2" }), "INVALID_ENTRY");
   throwsCode(assert, () => a.addMessage({ role: "tool", content: "x", toolCallId: "c1", tool_call_id: "c2" }), "INVALID_ENTRY");
   assert.equal(a.length, 2);
   // An undefined spelling is no second value (a spread message may carry one).
-  a.add("tool", "rainy", { toolCallId: "c1", tool_call_id: undefined });
+  a.addMessage({ role: "tool", content: "rainy", toolCallId: "c1", tool_call_id: undefined });
   assert.equal(a.entries()[2].toolCallId, "c1");
 });

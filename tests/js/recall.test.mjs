@@ -316,13 +316,14 @@ test("the README's Remember and recall example runs", async () => {
   assert.equal(requests[0].tools.length, 4);
 });
 
-test("update() and history(), the facts' earlier names, still work as updateFact() and factHistory()", () => {
+test("updateFact() and factHistory() are the facts' one way to rewrite and trace", () => {
   const mem = new Memory();
   const id = mem.remember("Dog's name is Rex");
-  mem.update(id, "Dog's name is Rex, a beagle");
+  mem.updateFact(id, "Dog's name is Rex, a beagle");
   assert.equal(mem.facts()[0].text, "Dog's name is Rex, a beagle");
-  assert.deepEqual(mem.history(id), mem.factHistory(id));
-  assert.deepEqual(mem.history(id).map((c) => c.op), ["add", "update"]);
-  throwsCode(assert, () => mem.update("f404", "x"), "NOT_FOUND");
-  throwsCode(assert, () => mem.history("f404"), "NOT_FOUND");
+  assert.deepEqual(mem.factHistory(id).map((c) => c.op), ["add", "update"]);
+  throwsCode(assert, () => mem.updateFact("f404", "x"), "NOT_FOUND");
+  throwsCode(assert, () => mem.factHistory("f404"), "NOT_FOUND");
+  assert.equal(mem.update, undefined);
+  assert.equal(mem.history, undefined);
 });

@@ -14,10 +14,8 @@ export function asyncUsage(json: string, doc: SessionDocument): Promise<unknown>
   const current: Fact[] = new Memory().facts();
   const listening: Promise<Memory> = Memory.open({ session: "chat", onChange: () => console.log("changed") });
   const mem = new Memory();
-  mem.onchange = () => {}; // deprecated, typed as a listener
-  mem.onchange = null;
-  // @ts-expect-error: a listener is a function
-  mem.onchange = "render()";
+  // @ts-expect-error: the listener is given to Memory.open / Memory.import as onChange
+  mem.onchange = () => {};
   // @ts-expect-error: toolCalls holds tool calls
   mem.add("assistant", null, { toolCalls: "c1" });
   const synced: Promise<Memory> = Memory.open({

@@ -17,9 +17,9 @@ export async function recallUsage(): Promise<void> {
   const facts: Fact[] = mem.facts({ all: true });
   const status: "active" | "superseded" | "deleted" = facts[0].status;
   const trail: FactChange[] = mem.factHistory(id);
-  // The earlier names stay for a release, typed the same (and marked @deprecated).
-  mem.update(id, "The user is vegan");
-  const sameTrail: FactChange[] = mem.history(id);
+  mem.updateFact(id, "The user is vegan");
+  // @ts-expect-error: one name per thing (updateFact, factHistory)
+  mem.history(id);
   const episode: Episode | null = await mem.recordEpisode();
   const similar = await mem.recallEpisodes("planning a trip", 2);
   const score: number = similar[0].score;

@@ -161,10 +161,6 @@ impl Store {
         store
     }
 
-    pub fn set_on_change(&self, f: Option<Function>) {
-        *self.on_change.borrow_mut() = f;
-    }
-
     /// Another tab stored changes: apply them here and tell the app.
     fn receive(&self, data: JsValue) {
         let Some(text) = data.as_string() else {

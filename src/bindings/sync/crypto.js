@@ -4,14 +4,13 @@
 // base64(0x01 ‖ IV ‖ ciphertext+tag). Key material never reaches the wasm: it holds the
 // CryptoKey object only.
 
+import { LlmMemoryError } from "../errors.js";
+
 const VERSION = 1;
 const PBKDF2_ITERATIONS = 600000;
 
 function coded(code, message) {
-  const err = new Error(message);
-  err.name = "LlmMemoryError";
-  err.code = code;
-  return err;
+  return new LlmMemoryError(code, message);
 }
 
 function subtle() {
