@@ -77,9 +77,11 @@ error_codes! {
     /// A model file (`models/pii-ner.bin`) that is truncated, corrupt, of another format
     /// version, or whose tensors do not have the shapes its header announces.
     InvalidModel = "INVALID_MODEL",
-    /// `NerModel.fromUrl` could not download the model file (network, HTTP status), thrown by
-    /// the JS side of the download (`src/bindings/ner_fetch.js`).
+    /// `fromUrl` (`Tokenizer`, `NerModel`, `EmbedModel`) could not download the file (network,
+    /// HTTP status), thrown by the JS side of the download (`src/bindings/fetch_asset.js`).
     ModelUnavailable = "MODEL_UNAVAILABLE",
+    /// A download stopped by the caller's `AbortSignal` (`fromUrl`'s `signal`).
+    Aborted = "ABORTED",
     /// Sync with the server failed (offline, refused token, server error); local storage is
     /// unaffected and the push is retried.
     SyncFailed = "SYNC_FAILED",

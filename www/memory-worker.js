@@ -57,34 +57,22 @@ function memoryOptions() {
 const storedName = (id) => `demo/${id}`;
 const PREFIX = "demo/";
 
-async function fetchBytes(url, gen) {
-  const res = await fetch(url);
-  if (!res.ok) throw new Error(`HTTP ${res.status} for ${url}`);
-  const total = Number(res.headers.get("content-length")) || 0;
-  const reader = res.body.getReader();
-  const chunks = [];
-  let loaded = 0;
+/** The library's loader (one shape for every asset): progress posted every 256 KiB, the
+ * prepared form kept in IndexedDB, and stopped when a newer load supersedes this one. */
+let tokenizerAbort = null;
+function downloadTokenizer(url, gen) {
+  tokenizerAbort?.abort();
+  tokenizerAbort = new AbortController();
   let lastPost = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    if (gen !== tokenizerLoad) throw new Error("superseded");
-    chunks.push(value);
-    loaded += value.length;
-    if (loaded - lastPost > 256 * 1024) {
+  return Tokenizer.fromUrl(url, {
+    signal: tokenizerAbort.signal,
+    onProgress: ({ loaded, total }) => {
+      if (gen !== tokenizerLoad || (loaded - lastPost < 256 * 1024 && loaded !== total)) return;
       lastPost = loaded;
-      post({ event: "tokenizer", state: "loading", loaded, total });
-    }
-  }
-  const bytes = new Uint8Array(loaded);
-  let at = 0;
-  for (const c of chunks) {
-    bytes.set(c, at);
-    at += c.length;
-  }
-  return bytes;
+      post({ event: "tokenizer", state: "loading", loaded, total: total ?? 0 });
+    },
+  });
 }
-
 /** Notes the values the PII model finds in `text` (a user turn or tool result), with scores. */
 function annotate(text) {
   if (!annotator || !redaction.enabled || typeof text !== "string") return;
@@ -205,12 +193,15 @@ const ops = {
       });
     }
     post({ event: "tokenizer", state: "loading", loaded: 0, total: 0 });
-    const bytes = source.bytes ?? (await fetchBytes(source.url, gen));
+    const loaded = source.bytes
+      ? Tokenizer.fromJson(source.bytes)
+      : await downloadTokenizer(source.url, gen).catch((e) => {
+        throw gen !== tokenizerLoad ? new Error("superseded") : e;
+      });
     if (gen !== tokenizerLoad) throw new Error("superseded");
-    post({ event: "tokenizer", state: "parsing", loaded: bytes.length, total: bytes.length });
     return enqueue(() => {
       if (gen !== tokenizerLoad) throw new Error("superseded");
-      tokenizer = Tokenizer.fromJson(bytes); // the previous one may still be referenced: not freed
+      tokenizer = loaded; // the previous one may still be referenced: not freed
       mem?.configure({ tokenizer });
       return { kind: tokenizer.kind, exact: tokenizer.exact };
     });

@@ -55,7 +55,7 @@ export function semanticRecall({ post, enqueue, memory }) {
         let lastPost = 0;
         post({ event: "embedModel", state: "loading", loaded: 0, total: 0 });
         return EmbedModel.fromUrl(url, {
-          onProgress: (loaded, total) => {
+          onProgress: ({ loaded, total }) => {
             if (loaded - lastPost < 256 * 1024 && loaded !== total) return;
             lastPost = loaded;
             post({ event: "embedModel", state: "loading", loaded, total: total ?? 0 });

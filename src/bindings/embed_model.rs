@@ -4,28 +4,14 @@
 //! sending text anywhere. A registry lets `Memory` find the Rust side of the JS object, as
 //! `Tokenizer` does.
 
-use super::callbacks::error_text;
-use super::errors::{invalid_option, js_error};
-use super::options::{describe, string_arg, Opts};
-use super::storage::idb::{self, IdbBackend};
+use super::asset::{self, LoadOptions};
+use super::errors::invalid_option;
+use super::options::{describe, string_arg};
 use crate::error::ErrorCode;
 use crate::ner::EmbedModel as Core;
 use js_sys::{Array, Float32Array};
-use std::cell::RefCell;
-use std::collections::HashMap;
 use std::rc::{Rc, Weak};
 use wasm_bindgen::prelude::*;
-
-#[wasm_bindgen(module = "/src/bindings/fetch_bytes.js")]
-extern "C" {
-    #[wasm_bindgen(js_name = fetchBytes, catch)]
-    async fn fetch_bytes(url: &str, on_progress: &JsValue) -> Result<JsValue, JsValue>;
-}
-
-thread_local! {
-    /// Live models by handle; an entry dies with its JS object.
-    static REGISTRY: RefCell<(u32, HashMap<u32, Weak<Core>>)> = RefCell::new((0, HashMap::new()));
-}
 
 /// A sentence embedder running in this page: all-MiniLM-L6-v2 (384 dimensions, English-first)
 /// or another BERT model converted to the same file. Vectors have length 1, so a dot product is
@@ -47,11 +33,7 @@ pub struct EmbedModel {
 impl EmbedModel {
     /// The model behind a JS `EmbedModel`, if `value` is one that has not been freed.
     pub fn model_of(value: &JsValue) -> Result<Rc<Core>, JsValue> {
-        let handle = js_sys::Reflect::get(value, &"__llmMemoryHandle".into())
-            .ok()
-            .and_then(|h| h.as_f64());
-        handle
-            .and_then(|h| REGISTRY.with(|r| r.borrow().1.get(&(h as u32)).and_then(Weak::upgrade)))
+        super::handles::find::<Weak<Core>>(value)
             .ok_or_else(|| {
                 invalid_option(
                     "embedder must be an EmbedModel from EmbedModel.fromBytes() that has not been freed",
@@ -75,76 +57,38 @@ impl EmbedModel {
     pub async fn from_bytes(
         #[wasm_bindgen(unchecked_param_type = "Uint8Array | ArrayBuffer")] bytes: JsValue,
     ) -> Result<EmbedModel, JsValue> {
-        let bytes = if let Some(a) = bytes.dyn_ref::<js_sys::Uint8Array>() {
-            a.to_vec()
-        } else if let Some(b) = bytes.dyn_ref::<js_sys::ArrayBuffer>() {
-            js_sys::Uint8Array::new(b).to_vec()
-        } else {
-            return Err(js_error(
-                ErrorCode::InvalidModel,
-                "EmbedModel.fromBytes takes the model file as a Uint8Array or an ArrayBuffer",
-            ));
-        };
+        let bytes = asset::bytes_of(&bytes, "EmbedModel.fromBytes", ErrorCode::InvalidModel)?;
         Ok(EmbedModel::register(Core::from_bytes(&bytes)?))
     }
 
-    /// Downloads a model file from `url` (reporting `onProgress(loaded, total)` as bytes
-    /// arrive) and loads it; the file is kept in IndexedDB under its URL, so the next page load
-    /// reads it from there instead of the network (`fromCache`). Where IndexedDB is unavailable
-    /// it only downloads. Throws `INVALID_MODEL` when the download fails or the file is bad.
+    /// Downloads a model file with progress, or takes it from IndexedDB where an earlier
+    /// `fromUrl` of the same URL kept it. Rejects with `MODEL_UNAVAILABLE` when the download
+    /// fails, `ABORTED` when `signal` stopped it, and `INVALID_MODEL` when the file is bad.
     ///
     /// @example
     /// ```js
     /// const embedder = await EmbedModel.fromUrl("/models/embed.bin", {
-    ///   onProgress: (loaded, total) => ui.append(`${Math.round((100 * loaded) / total)} %`),
+    ///   onProgress: ({ loaded, total }) => ui.append(`${Math.round((100 * loaded) / (total ?? loaded))} %`),
     /// });
     /// embedder.fromCache; // false on the first visit, true after a reload
     /// ```
     #[wasm_bindgen(js_name = fromUrl, unchecked_return_type = "EmbedModel")]
     pub async fn from_url(
         #[wasm_bindgen(unchecked_param_type = "string")] url: JsValue,
-        #[wasm_bindgen(
-            unchecked_param_type = "{ onProgress?: (loaded: number, total: number) => void }"
-        )]
-        options: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "LoadOptions | undefined")] options: JsValue,
     ) -> Result<EmbedModel, JsValue> {
         let url = string_arg(&url, "url")?;
-        let on_progress = match options.is_undefined() || options.is_null() {
-            true => None,
-            false => {
-                let o = Opts::new(&options, "EmbedModel.fromUrl options")?;
-                o.check_keys(&["onProgress"])?;
-                o.function("onProgress")?
-            }
-        };
-        let db = match idb::available() {
-            true => IdbBackend::connect().await.ok(),
-            false => None,
-        };
-        let key = format!("embed-model:{url}");
-        if let Some(db) = &db {
-            if let Ok(Some(bytes)) = db.get_prepared(&key).await {
-                // A damaged entry is downloaded again below.
-                if let Ok(model) = Core::from_bytes(&bytes) {
-                    let mut m = EmbedModel::register(model);
-                    m.from_cache = true;
-                    return Ok(m);
-                }
-            }
-        }
-        let progress = on_progress.map(JsValue::from).unwrap_or(JsValue::UNDEFINED);
-        let fetched = fetch_bytes(&url, &progress).await.map_err(|e| {
-            js_error(
-                ErrorCode::InvalidModel,
-                &format!("could not download the model: {}", error_text(&e)),
-            )
-        })?;
-        let bytes = js_sys::Uint8Array::new(&fetched).to_vec();
-        let model = EmbedModel::register(Core::from_bytes(&bytes)?);
-        if let Some(db) = &db {
-            // A failed cache write (quota) costs the next load its head start, nothing more.
-            let _ = db.put_prepared(&key, &bytes).await;
-        }
+        let options = LoadOptions::read(&options, "EmbedModel.fromUrl options")?;
+        let loaded = asset::load(
+            &url,
+            "embed-model",
+            &options,
+            |kept| Core::from_bytes(kept).ok(),
+            |bytes| Ok((Core::from_bytes(&bytes)?, Some(bytes))),
+        )
+        .await?;
+        let mut model = EmbedModel::register(loaded.value);
+        model.from_cache = loaded.from_cache;
         Ok(model)
     }
 
@@ -158,14 +102,7 @@ impl EmbedModel {
 impl EmbedModel {
     fn register(model: Core) -> EmbedModel {
         let model = Rc::new(model);
-        let handle = REGISTRY.with(|r| {
-            let mut r = r.borrow_mut();
-            r.0 += 1;
-            let id = r.0;
-            r.1.retain(|_, w| w.strong_count() > 0);
-            r.1.insert(id, Rc::downgrade(&model));
-            id
-        });
+        let handle = super::handles::register(Rc::downgrade(&model));
         EmbedModel {
             model,
             handle,

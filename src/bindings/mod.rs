@@ -1,10 +1,12 @@
 //! The JavaScript face: one file per exported class, thin wrappers over the core. The only
 //! module that touches wasm-bindgen, js-sys, web-sys and serde-wasm-bindgen.
 
+mod asset;
 mod callbacks;
 mod embed_model;
 mod entry_input;
 mod errors;
+mod handles;
 mod js;
 mod llm;
 pub mod memory;

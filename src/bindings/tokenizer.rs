@@ -13,8 +13,8 @@ use crate::message::ChatMessage;
 #[cfg(feature = "chat-template")]
 use crate::tokens::chat_template::{ChatTemplate, RenderOptions};
 use crate::tokens::{ApproximateCounter, HfTokenizer, SharedCounter};
+#[cfg(feature = "chat-template")]
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::sync::{Arc, Weak};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -28,16 +28,6 @@ export interface ChatTemplateOptions {
   addGenerationPrompt?: boolean;
 }
 "#;
-
-/// A `Tokenizer` as the registry knows it: alive only while JS holds the object.
-type WeakCounter = Weak<dyn crate::tokens::TokenCounter>;
-
-thread_local! {
-    /// Lets `new Memory({ tokenizer })` find the Rust side of a JS `Tokenizer` without taking
-    /// ownership of it (wasm-bindgen cannot borrow a class instance out of an options object).
-    static REGISTRY: RefCell<(u32, HashMap<u32, WeakCounter>)> =
-        RefCell::new((0, HashMap::new()));
-}
 
 /// Counts tokens the way a model does. Load a model's `tokenizer.json` with
 /// `Tokenizer.fromJson`, or use `Tokenizer.approximate()` when no vocabulary is at hand.
@@ -64,14 +54,7 @@ pub struct Tokenizer {
 
 impl Tokenizer {
     pub(super) fn register(counter: SharedCounter, hf: Option<Arc<HfTokenizer>>) -> Tokenizer {
-        let handle = REGISTRY.with(|r| {
-            let mut r = r.borrow_mut();
-            r.0 += 1;
-            let id = r.0;
-            r.1.retain(|_, w| w.strong_count() > 0);
-            r.1.insert(id, Arc::downgrade(&counter));
-            id
-        });
+        let handle = super::handles::register(Arc::downgrade(&counter));
         Tokenizer {
             counter,
             hf,
@@ -84,11 +67,7 @@ impl Tokenizer {
 
     /// The counter behind a JS `Tokenizer` object, if `value` is one that is still alive.
     pub fn counter_of(value: &JsValue) -> Result<SharedCounter, JsValue> {
-        let handle = js_sys::Reflect::get(value, &"__llmMemoryHandle".into())
-            .ok()
-            .and_then(|h| h.as_f64());
-        let found = handle
-            .and_then(|h| REGISTRY.with(|r| r.borrow().1.get(&(h as u32)).and_then(Weak::upgrade)));
+        let found = super::handles::find::<Weak<dyn crate::tokens::TokenCounter>>(value);
         found.ok_or_else(|| {
             invalid_option(
                 "tokenizer must be a Tokenizer from Tokenizer.fromJson() or \

@@ -1,7 +1,9 @@
-//! `Tokenizer.fromJsonCached`: the first load of a tokenizer.json parses it and stores its
-//! compact prepared form in IndexedDB under the file's hash; later loads (after a reload, in
-//! another tab) read that instead, several times faster. Without IndexedDB it is `fromJson`.
+//! Loading a tokenizer.json the way every asset loads (`fromUrl`, `fromBytes`), and
+//! `fromJsonCached`: the first load parses the file and stores its compact prepared form in
+//! IndexedDB (under the URL, or the file's hash); later loads (after a reload, in another tab)
+//! read that instead, several times faster. Without IndexedDB it only parses.
 
+use super::asset::{self, LoadOptions};
 use super::storage::idb::{self, IdbBackend};
 use super::tokenizer::{json_bytes, Tokenizer};
 use crate::tokens::HfTokenizer;
@@ -59,7 +61,65 @@ impl Tokenizer {
         Ok(Tokenizer::register(hf.clone(), Some(hf)))
     }
 
-    /// Whether this tokenizer came from the IndexedDB cache (`fromJsonCached`).
+    /// Downloads a tokenizer.json with progress and loads it, or takes its prepared form from
+    /// IndexedDB where an earlier `fromUrl` of the same URL kept it (several times faster than
+    /// parsing the JSON). Rejects with `MODEL_UNAVAILABLE` when the download fails, `ABORTED`
+    /// when `signal` stopped it, and the codes of `fromJson` for the file.
+    ///
+    /// @example
+    /// ```js
+    /// const tok = await Tokenizer.fromUrl("/tokenizer.json", {
+    ///   onProgress: ({ loaded, total }) => ui.append(`${loaded} of ${total ?? "?"} bytes`),
+    /// });
+    /// tok.fromCache; // false on the first visit, true after a reload
+    /// ```
+    #[wasm_bindgen(js_name = fromUrl, unchecked_return_type = "Tokenizer")]
+    pub async fn from_url(
+        #[wasm_bindgen(unchecked_param_type = "string")] url: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "LoadOptions | undefined")] options: JsValue,
+    ) -> Result<Tokenizer, JsValue> {
+        let url = super::options::string_arg(&url, "url")?;
+        let options = LoadOptions::read(&options, "Tokenizer.fromUrl options")?;
+        let loaded = asset::load(
+            &url,
+            "tokenizer-url",
+            &options,
+            |kept| HfTokenizer::from_prepared(kept).ok().map(Arc::new),
+            |bytes| {
+                let hf = Arc::new(HfTokenizer::from_bytes(&bytes)?);
+                let keep = hf.prepared();
+                Ok((hf, keep))
+            },
+        )
+        .await?;
+        let hf = loaded.value;
+        let mut t = Tokenizer::register(hf.clone(), Some(hf));
+        t.from_cache = loaded.from_cache;
+        Ok(t)
+    }
+
+    /// A tokenizer.json given as bytes (`Uint8Array` / `ArrayBuffer`), as the other assets load
+    /// (`NerModel.fromBytes`, `EmbedModel.fromBytes`); `fromJson` also takes its text or object.
+    ///
+    /// @example
+    /// ```js
+    /// const tok = await Tokenizer.fromBytes(new Uint8Array(await file.arrayBuffer()));
+    /// tok.count("Hello world");
+    /// ```
+    #[wasm_bindgen(js_name = fromBytes, unchecked_return_type = "Tokenizer")]
+    pub async fn from_bytes(
+        #[wasm_bindgen(unchecked_param_type = "Uint8Array | ArrayBuffer")] bytes: JsValue,
+    ) -> Result<Tokenizer, JsValue> {
+        let bytes = asset::bytes_of(
+            &bytes,
+            "Tokenizer.fromBytes",
+            crate::error::ErrorCode::InvalidTokenizer,
+        )?;
+        let hf = Arc::new(HfTokenizer::from_bytes(&bytes)?);
+        Ok(Tokenizer::register(hf.clone(), Some(hf)))
+    }
+
+    /// Whether this tokenizer came from the IndexedDB cache (`fromUrl`, `fromJsonCached`).
     #[wasm_bindgen(getter, js_name = fromCache)]
     pub fn from_cache(&self) -> bool {
         self.from_cache

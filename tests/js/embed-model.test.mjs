@@ -25,7 +25,7 @@ test("a bad file is INVALID_MODEL", async () => {
   for (const bad of [undefined, null, 42, {}, ["x"]]) {
     await assert.rejects(EmbedModel.fromUrl(bad), (e) => e.code === "INVALID_OPTION");
   }
-  await assert.rejects(EmbedModel.fromUrl("not a url"), (e) => e.code === "INVALID_MODEL");
+  await assert.rejects(EmbedModel.fromUrl("not a url"), (e) => e.code === "MODEL_UNAVAILABLE");
   if (bytes) {
     await assert.rejects(EmbedModel.fromBytes(bytes.subarray(0, bytes.length - 16)), (e) => e.code === "INVALID_MODEL");
   }
@@ -83,7 +83,7 @@ test("Memory with an embedder recalls a reworded fact that words miss", { skip }
   throwsCode(assert, () => new Memory({ strategy: "retrieval", maxTokens: 300, embedder: {} }), "INVALID_OPTION");
 });
 
-test("fromUrl downloads with progress; a missing file is INVALID_MODEL", { skip }, async () => {
+test("fromUrl downloads with progress; a missing file is MODEL_UNAVAILABLE", { skip }, async () => {
   const server = createServer((req, res) => {
     if (req.url !== "/embed.bin") return res.writeHead(404).end();
     res.writeHead(200, { "content-length": bytes.length }).end(bytes);
@@ -92,15 +92,32 @@ test("fromUrl downloads with progress; a missing file is INVALID_MODEL", { skip 
   const base = `http://127.0.0.1:${server.address().port}`;
   try {
     const seen = [];
-    const model = await EmbedModel.fromUrl(`${base}/embed.bin`, { onProgress: (loaded, total) => seen.push([loaded, total]) });
+    const model = await EmbedModel.fromUrl(`${base}/embed.bin`, { onProgress: ({ loaded, total }) => seen.push([loaded, total]) });
     assert.equal(model.fromCache, false, "Node has no IndexedDB: downloaded");
     assert.ok(seen.length >= 1);
     assert.deepEqual(seen.at(-1), [bytes.length, bytes.length]);
     assert.ok(seen.every(([a], i) => i === 0 || a >= seen[i - 1][0]), "progress only grows");
     assert.equal(model.embed(["hello"])[0].length, 384);
-    await assert.rejects(EmbedModel.fromUrl(`${base}/missing.bin`), (e) => e.code === "INVALID_MODEL" && /404/.test(e.message));
+    await assert.rejects(EmbedModel.fromUrl(`${base}/missing.bin`), (e) => e.code === "MODEL_UNAVAILABLE" && /404/.test(e.message));
     await assert.rejects(EmbedModel.fromUrl(`${base}/embed.bin`, { progress: 1 }), (e) => e.code === "INVALID_OPTION");
   } finally {
     server.close();
   }
+});
+
+test("a model given where another kind belongs is refused, whatever its handle", { skip }, async () => {
+  const { Tokenizer, Redactor } = lib;
+  const embedder = await EmbedModel.fromBytes(bytes);
+  // Every kind gets handles from one registry: the embedder's number names no tokenizer.
+  const tokenizers = Array.from({ length: 4 }, () => Tokenizer.approximate());
+  const e = throwsCode(assert, () => new Memory({ tokenizer: embedder }), "INVALID_OPTION");
+  assert.match(e.message, /tokenizer must be a Tokenizer/);
+  throwsCode(assert, () => new Memory({ strategy: "retrieval", maxTokens: 500, embedder: tokenizers[0] }), "INVALID_OPTION");
+  throwsCode(assert, () => new Redactor({ model: embedder }), "INVALID_OPTION");
+  // The right kinds still work.
+  const mem = new Memory({ strategy: "retrieval", maxTokens: 500, embedder, tokenizer: tokenizers[1] });
+  mem.add("user", "hello");
+  mem.free();
+  for (const t of tokenizers) t.free();
+  embedder.free();
 });

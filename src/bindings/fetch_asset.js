@@ -1,22 +1,24 @@
-// The download side of `NerModel.fromUrl`: fetch with progress, read as a stream so a 15 MB
-// file reports as it arrives. Failures become coded errors (MODEL_UNAVAILABLE) like the rest of
-// the package's.
+// The one download helper of the package, behind every `X.fromUrl` (Tokenizer, NerModel,
+// EmbedModel): fetch with an optional AbortSignal, read as a stream so a 15 MB file reports
+// `onProgress({ loaded, total })` as it arrives. Failures become coded errors
+// (MODEL_UNAVAILABLE; ABORTED when the caller's signal stopped it).
 
 import { LlmMemoryError } from "./errors.js";
 
-function unavailable(message) {
-  return new LlmMemoryError("MODEL_UNAVAILABLE", message);
-}
-
-export async function fetchModel(url, onProgress) {
+export async function fetchAsset(url, onProgress, signal) {
+  const stopped = () => signal?.aborted;
+  const failed = (what, e) =>
+    stopped()
+      ? new LlmMemoryError("ABORTED", `the download of ${url} was aborted`)
+      : new LlmMemoryError("MODEL_UNAVAILABLE", `${what} ${url}: ${e?.message ?? e}`);
   let response;
   try {
-    response = await fetch(url);
+    response = await fetch(url, signal ? { signal } : undefined);
   } catch (e) {
-    throw unavailable(`could not download the model from ${url}: ${e?.message ?? e}`);
+    throw failed("could not download", e);
   }
   if (!response.ok) {
-    throw unavailable(`could not download the model from ${url}: HTTP ${response.status}`);
+    throw new LlmMemoryError("MODEL_UNAVAILABLE", `could not download ${url}: HTTP ${response.status}`);
   }
   // A compressed response's Content-Length is not the size of what the stream yields.
   const length = Number(response.headers.get("content-length"));
@@ -35,7 +37,7 @@ export async function fetchModel(url, onProgress) {
     try {
       chunk = await reader.read();
     } catch (e) {
-      throw unavailable(`the model download from ${url} broke off after ${loaded} bytes: ${e?.message ?? e}`);
+      throw failed(`the download broke off after ${loaded} bytes of`, e);
     }
     if (chunk.done) break;
     const value = chunk.value;

@@ -1,0 +1,142 @@
+//! One loader shape for every asset the package loads: `Tokenizer`, `NerModel` and
+//! `EmbedModel` each have `fromUrl(url, { onProgress({ loaded, total }), cache, signal })` and
+//! `fromBytes(bytes)`. Downloads go through one helper (fetch_asset.js); with `cache` (the
+//! default) what the asset needs to load again is kept in IndexedDB under its kind and URL, and
+//! the next page load reads it from there instead of the network.
+
+use super::errors::{invalid_option, js_error};
+use super::options::{describe, Opts};
+use super::storage::idb::{self, IdbBackend};
+use crate::error::ErrorCode;
+use js_sys::Function;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+#[wasm_bindgen(typescript_custom_section)]
+const LOAD_TYPES: &'static str = r#"
+/** Options of `Tokenizer.fromUrl`, `NerModel.fromUrl` and `EmbedModel.fromUrl`. */
+export interface LoadOptions {
+  /** Called as the file downloads (`total` is undefined when the server does not say), and
+   *  once with the whole size when it comes from the cache. */
+  onProgress?: (progress: { loaded: number; total?: number }) => void;
+  /** Keep the file in IndexedDB under its URL and load it from there next time (default true).
+   *  Give a new file a new URL (a version in the path). */
+  cache?: boolean;
+  /** Stops the download: the promise rejects with `ABORTED`. */
+  signal?: AbortSignal;
+}
+"#;
+
+#[wasm_bindgen(module = "/src/bindings/fetch_asset.js")]
+extern "C" {
+    #[wasm_bindgen(js_name = fetchAsset, catch)]
+    async fn fetch_asset(
+        url: &str,
+        on_progress: &JsValue,
+        signal: &JsValue,
+    ) -> Result<JsValue, JsValue>;
+}
+
+/// The checked options of a `fromUrl`.
+pub struct LoadOptions {
+    on_progress: Option<Function>,
+    cache: bool,
+    signal: JsValue,
+}
+
+impl LoadOptions {
+    pub fn read(options: &JsValue, what: &'static str) -> Result<LoadOptions, JsValue> {
+        let o = Opts::new(options, what)?;
+        o.check_keys(&["onProgress", "cache", "signal"])?;
+        let signal = match o.get("signal") {
+            None => JsValue::UNDEFINED,
+            Some(s) if js_sys::Reflect::has(&s, &"aborted".into()).unwrap_or(false) => s,
+            Some(s) => {
+                return Err(invalid_option(format!(
+                    "signal must be an AbortSignal, got {}",
+                    describe(&s)
+                )))
+            }
+        };
+        Ok(LoadOptions {
+            on_progress: o.function("onProgress")?,
+            cache: o.boolean("cache")?.unwrap_or(true),
+            signal,
+        })
+    }
+
+    fn report(&self, loaded: usize, total: usize) {
+        if let Some(f) = &self.on_progress {
+            let o = js_sys::Object::new();
+            let _ = js_sys::Reflect::set(&o, &"loaded".into(), &(loaded as f64).into());
+            let _ = js_sys::Reflect::set(&o, &"total".into(), &(total as f64).into());
+            let _ = f.call1(&JsValue::NULL, &o);
+        }
+    }
+}
+
+/// An asset and where it came from.
+pub struct Loaded<T> {
+    pub value: T,
+    pub from_cache: bool,
+}
+
+/// Loads `url` as an asset of `kind` (the cache key's prefix). `revive` makes the asset from
+/// what the cache kept (`None`: stale or damaged, download again); `parse` makes it from the
+/// downloaded file and says what to keep (its prepared form, the file, or nothing).
+pub async fn load<T>(
+    url: &str,
+    kind: &str,
+    options: &LoadOptions,
+    revive: impl Fn(&[u8]) -> Option<T>,
+    parse: impl Fn(Vec<u8>) -> Result<(T, Option<Vec<u8>>), JsValue>,
+) -> Result<Loaded<T>, JsValue> {
+    let key = format!("{kind}:{url}");
+    let db = match options.cache && idb::available() {
+        true => IdbBackend::connect().await.ok(),
+        false => None,
+    };
+    if let Some(db) = &db {
+        if let Ok(Some(kept)) = db.get_prepared(&key).await {
+            if let Some(value) = revive(&kept) {
+                options.report(kept.len(), kept.len());
+                return Ok(Loaded {
+                    value,
+                    from_cache: true,
+                });
+            }
+        }
+    }
+    let progress = options
+        .on_progress
+        .clone()
+        .map(JsValue::from)
+        .unwrap_or(JsValue::UNDEFINED);
+    let downloaded = fetch_asset(url, &progress, &options.signal).await?;
+    let (value, keep) = parse(js_sys::Uint8Array::new(&downloaded).to_vec())?;
+    if let (Some(db), Some(keep)) = (&db, keep) {
+        // A failed cache write (quota) costs the next load a download, nothing more.
+        let _ = db.put_prepared(&key, &keep).await;
+    }
+    Ok(Loaded {
+        value,
+        from_cache: false,
+    })
+}
+
+/// The bytes of a file given as `Uint8Array` or `ArrayBuffer`; `code` for anything else.
+pub fn bytes_of(value: &JsValue, what: &str, code: ErrorCode) -> Result<Vec<u8>, JsValue> {
+    if let Some(a) = value.dyn_ref::<js_sys::Uint8Array>() {
+        Ok(a.to_vec())
+    } else if let Some(b) = value.dyn_ref::<js_sys::ArrayBuffer>() {
+        Ok(js_sys::Uint8Array::new(b).to_vec())
+    } else {
+        Err(js_error(
+            code,
+            &format!(
+                "{what} takes the file as a Uint8Array or an ArrayBuffer, got {}",
+                describe(value)
+            ),
+        ))
+    }
+}
