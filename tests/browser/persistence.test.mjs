@@ -79,16 +79,13 @@ test("a page killed mid-write reopens to a consistent prefix, and writing goes o
 
 test("two tabs writing one session lose nothing, mint no duplicate ids, and see each other", async () => {
   const [a, b] = [await h.open(), await h.open()];
-  // Tab A listens through the onChange option; tab B through the deprecated onchange setter,
-  // which keeps working for this release.
-  const open = (tab, setter) => tab.evaluate(async (setter) => {
+  // Both tabs listen through the onChange option.
+  const open = (tab) => tab.evaluate(async () => {
     window.changes = 0;
-    const onChange = () => { window.changes++; };
-    window.mem = await lib.Memory.open({ session: "two-tabs", storage: "indexeddb", ...(setter ? {} : { onChange }) });
-    if (setter) window.mem.onchange = onChange;
-  }, setter);
-  await open(a, false);
-  await open(b, true);
+    window.mem = await lib.Memory.open({ session: "two-tabs", storage: "indexeddb", onChange: () => { window.changes++; } });
+  });
+  await open(a);
+  await open(b);
   const write = (tab, who) => tab.evaluate(async (who) => {
     for (let i = 0; i < 100; i++) {
       mem.add("user", `${who} ${i}`);
