@@ -8,8 +8,8 @@
 //!
 //! To print the current value: `cargo test --test context_digest -- --nocapture`.
 
-use llm_memory::redact::{Redactor, RedactorConfig};
 use llm_memory::recall::facts::NewFact;
+use llm_memory::redact::{Redactor, RedactorConfig};
 use llm_memory::{ApproximateCounter, Memory, MemoryConfig, NewEntry, Role, Strategy};
 use std::sync::Arc;
 
@@ -84,7 +84,11 @@ fn digest() -> (u64, usize) {
             }
             for (t, text) in chat.iter().enumerate() {
                 let now = 1_700_000_000_000.0 + (t as f64) * 60_000.0;
-                let role = if t % 2 == 0 { Role::User } else { Role::Assistant };
+                let role = if t % 2 == 0 {
+                    Role::User
+                } else {
+                    Role::Assistant
+                };
                 m.add(role, text, NewEntry::default(), now).unwrap();
                 if t % 10 == 0 {
                     let fact = text.lines().next().unwrap_or_default();
