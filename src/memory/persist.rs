@@ -202,12 +202,12 @@ impl Memory {
         out
     }
 
-    /// This memory's records of the kinds that merge on arrival (`sync::compact::MERGED_KINDS`:
-    /// the vault): a sync compaction writes them in place of every older copy.
+    /// This memory's records of the kinds that merge on arrival (`kind::MERGED`: the vault): a
+    /// sync compaction writes them in place of every older copy.
     pub fn merged_records(&self) -> Vec<Record> {
         self.foreign
             .iter()
-            .filter(|r| crate::sync::compact::MERGED_KINDS.contains(&r.kind.as_str()))
+            .filter(|r| kind::MERGED.contains(&r.kind.as_str()))
             .cloned()
             .collect()
     }

@@ -22,6 +22,9 @@ pub mod kind {
     pub const FACT: &str = "fact";
     /// Packed embedding vectors.
     pub const VECTORS: &str = "vectors";
+    /// Kinds whose records merge on arrival (each device adds its values) instead of
+    /// replacing: a sync compaction writes the device's merged record in place of older copies.
+    pub const MERGED: &[&str] = &[VAULT];
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -14,19 +14,15 @@
 
 use super::outbox::Payload;
 use super::protocol::{MAX_PUSH_BYTES, MAX_RECORDS_PER_PUSH};
-use super::{kind, SyncEngine};
+use super::{kind, SyncEngine, COMPACT_DUE_ID as DUE_ID};
 use crate::error::{Error, ErrorCode, Result};
-use crate::store::records::{key, kind as record_kind};
+use crate::store::records::key;
 use crate::store::{Record, RecordOp};
 use std::collections::{HashMap, HashSet};
 
 /// Kinds whose records merge on arrival instead of replacing: the newest copy in the log is
 /// rewritten with the device's merged record (and older ones dropped) only when one is given.
-pub const MERGED_KINDS: &[&str] = &[record_kind::VAULT];
-
-/// The `sync-state` record id that says a compaction is due (stored with the delete that made
-/// it due, so a reload before the compaction still runs it).
-pub const DUE_ID: &str = "compact";
+pub use crate::store::records::kind::MERGED as MERGED_KINDS;
 
 /// Batches to rewrite, as plaintext payloads, and the log prefix they were computed over.
 #[derive(Debug, Clone, PartialEq, Default)]

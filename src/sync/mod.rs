@@ -40,6 +40,10 @@ pub mod kind {
     pub const CURSOR: &str = "sync-state";
 }
 
+/// The `sync-state` record id that says a compaction is due (stored with the delete that made
+/// it due, so a reload before the compaction still runs it).
+pub const COMPACT_DUE_ID: &str = "compact";
+
 /// True for the kinds above: the bindings keep them out of the memory, exports and other tabs.
 pub fn is_sync_kind(kind: &str) -> bool {
     kind.starts_with("sync-")
@@ -98,7 +102,7 @@ impl SyncEngine {
                 kind::GONE => {
                     self.gone.insert(gone_key_of(&r.id));
                 }
-                kind::CURSOR if r.id == compact::DUE_ID => self.compact_due += 1,
+                kind::CURSOR if r.id == COMPACT_DUE_ID => self.compact_due += 1,
                 kind::CURSOR => {
                     let seq = r.data.get("seq").and_then(|s| s.as_u64()).unwrap_or(0);
                     self.cursor = self.cursor.max(seq);

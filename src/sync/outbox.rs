@@ -138,7 +138,7 @@ impl SyncEngine {
             if p.ops.iter().any(|op| !matches!(op, RecordOp::Put(_))) {
                 ops.push(RecordOp::Put(Record {
                     kind: kind::CURSOR.into(),
-                    id: super::compact::DUE_ID.into(),
+                    id: super::COMPACT_DUE_ID.into(),
                     order,
                     data: serde_json::json!({}),
                 }));
