@@ -248,13 +248,7 @@ impl Memory {
             return;
         }
         egress.saved_vault_revision = vault.revision();
-        let data = serde_json::from_str(&vault.to_json()).unwrap_or(serde_json::Value::Null);
-        let record = Record {
-            kind: VAULT_KIND.into(),
-            id: VAULT_KIND.into(),
-            order: 0.0,
-            data,
-        };
+        let record = vault_record(&vault);
         self.foreign.retain(|r| r.kind != VAULT_KIND);
         self.foreign.push(record.clone());
         if let Some(c) = &mut self.changes {
@@ -263,7 +257,25 @@ impl Memory {
     }
 }
 
+/// The stored form of a vault.
+fn vault_record(vault: &crate::redact::Vault) -> Record {
+    Record {
+        kind: VAULT_KIND.into(),
+        id: VAULT_KIND.into(),
+        order: 0.0,
+        data: serde_json::from_str(&vault.to_json()).unwrap_or(serde_json::Value::Null),
+    }
+}
+
 impl Memory {
+    /// The vault as this memory holds it now (merged with other tabs' and devices'), or `None`
+    /// without a redactor.
+    pub(super) fn merged_vault_record(&self) -> Option<Record> {
+        let egress = self.egress.as_ref()?;
+        let record = vault_record(egress.redactor.borrow().vault());
+        Some(record)
+    }
+
     /// The step log as chat messages, as sent: with a redactor, every step's text is redacted
     /// (the log keeps the real text). Placeholders are stable through the vault, so the forms
     /// are recomputed rather than cached.

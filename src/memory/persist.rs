@@ -202,14 +202,12 @@ impl Memory {
         out
     }
 
-    /// This memory's records of the kinds that merge on arrival (`kind::MERGED`: the vault): a
-    /// sync compaction writes them in place of every older copy.
+    /// This memory's records of the kinds that merge on arrival (`kind::MERGED`: the vault), as
+    /// merged here: a sync compaction writes them in place of every older copy. Without a
+    /// redactor nothing here merges vaults (the last one pulled is kept as it came), so there is
+    /// nothing to give, and the compaction keeps every copy.
     pub fn merged_records(&self) -> Vec<Record> {
-        self.foreign
-            .iter()
-            .filter(|r| kind::MERGED.contains(&r.kind.as_str()))
-            .cloned()
-            .collect()
+        self.merged_vault_record().into_iter().collect()
     }
 
     /// Loads stored records into this (empty) memory, in storage order. Records of kinds it

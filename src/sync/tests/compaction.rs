@@ -160,3 +160,33 @@ fn a_forget_after_the_compaction_started_keeps_it_due_and_a_reload_resumes_it() 
     after.restore(&a.stored_sync_records());
     assert!(!after.compaction_due());
 }
+
+#[test]
+fn a_device_without_a_redactor_keeps_every_vault_copy() {
+    let mut log = Log::default();
+    let (mut a, mut b) = (Device::redacting("a-"), Device::redacting("b-"));
+    let mut plain = Device::new("n-");
+    a.say(&format!("Please write to {EMAIL}."));
+    b.say("Please write to second.person@example-mail.net instead.");
+    // Each pushes a vault holding only its own value: a reader merges both.
+    a.sync(&mut log);
+    b.sync(&mut log);
+    plain.sync(&mut log);
+    let secret = plain.say("a turn to forget 5555-CANARY");
+    plain.sync(&mut log);
+    let now = plain.tick();
+    plain
+        .mem
+        .erase(&secret, ForgetOptions::default(), now)
+        .unwrap();
+    plain.store();
+    plain.sync(&mut log);
+    plain.compact(&mut log);
+    assert!(!log.holds("5555-CANARY"));
+    // Nothing on the plain device merged vaults: every copy stays, and a new device has both.
+    let mut c = Device::redacting("c-");
+    c.sync(&mut log);
+    let vault = serde_json::to_string(&c.mem.merged_records()).unwrap();
+    assert!(vault.contains(EMAIL), "{vault}");
+    assert!(vault.contains("second.person@example-mail.net"), "{vault}");
+}
