@@ -168,11 +168,14 @@ test-native: model embed-model
 
 ## The bindings' wasm tests in headless Chromium. Built with the wasm-test profile (opt-level 1,
 ## no debug info: about 16 MB instead of 72 MB), and the driver's page-load wait raised from 300 s
-## to 30 min (tests/webdriver.json): a cold load on a busy machine is slow, not wrong.
+## to 30 min (tests/webdriver.json): a cold load on a busy machine is slow, not wrong. The browser
+## reaches the test runner through tests/wasm-proxy.mjs, one connection per request: the runner's
+## server stranded requests behind idle keep-alive connections for minutes (see that file).
 WASM_TEST_ENV := CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
-	WASM_BINDGEN_TEST_TIMEOUT=600 WASM_BINDGEN_TEST_WEBDRIVER_JSON=$(CURDIR)/tests/webdriver.json
+	WASM_BINDGEN_TEST_TIMEOUT=600
+WASM_PROXY := node tests/wasm-proxy.mjs $(CURDIR)/tests/webdriver.json --
 test-wasm: browser
-	$(WASM_TEST_ENV) CHROMEDRIVER=$(CHROMEDRIVER) \
+	$(WASM_TEST_ENV) CHROMEDRIVER=$(CHROMEDRIVER) $(WASM_PROXY) \
 	cargo test --profile wasm-test --target wasm32-unknown-unknown --test wasm_bindings
 
 ## The wasm tests and the storage tests (IndexedDB, localStorage, reloads, tabs, encryption at
@@ -183,7 +186,7 @@ GECKODRIVER_VERSION := 0.37.1
 GECKODRIVER := $(CARGO_BIN)/geckodriver
 FIREFOX_TESTS := persistence persistence-failures encrypt tokenizer-cache forget
 test-firefox: firefox build
-	$(WASM_TEST_ENV) GECKODRIVER=$(GECKODRIVER) \
+	$(WASM_TEST_ENV) GECKODRIVER=$(GECKODRIVER) $(WASM_PROXY) \
 	cargo test --profile wasm-test --target wasm32-unknown-unknown --test wasm_bindings
 	BROWSER=firefox node --test --test-concurrency=1 $(FIREFOX_TESTS:%=tests/browser/%.test.mjs)
 
