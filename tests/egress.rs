@@ -207,7 +207,7 @@ fn replies_are_restored_and_the_vault_is_stored_with_the_session() {
     assert!(vault_puts >= 1);
     // A reloaded session with a fresh redactor restores the old placeholders.
     let mut reloaded = memory(Strategy::Full);
-    reloaded.set_redactor(None);
+    reloaded.set_redactor(None::<llm_memory::redact::Redactor>);
     reloaded.load_records(m.records()).unwrap();
     reloaded.set_redactor(Some(Redactor::new(RedactorConfig::default()).unwrap()));
     assert_eq!(reloaded.restore_text("[EMAIL_2]"), VALUES[0]);

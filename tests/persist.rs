@@ -280,7 +280,14 @@ fn export_document_round_trips_through_json() {
     let meta = SessionMeta::new("s1", 1.0, Some(60_000.0));
     let doc = SessionDocument::new(&meta, m.records());
     let text = serde_json::to_string(&doc).unwrap();
-    let back = parse_document(&text, 1 << 20, "ignored", 0.0).unwrap();
+    let back = parse_document(
+        &text,
+        1 << 20,
+        llm_memory::redact::RECORD_CHECKS,
+        "ignored",
+        0.0,
+    )
+    .unwrap();
     assert_eq!(back, doc);
     let mut m2 = memory();
     m2.load_records(back.records).unwrap();
@@ -346,7 +353,13 @@ fn an_import_with_a_broken_vault_fact_episode_or_vectors_is_refused_whole() {
             data,
         };
         let text = serde_json::to_string(&SessionDocument::new(&meta, vec![record])).unwrap();
-        let parsed = parse_document(&text, 1 << 20, "ignored", 0.0);
+        let parsed = parse_document(
+            &text,
+            1 << 20,
+            llm_memory::redact::RECORD_CHECKS,
+            "ignored",
+            0.0,
+        );
         match parsed {
             Ok(_) => assert!(ok, "{text} was accepted"),
             Err(e) => {

@@ -4,7 +4,7 @@
 use super::errors::js_error;
 use super::memory::Memory;
 use super::options::string_arg;
-use super::redactor::JsStreamRestorer;
+use super::stream_restorer::JsStreamRestorer;
 use crate::error::ErrorCode;
 use wasm_bindgen::prelude::*;
 

@@ -354,7 +354,13 @@ impl Memory {
         };
         let now = js_sys::Date::now();
         let fallback = open.session.clone().unwrap_or_else(|| "imported".into());
-        let mut doc = parse_document(&text, max_bytes, &fallback, now)?;
+        let mut doc = parse_document(
+            &text,
+            max_bytes,
+            crate::redact::RECORD_CHECKS,
+            &fallback,
+            now,
+        )?;
         if let Some(s) = &open.session {
             doc.session = s.clone();
         }

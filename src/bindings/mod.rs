@@ -22,6 +22,7 @@ mod options;
 mod recall_hooks;
 mod redactor;
 mod storage;
+mod stream_restorer;
 mod summarizer;
 mod sync;
 pub mod tokenizer;

@@ -5,9 +5,10 @@
 use crate::bindings::errors::{invalid_option, js_error};
 use crate::bindings::ner_model::JsNerModel;
 use crate::bindings::options::{describe, string_arg};
+use crate::bindings::stream_restorer::JsStreamRestorer;
 use crate::bindings::to_js;
 use crate::error::{Error, ErrorCode};
-use crate::redact::{self, RedactorConfig, StreamRestorer, Vault};
+use crate::redact::{self, RedactorConfig, Vault};
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -234,12 +235,6 @@ fn config_without_model(value: &JsValue, what: &str) -> Result<RedactorConfig, J
     }
 }
 
-impl JsStreamRestorer {
-    pub(crate) fn wrap(inner: StreamRestorer) -> JsStreamRestorer {
-        JsStreamRestorer { inner, high: None }
-    }
-}
-
 /// JSON text of a JS value (`undefined`/`null` → `None`).
 fn json_of(value: &JsValue, what: &str) -> Result<Option<String>, JsValue> {
     if value.is_undefined() || value.is_null() {
@@ -354,7 +349,7 @@ impl JsRedactor {
     /// ```
     #[wasm_bindgen(js_name = streamRestorer)]
     pub fn stream_restorer(&self) -> JsStreamRestorer {
-        JsStreamRestorer::wrap(self.inner.stream_restorer())
+        JsStreamRestorer::wrap(Box::new(self.inner.stream_restorer()))
     }
 
     /// The vault as a plain object (`{ version: 1, entries: [...] }`): what `importVault`
@@ -390,68 +385,5 @@ impl JsRedactor {
             .ok_or_else(|| Error::new(ErrorCode::InvalidDocument, "no vault given"))?;
         self.inner.set_vault(Vault::from_json(&json)?);
         Ok(())
-    }
-}
-
-/// Restores a streamed model reply chunk by chunk. Made by `Redactor.streamRestorer()`.
-#[wasm_bindgen(js_name = StreamRestorer)]
-pub struct JsStreamRestorer {
-    inner: StreamRestorer,
-    /// A high surrogate that ended the last chunk: its low half comes with the next one, and
-    /// alone it would cross into Rust as U+FFFD.
-    high: Option<js_sys::JsString>,
-}
-
-#[wasm_bindgen(js_class = StreamRestorer)]
-impl JsStreamRestorer {
-    /// Adds a chunk; returns the restored text that is final so far (possibly empty).
-    ///
-    /// @example
-    /// ```js
-    /// const r = redactor.streamRestorer();
-    /// r.push("Hi [EMA"); // "Hi " (the placeholder is not complete yet)
-    /// r.push("IL_1]!");  // "ann@example.com!"
-    /// ```
-    pub fn push(
-        &mut self,
-        #[wasm_bindgen(unchecked_param_type = "string")] chunk: JsValue,
-    ) -> Result<String, JsValue> {
-        let Some(chunk) = chunk.dyn_ref::<js_sys::JsString>() else {
-            return Err(invalid_option(format!(
-                "chunk must be a string, got {}",
-                describe(&chunk)
-            )));
-        };
-        let chunk = match self.high.take() {
-            Some(high) => high.concat(chunk),
-            None => chunk.clone(),
-        };
-        let n = chunk.length();
-        let chunk = match chunk.char_code_at(n.saturating_sub(1)) {
-            c if (0xD800..0xDC00).contains(&(c as u32)) => {
-                self.high = Some(chunk.slice(n - 1, n));
-                chunk.slice(0, n - 1)
-            }
-            _ => chunk,
-        };
-        Ok(self.inner.push(&String::from(chunk)))
-    }
-
-    /// Returns whatever was held back. The restorer can then be reused for another reply.
-    ///
-    /// @example
-    /// ```js
-    /// const r = redactor.streamRestorer();
-    /// let shown = "";
-    /// for await (const chunk of stream) shown += r.push(chunk);
-    /// shown += r.finish();
-    /// ```
-    pub fn finish(&mut self) -> String {
-        let mut out = match self.high.take() {
-            Some(high) => self.inner.push(&String::from(high)),
-            None => String::new(),
-        };
-        out.push_str(&self.inner.finish());
-        out
     }
 }

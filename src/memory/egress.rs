@@ -5,10 +5,10 @@
 //! actually sent. The vault (placeholder -> value) is stored with the session as a record
 //! that never enters any context.
 
+use super::redacting::{Counts, Redacting, StreamRestore, VaultErasure};
 use super::Memory;
 use crate::history::steps::{Step, StepRecord, StepView};
 use crate::history::Entry;
-use crate::redact::{Counts, Redactor, StreamRestorer};
 use crate::store::Record;
 use crate::summary::SummaryRecord;
 use std::borrow::Cow;
@@ -19,7 +19,7 @@ pub const VAULT_KIND: &str = crate::store::records::kind::VAULT;
 
 /// The redactor and the outgoing forms it produced, keyed by entry id.
 pub(super) struct Egress {
-    redactor: RefCell<Redactor>,
+    redactor: RefCell<Box<dyn Redacting>>,
     entries: RefCell<HashMap<String, (Entry, Counts)>>,
     /// The vault revision last stored: it is written again only when it changed.
     saved_vault_revision: u64,
@@ -34,14 +34,14 @@ impl Egress {
 impl Memory {
     /// Sets (or removes) the redactor. A vault stored with the session is taken over, so
     /// placeholders from earlier turns keep their values.
-    pub fn set_redactor(&mut self, redactor: Option<Redactor>) {
-        self.egress = redactor.map(|mut r| {
+    pub fn set_redactor(&mut self, redactor: Option<impl Redacting + 'static>) {
+        self.egress = redactor.map(|r| {
+            let mut r: Box<dyn Redacting> = Box::new(r);
             if let Some(v) = self.foreign.iter().find(|r| r.kind == VAULT_KIND) {
-                if let Ok(vault) = crate::redact::Vault::from_json(&v.data.to_string()) {
-                    r.set_vault(vault);
-                }
+                // A stored vault that does not parse is left as it is stored, unused.
+                let _ = r.set_vault_value(&v.data);
             }
-            let saved_vault_revision = r.vault().revision();
+            let saved_vault_revision = r.vault_revision();
             Egress {
                 redactor: RefCell::new(r),
                 entries: RefCell::new(HashMap::new()),
@@ -142,13 +142,16 @@ impl Memory {
         let Some(egress) = &self.egress else {
             return;
         };
-        let Ok(theirs) = crate::redact::Vault::from_json(&record.data.to_string()) else {
-            return;
-        };
         // Values that tab erased go here too (it forgot what held them), before its new ones
         // come in: the count of values before the merge is what finds the new ones.
-        let erased = egress.redactor.borrow_mut().adopt_vault_erasures(&theirs);
-        if !erased.is_empty() {
+        let Ok(erased) = egress
+            .redactor
+            .borrow_mut()
+            .adopt_vault_erasures(&record.data)
+        else {
+            return;
+        };
+        if erased > 0 {
             egress.entries.borrow_mut().clear();
             self.recount();
         }
@@ -156,7 +159,13 @@ impl Memory {
             return;
         };
         let before = self.vault_len();
-        if egress.redactor.borrow_mut().merge_vault(&theirs) > 0 {
+        if egress
+            .redactor
+            .borrow_mut()
+            .merge_vault(&record.data)
+            .unwrap_or(0)
+            > 0
+        {
             self.redact_again_for_values_since(before);
         }
     }
@@ -167,12 +176,12 @@ impl Memory {
         &self,
         removed_texts: Option<&[&str]>,
         kept_texts: impl IntoIterator<Item = &'a str>,
-    ) -> crate::redact::vault::Erased {
+    ) -> VaultErasure {
         match &self.egress {
             Some(e) => e
                 .redactor
                 .borrow_mut()
-                .erase_vault_values(removed_texts, kept_texts),
+                .erase_vault_values(removed_texts, &mut kept_texts.into_iter()),
             None => Default::default(),
         }
     }
@@ -181,7 +190,7 @@ impl Memory {
     pub(super) fn vault_len(&self) -> usize {
         self.egress
             .as_ref()
-            .map_or(0, |e| e.redactor.borrow().vault().len())
+            .map_or(0, |e| e.redactor.borrow().vault_len())
     }
 
     /// Earlier entries whose outgoing form was made before the vault learned values they hold
@@ -193,12 +202,9 @@ impl Memory {
         };
         let stale: Vec<usize> = {
             let r = egress.redactor.borrow();
-            let vault = r.vault();
-            let newer = vault.values_since(since);
-            if newer.is_empty() {
+            let Some(holds) = r.learned_since(since) else {
                 return;
-            }
-            let holds = |t: &str| newer.occurs_in(t, vault.entries());
+            };
             self.history
                 .entries()
                 .iter()
@@ -206,7 +212,7 @@ impl Memory {
                 .filter(|(_, e)| {
                     holds(&e.content)
                         || e.tool_calls.iter().any(|c| holds(&c.function.arguments))
-                        || e.name.as_deref().is_some_and(holds)
+                        || e.name.as_deref().is_some_and(&holds)
                 })
                 .map(|(i, _)| i)
                 .collect()
@@ -232,7 +238,7 @@ impl Memory {
         }
     }
 
-    pub fn stream_restorer(&self) -> Option<StreamRestorer> {
+    pub fn stream_restorer(&self) -> Option<Box<dyn StreamRestore>> {
         self.egress
             .as_ref()
             .map(|e| e.redactor.borrow().stream_restorer())
@@ -243,12 +249,14 @@ impl Memory {
         let Some(egress) = &mut self.egress else {
             return;
         };
-        let vault = egress.redactor.borrow().vault().clone();
-        if vault.revision() == egress.saved_vault_revision {
+        let r = egress.redactor.borrow();
+        let revision = r.vault_revision();
+        if revision == egress.saved_vault_revision {
             return;
         }
-        egress.saved_vault_revision = vault.revision();
-        let record = vault_record(&vault);
+        let record = vault_record(r.vault_value());
+        drop(r);
+        egress.saved_vault_revision = revision;
         self.foreign.retain(|r| r.kind != VAULT_KIND);
         self.foreign.push(record.clone());
         if let Some(c) = &mut self.changes {
@@ -258,12 +266,12 @@ impl Memory {
 }
 
 /// The stored form of a vault.
-fn vault_record(vault: &crate::redact::Vault) -> Record {
+fn vault_record(vault: serde_json::Value) -> Record {
     Record {
         kind: VAULT_KIND.into(),
         id: VAULT_KIND.into(),
         order: 0.0,
-        data: serde_json::from_str(&vault.to_json()).unwrap_or(serde_json::Value::Null),
+        data: vault,
     }
 }
 
@@ -272,7 +280,7 @@ impl Memory {
     /// without a redactor.
     pub(super) fn merged_vault_record(&self) -> Option<Record> {
         let egress = self.egress.as_ref()?;
-        let record = vault_record(egress.redactor.borrow().vault());
+        let record = vault_record(egress.redactor.borrow().vault_value());
         Some(record)
     }
 

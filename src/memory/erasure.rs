@@ -235,7 +235,7 @@ impl Memory {
         }
         kept.extend(self.config.system_prompt.as_deref());
         let erased = self.erase_vault_values_in(removed, kept);
-        out.removed.vault_values = erased.erased.into_iter().map(|e| e.placeholder).collect();
+        out.removed.vault_values = erased.erased;
         out.kept.vault_values = erased.kept;
         self.save_vault();
     }

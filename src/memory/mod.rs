@@ -11,6 +11,7 @@ mod extraction;
 mod llm_requests;
 mod persist;
 mod recall;
+mod redacting;
 mod retrieval;
 mod summaries;
 #[cfg(test)]
@@ -29,6 +30,7 @@ pub use erasure::{Erasure, ForgetOptions, Kept, Removed};
 pub use extraction::{ExtractAnswer, ExtractOutcome, ExtractRequest};
 pub use llm_requests::{episode_answer, ExtractExchange};
 pub use recall::{ContextExtras, ExtractOp, Recalled};
+pub use redacting::{Counts, Redacting, StreamRestore, VaultErasure};
 
 pub struct Memory {
     config: MemoryConfig,
@@ -59,7 +61,7 @@ pub struct Memory {
     /// The redactor and the outgoing forms of entries (see `egress`).
     egress: Option<egress::Egress>,
     /// The system prompt as sent, and what was redacted from it.
-    system_sent: Option<(String, crate::redact::Counts)>,
+    system_sent: Option<(String, redacting::Counts)>,
     /// The lexical/vector index, long-term facts and episodes (see `recall`).
     recall: crate::recall::RecallState,
 }

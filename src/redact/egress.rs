@@ -5,11 +5,13 @@
 //! it restores to what the user wrote.
 
 use super::config::Mode;
-use super::Redactor;
-use std::collections::BTreeMap;
+use super::vault::placeholder::StreamRestorer;
+use super::{Redactor, Vault};
+use crate::error::Result;
+use crate::memory::{Redacting, StreamRestore, VaultErasure};
+use serde_json::Value;
 
-/// Redacted values per type, e.g. `{ "EMAIL": 2 }`.
-pub type Counts = BTreeMap<String, usize>;
+pub use crate::memory::Counts;
 
 impl Redactor {
     /// The outgoing form of text the user typed, look-alike placeholders escaped.
@@ -60,5 +62,82 @@ mod tests {
             r.restore(&b),
             "again riley@example.com and riley@example.com"
         );
+    }
+}
+
+/// The memory's view of a redactor: its egress calls these.
+impl Redacting for Redactor {
+    fn redact_typed(&mut self, text: &str) -> (String, Counts) {
+        Redactor::redact_typed(self, text)
+    }
+
+    fn redact_outgoing(&mut self, text: &str) -> (String, Counts) {
+        Redactor::redact_outgoing(self, text)
+    }
+
+    fn restore(&self, text: &str) -> String {
+        Redactor::restore(self, text)
+    }
+
+    fn stream_restorer(&self) -> Box<dyn StreamRestore> {
+        Box::new(Redactor::stream_restorer(self))
+    }
+
+    fn vault_revision(&self) -> u64 {
+        self.vault().revision()
+    }
+
+    fn vault_len(&self) -> usize {
+        self.vault().len()
+    }
+
+    fn vault_value(&self) -> Value {
+        self.vault().to_value()
+    }
+
+    fn set_vault_value(&mut self, stored: &Value) -> Result<()> {
+        self.set_vault(Vault::from_value(stored)?);
+        Ok(())
+    }
+
+    fn adopt_vault_erasures(&mut self, theirs: &Value) -> Result<usize> {
+        let theirs = Vault::from_value(theirs)?;
+        Ok(Redactor::adopt_vault_erasures(self, &theirs).len())
+    }
+
+    fn merge_vault(&mut self, theirs: &Value) -> Result<usize> {
+        let theirs = Vault::from_value(theirs)?;
+        Ok(Redactor::merge_vault(self, &theirs))
+    }
+
+    fn erase_vault_values<'a>(
+        &mut self,
+        removed_texts: Option<&[&str]>,
+        kept_texts: &mut dyn Iterator<Item = &'a str>,
+    ) -> VaultErasure {
+        let erased = Redactor::erase_vault_values(self, removed_texts, kept_texts);
+        VaultErasure {
+            erased: erased.erased.into_iter().map(|e| e.placeholder).collect(),
+            kept: erased.kept,
+        }
+    }
+
+    fn learned_since(&self, since: usize) -> Option<Box<dyn Fn(&str) -> bool + '_>> {
+        let vault = self.vault();
+        let newer = vault.values_since(since);
+        if newer.is_empty() {
+            return None;
+        }
+        Some(Box::new(move |t: &str| newer.occurs_in(t, vault.entries())))
+    }
+}
+
+impl StreamRestore for StreamRestorer {
+    fn push(&mut self, chunk: &str) -> String {
+        StreamRestorer::push(self, chunk)
+    }
+
+    fn finish(&mut self) -> String {
+        StreamRestorer::finish(self)
     }
 }

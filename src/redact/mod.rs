@@ -28,6 +28,11 @@ pub use vault::placeholder;
 pub use vault::placeholder::StreamRestorer;
 pub use vault::{KnownValues, Vault, VaultEntry};
 
+/// The stored records redaction owns, checked when a session document is imported: a vault
+/// that restores wrong or empty values is worse than none, so it is refused whole.
+pub const RECORD_CHECKS: &[crate::store::document::RecordCheck] =
+    &[(crate::store::records::kind::VAULT, Vault::check_value)];
+
 use crate::error::Result;
 use placeholder::Grammar;
 use recognizers::{Candidate, Recognizers};

@@ -100,7 +100,7 @@ mod tests {
         let v1 = r#"{"version":1,"messages":[{"role":"user","content":"hi","timestamp":5},
                     {"role":"assistant","content":null,"tool_calls":[{"id":"c","type":"function","function":{"name":"f","arguments":"{}"}}]},
                     {"role":"tool","content":"1","tool_call_id":"c"}]}"#;
-        let doc = parse_document(v1, 1 << 20, "old", 9.0).unwrap();
+        let doc = parse_document(v1, 1 << 20, &[], "old", 9.0).unwrap();
         assert_eq!(doc.version, SCHEMA_VERSION);
         assert_eq!(doc.session, "old");
         assert_eq!(doc.records.len(), 3);
@@ -109,7 +109,7 @@ mod tests {
         assert_eq!(doc.records[2].data["toolCallId"], "c");
         let bare = r#"[{"role":"user","content":"x"}]"#;
         assert_eq!(
-            parse_document(bare, 1 << 20, "s", 0.0)
+            parse_document(bare, 1 << 20, &[], "s", 0.0)
                 .unwrap()
                 .records
                 .len(),
@@ -142,13 +142,13 @@ mod tests {
             ),
         ];
         for (text, code) in cases {
-            let err = parse_document(text, 1 << 20, "s", 0.0).unwrap_err();
+            let err = parse_document(text, 1 << 20, &[], "s", 0.0).unwrap_err();
             assert_eq!(err.code, code, "{text}: {}", err.message);
         }
         let huge = format!(
             "[{}]",
             vec![r#"{"role":"user","content":"x"}"#; 1000].join(",")
         );
-        assert!(parse_document(&huge, 1000, "s", 0.0).is_err());
+        assert!(parse_document(&huge, 1000, &[], "s", 0.0).is_err());
     }
 }

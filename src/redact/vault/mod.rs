@@ -186,9 +186,32 @@ impl Vault {
     /// Parses what [`Vault::to_json`] wrote. Anything else is `INVALID_DOCUMENT`: a vault that
     /// restores the wrong value is worse than none.
     pub fn from_json(json: &str) -> Result<Vault> {
+        let doc: VaultDocument = serde_json::from_str(json)
+            .map_err(|e| Error::new(ErrorCode::InvalidDocument, format!("not a vault: {e}")))?;
+        Vault::from_document(doc)
+    }
+
+    /// The vault in its stored form, as a JSON value (what [`Vault::to_json`] writes).
+    pub fn to_value(&self) -> serde_json::Value {
+        // Serializing plain strings and integers cannot fail.
+        serde_json::to_value(self.document()).unwrap_or_default()
+    }
+
+    /// Reads a stored vault from a parsed JSON value; the checks of [`Vault::from_json`].
+    pub fn from_value(value: &serde_json::Value) -> Result<Vault> {
+        let doc = VaultDocument::deserialize(value)
+            .map_err(|e| Error::new(ErrorCode::InvalidDocument, format!("not a vault: {e}")))?;
+        Vault::from_document(doc)
+    }
+
+    /// Whether a stored record holds a vault [`Vault::from_value`] takes, for checking an
+    /// imported document.
+    pub fn check_value(value: &serde_json::Value) -> Result<()> {
+        Vault::from_value(value).map(drop)
+    }
+
+    fn from_document(doc: VaultDocument) -> Result<Vault> {
         let bad = |m: String| Error::new(ErrorCode::InvalidDocument, m);
-        let doc: VaultDocument =
-            serde_json::from_str(json).map_err(|e| bad(format!("not a vault: {e}")))?;
         if doc.version != 1 {
             return Err(bad(format!("unsupported vault version {}", doc.version)));
         }
