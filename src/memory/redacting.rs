@@ -49,10 +49,10 @@ pub trait Redacting {
     fn merge_vault(&mut self, theirs: &Value) -> Result<usize>;
     /// Removes the values `removed_texts` held (all values with `None`) that none of
     /// `kept_texts` holds.
-    fn erase_vault_values<'a>(
+    fn erase_vault_values(
         &mut self,
         removed_texts: Option<&[&str]>,
-        kept_texts: &mut dyn Iterator<Item = &'a str>,
+        kept_texts: &mut dyn Iterator<Item = &str>,
     ) -> VaultErasure;
     /// Whether `text` holds one of the values the vault learned after its first `since`:
     /// `None` when it learned none.

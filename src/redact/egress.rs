@@ -46,25 +46,6 @@ impl Redactor {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use crate::redact::{config::RedactorConfig, Redactor};
-
-    #[test]
-    fn outgoing_keeps_existing_placeholders_and_stays_stable() {
-        let mut r = Redactor::new(RedactorConfig::default()).unwrap();
-        let (a, counts) = r.redact_outgoing("mail riley@example.com now");
-        assert_eq!(a, "mail [EMAIL_1] now");
-        assert_eq!(counts.get("EMAIL"), Some(&1));
-        let (b, _) = r.redact_outgoing("again riley@example.com and [EMAIL_1]");
-        assert_eq!(b, "again [EMAIL_1] and [EMAIL_1]");
-        assert_eq!(
-            r.restore(&b),
-            "again riley@example.com and riley@example.com"
-        );
-    }
-}
-
 /// The memory's view of a redactor: its egress calls these.
 impl Redacting for Redactor {
     fn redact_typed(&mut self, text: &str) -> (String, Counts) {
@@ -110,10 +91,10 @@ impl Redacting for Redactor {
         Ok(Redactor::merge_vault(self, &theirs))
     }
 
-    fn erase_vault_values<'a>(
+    fn erase_vault_values(
         &mut self,
         removed_texts: Option<&[&str]>,
-        kept_texts: &mut dyn Iterator<Item = &'a str>,
+        kept_texts: &mut dyn Iterator<Item = &str>,
     ) -> VaultErasure {
         let erased = Redactor::erase_vault_values(self, removed_texts, kept_texts);
         VaultErasure {
@@ -139,5 +120,24 @@ impl StreamRestore for StreamRestorer {
 
     fn finish(&mut self) -> String {
         StreamRestorer::finish(self)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::redact::{config::RedactorConfig, Redactor};
+
+    #[test]
+    fn outgoing_keeps_existing_placeholders_and_stays_stable() {
+        let mut r = Redactor::new(RedactorConfig::default()).unwrap();
+        let (a, counts) = r.redact_outgoing("mail riley@example.com now");
+        assert_eq!(a, "mail [EMAIL_1] now");
+        assert_eq!(counts.get("EMAIL"), Some(&1));
+        let (b, _) = r.redact_outgoing("again riley@example.com and [EMAIL_1]");
+        assert_eq!(b, "again [EMAIL_1] and [EMAIL_1]");
+        assert_eq!(
+            r.restore(&b),
+            "again riley@example.com and riley@example.com"
+        );
     }
 }
