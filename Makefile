@@ -10,7 +10,7 @@ WASM := target/wasm32-unknown-unknown/release/llm_memory.wasm
 CHROMEDRIVER ?= /usr/bin/chromedriver
 PORT ?= 8080
 
-.PHONY: check test-firefox firefox bench-recall serve test-server bench-sync server-deps model ner-fixture embed-model embed-fixture build build-full test-full test lint demo bench deps tools node-deps browser test-native test-wasm test-node test-browser test-types clean size test-demo test-bundler eval eval-corpora llm llm-deps llm-model
+.PHONY: check test-firefox firefox bench-recall serve test-server bench-sync server-deps model ner-fixture embed-model embed-fixture build build-full build-core test-core test-full test lint demo bench deps tools node-deps browser test-native test-wasm test-node test-browser test-types clean size test-demo test-bundler eval eval-corpora llm llm-deps llm-model
 
 ## Build pkg/: the npm package (ES module + wasm + .d.ts).
 build: tools
@@ -30,6 +30,19 @@ build-full: tools
 	  --out-dir pkg-full --out-name llm_memory --remove-name-section --remove-producers-section
 	node scripts/finish-pkg.mjs pkg-full
 	node scripts/size.mjs pkg-full
+
+## pkg-core/: the memory, tokens, recall and persistence only (no redaction, encoder or sync:
+## cargo --no-default-features), built for size (profile core) within 450 KiB gzip.
+build-core: tools
+	cargo build --profile core --target wasm32-unknown-unknown --lib --no-default-features
+	wasm-bindgen target/wasm32-unknown-unknown/core/llm_memory.wasm --target web \
+	  --out-dir pkg-core --out-name llm_memory --remove-name-section --remove-producers-section
+	node scripts/finish-pkg.mjs pkg-core
+	node scripts/size.mjs pkg-core
+
+test-core: build-core
+	node --test tests/core/
+	node_modules/.bin/tsc -p tests/core/tsconfig.json
 
 test-full: build-full
 	cargo test --features $(FULL_FEATURES) --lib chat_template
@@ -143,7 +156,7 @@ llm: llm-deps llm-model
 ## pkg/, the browser suite, types, a bundler, the full build and the sync server. CI is set for
 ## all of them, so a test whose model, store or server is missing fails instead of skipping.
 test: export CI := $(or $(CI),true)
-test: lint deps build test-native test-wasm test-node test-browser test-firefox test-types test-bundler test-full test-server
+test: lint deps build test-native test-wasm test-node test-browser test-firefox test-types test-bundler test-core test-full test-server
 
 ## A developer's quick loop: lint, the native tests (debug) and the Node tests against pkg/.
 check: lint build model embed-model llm-deps llm-model
@@ -155,10 +168,14 @@ lint: tools
 	cargo fmt --check
 	cargo clippy --all-targets -- -D warnings
 	cargo clippy --target wasm32-unknown-unknown --lib -- -D warnings
+	cargo clippy --target wasm32-unknown-unknown --lib --no-default-features -- -D warnings
 	cargo clippy -p llm-memory-server --all-targets -- -D warnings
 
 test-native: model embed-model
 	cargo test --all-targets
+	# The core alone (pkg-core's features): it builds and its unit tests pass without redaction,
+	# the encoder or sync.
+	cargo test --lib --no-default-features
 	# Optimized, in one build shared with the sync server (profile server: no LTO): the NER and
 	# embedder differential tests on every fixture text (a debug build checks a sample), the
 	# redactor with the model and the hard negatives with the model on (unoptimized, the encoder

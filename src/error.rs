@@ -48,6 +48,9 @@ error_codes! {
     /// A valid tokenizer.json of a kind this build does not include (WordPiece, Unigram, BPE
     /// with other pre-tokenizers): the full build (cargo feature `all-tokenizers`) loads it.
     UnsupportedTokenizer = "UNSUPPORTED_TOKENIZER",
+    /// An option or class of a part this build leaves out (pkg-core has no redaction, PII
+    /// model, in-page embedder or sync): the full build (pkg/) has it.
+    NotInBuild = "NOT_IN_BUILD",
     /// The mandatory part of the context (system prompt + latest user turn) exceeds the budget.
     ContextOverflow = "CONTEXT_OVERFLOW",
     /// No entry, fact or session with that id.

@@ -10,11 +10,14 @@ pub mod history;
 pub mod llm;
 pub mod memory;
 pub mod message;
+#[cfg(feature = "encoder")]
 pub mod ner;
 pub mod recall;
+#[cfg(feature = "redact")]
 pub mod redact;
 pub mod store;
 pub mod summary;
+#[cfg(feature = "sync")]
 pub mod sync;
 pub mod time;
 pub mod tokens;

@@ -94,7 +94,7 @@ impl Memory {
     fn apply(&mut self, parsed: ParsedOptions) {
         self.hooks.apply(&self.core, &parsed.recall);
         if let Some(r) = parsed.redact {
-            self.core.borrow_mut().set_redactor(r);
+            self.core.borrow_mut().set_boxed_redactor(r);
             self.changed();
         }
         if parsed.summarize.is_some() {

@@ -44,7 +44,7 @@ pub struct ParsedOptions {
     /// `extract`, `embed`, `tools`, `retrieval` (see `recall_hooks`).
     pub recall: super::recall_hooks::RecallOptions,
     /// `redact`: `Some(None)` turns redaction off, `Some(Some(..))` on; `None` leaves it.
-    pub redact: Option<Option<crate::redact::Redactor>>,
+    pub redact: Option<Option<Box<dyn crate::memory::Redacting>>>,
 }
 
 /// Applies `value` on top of `base`: absent keys keep the base's values.
@@ -143,22 +143,16 @@ pub fn parse_with(
 }
 
 /// `redact: true | false | RedactorInit`.
-fn parse_redact(o: &Opts) -> Result<Option<Option<crate::redact::Redactor>>, JsValue> {
+fn parse_redact(o: &Opts) -> Result<Option<Option<Box<dyn crate::memory::Redacting>>>, JsValue> {
     let Some(v) = o.get("redact") else {
         return Ok(None);
     };
-    if let Some(on) = v.as_bool() {
-        return Ok(Some(if on {
-            Some(crate::redact::Redactor::new(Default::default())?)
-        } else {
-            None
-        }));
-    }
-    if !v.is_object() {
-        return Err(super::errors::invalid_option(
+    match v.as_bool() {
+        Some(false) => Ok(Some(None)),
+        Some(true) => Ok(Some(Some(super::build_parts::redactor_of(None)?))),
+        None if v.is_object() => Ok(Some(Some(super::build_parts::redactor_of(Some(&v))?))),
+        None => Err(super::errors::invalid_option(
             "redact must be true, false, or Redactor options ({ types, allowList, patterns, mode })",
-        ));
+        )),
     }
-    let config = super::redactor::config_of(&v, "redact")?;
-    Ok(Some(Some(crate::redact::Redactor::new(config)?)))
 }

@@ -6,17 +6,16 @@ use super::errors::{invalid_option, js_error};
 use super::memory::Memory;
 use super::memory_options;
 use super::options::{string_arg, Opts};
+use super::storage::cipher::{any_plain, any_sealed, encrypt_key, key_needed, Cipher};
 use super::storage::writer::{announce_deleted, Inbox, Store};
 use super::storage::{Backend, StorageKind};
-use super::sync::link::{delete_on_server, SyncLink};
-use super::sync::{any_plain, any_sealed, encrypt_key, key_needed, sync_spec, Cipher, SyncSpec};
+use super::sync::{sync_server, sync_spec, SyncSpec};
 use super::to_js;
 use crate::error::ErrorCode;
 use crate::memory::{Memory as Core, MemoryConfig};
 use crate::store::records::validate_session_name;
 use crate::store::records::Stored;
 use crate::store::{parse_document, RecordOp, SessionDocument, SessionMeta, SCHEMA_VERSION};
-use crate::sync::SyncEngine;
 use crate::tokens::ApproximateCounter;
 use js_sys::Function;
 use std::sync::Arc;
@@ -105,9 +104,7 @@ async fn resolve_ciphers(
     session: &str,
 ) -> Result<(Option<Cipher>, Option<Cipher>), JsValue> {
     let sync_cipher = match &open.sync {
-        Some(spec) => {
-            Some(Cipher::resolve(&spec.key, &spec.options.salt_label(session), "sync.key").await?)
-        }
+        Some(spec) => Some(spec.resolve_key(session).await?),
         None => None,
     };
     let rest = match &open.encrypt {
@@ -126,22 +123,11 @@ fn split_sync(records: Vec<Stored>) -> (Vec<Stored>, Vec<crate::store::Record>) 
     let mut rest = Vec::with_capacity(records.len());
     for s in records {
         match s {
-            Stored::Other(r) if crate::sync::is_sync_kind(&r.kind) => sync.push(r),
+            Stored::Other(r) if crate::store::records::is_sync_kind(&r.kind) => sync.push(r),
             other => rest.push(other),
         }
     }
     (rest, sync)
-}
-
-/// A random id prefix for the sync records this instance mints (12 base-36 characters: two
-/// devices never pick the same).
-fn sync_prefix() -> String {
-    let mut s = String::new();
-    for _ in 0..12 {
-        let d = (js_sys::Math::random() * 36.0) as u32;
-        s.push(std::char::from_digit(d.min(35), 36).unwrap_or('0'));
-    }
-    format!("{s}.")
 }
 
 /// A short random id prefix per opened instance, so two tabs never mint the same entry id.
@@ -262,19 +248,12 @@ impl Memory {
         };
         // A session that never synced from this browser sends what it holds (once: the
         // cursor record marks it); the records are written again too, encrypted.
-        let first_sync = open.sync.is_some() && !read_only && sync_records.is_empty();
-        let initial: Vec<RecordOp> = if first_sync {
-            reseal = false;
-            let mut ops: Vec<RecordOp> = core.records().into_iter().map(RecordOp::Put).collect();
-            ops.push(RecordOp::Put(crate::store::Record {
-                kind: crate::sync::kind::CURSOR.into(),
-                id: "cursor".into(),
-                order: now,
-                data: serde_json::json!({ "seq": 0 }),
-            }));
-            ops
-        } else {
-            Vec::new()
+        let initial: Vec<RecordOp> = match &open.sync {
+            Some(spec) if !read_only && sync_records.is_empty() => {
+                reseal = false;
+                spec.first_push(core.records(), now)
+            }
+            _ => Vec::new(),
         };
         // Records stored in clear before a key was given are written again, encrypted.
         let resealed: Vec<RecordOp> = if reseal {
@@ -285,11 +264,7 @@ impl Memory {
             Vec::new()
         };
         let sync = match (open.sync.as_ref(), sync_cipher) {
-            (Some(spec), Some(c)) if !read_only => {
-                let mut engine = SyncEngine::new(&sync_prefix());
-                engine.restore(&sync_records);
-                Some(SyncLink::new(spec.options.clone(), &session, c, engine))
-            }
+            (Some(spec), Some(c)) if !read_only => Some(spec.link(&session, c, &sync_records)),
             _ => None,
         };
         let mut open = open;
@@ -299,9 +274,7 @@ impl Memory {
         if let Some(store) = &store {
             store.enqueue_local(resealed);
             if let Some(link) = &sync {
-                let local: std::rc::Rc<dyn super::sync::link::LocalStore> = store.clone();
-                link.set_store(std::rc::Rc::downgrade(&local));
-                *store.sync.borrow_mut() = Some(link.clone());
+                link.attach(store);
                 store.enqueue_changes(initial);
                 // The first pull before the memory is handed out; offline, the local copy
                 // opens as it is and the link retries (onError hears of the failure). A
@@ -357,7 +330,7 @@ impl Memory {
         let mut doc = parse_document(
             &text,
             max_bytes,
-            crate::redact::RECORD_CHECKS,
+            super::build_parts::RECORD_CHECKS,
             &fallback,
             now,
         )?;
@@ -449,28 +422,15 @@ impl Memory {
                     Some(s) => StorageKind::parse(&s)?,
                     None => StorageKind::default_here(),
                 };
-                let sync = if o.has("sync") {
-                    let s = o.object("sync")?;
-                    s.check_keys(&["url", "token", "key", "intervalMs", "user"])?;
-                    let url = s
-                        .string("url")?
-                        .ok_or_else(|| invalid_option("sync.url is missing"))?;
-                    let token = s
-                        .string("token")?
-                        .ok_or_else(|| invalid_option("sync.token is missing"))?;
-                    Some(crate::sync::SyncOptions::new(&url, &token, None, None)?)
-                } else {
-                    None
-                };
-                (kind, sync)
+                (kind, sync_server(&o)?)
             }
             other => (storage_arg(other)?, None),
         };
         let backend = Backend::connect(kind).await?;
         backend.delete(&session).await?;
         announce_deleted(&backend, &session);
-        if let Some(sync) = sync {
-            delete_on_server(&sync, &session).await?;
+        if let Some(server) = sync {
+            server.delete_session(&session).await?;
         }
         Ok(())
     }

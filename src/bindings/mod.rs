@@ -2,7 +2,9 @@
 //! module that touches wasm-bindgen, js-sys, web-sys and serde-wasm-bindgen.
 
 mod asset;
+mod build_parts;
 mod callbacks;
+#[cfg(feature = "encoder")]
 mod embed_model;
 mod entry_input;
 mod errors;
@@ -17,19 +19,26 @@ mod memory_forget;
 mod memory_options;
 mod memory_privacy;
 mod memory_store;
+#[cfg(feature = "encoder")]
 mod ner_model;
 mod options;
 mod recall_hooks;
+#[cfg(feature = "redact")]
 mod redactor;
 mod storage;
 mod stream_restorer;
 mod summarizer;
+#[cfg(feature = "sync")]
+mod sync;
+#[cfg(not(feature = "sync"))]
+#[path = "sync_off.rs"]
 mod sync;
 pub mod tokenizer;
 mod tokenizer_cache;
 mod types;
 mod types_recall;
 
+#[cfg(feature = "encoder")]
 pub use embed_model::EmbedModel;
 pub use memory::Memory;
 pub use tokenizer::Tokenizer;

@@ -4,6 +4,7 @@
 //! answer or a failure means is the core's (`memory::extraction`, `memory::embedding`); this
 //! file only makes the calls. No `RefCell` borrow of the core is held while JS runs.
 
+use super::build_parts::InPageEmbedder as EmbedModel;
 use super::callbacks::{error_text, Callback, DEFAULT_CALLBACK_TIMEOUT_MS};
 use super::errors::invalid_option;
 use super::options::{describe, json_string, Opts};
@@ -13,7 +14,6 @@ use crate::memory::{
     ContextExtras, EmbedRound, ExtractAnswer, ExtractOutcome, Memory as Core,
     IN_PAGE_ITEMS_PER_SEARCH,
 };
-use crate::ner::EmbedModel;
 use crate::recall::ItemKind;
 use js_sys::{Array, Function};
 use std::cell::RefCell;
@@ -115,7 +115,7 @@ pub fn parse_options(o: &Opts) -> Result<RecallOptions, JsValue> {
     }
     let embed = o.function("embed")?;
     let embedder = match o.get("embedder") {
-        Some(v) => Some(super::embed_model::EmbedModel::model_of(&v)?),
+        Some(v) => Some(super::build_parts::embedder_of(&v)?),
         None => None,
     };
     if embed.is_some() && embedder.is_some() {

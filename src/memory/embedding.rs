@@ -302,6 +302,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "redact")]
     fn texts_leave_redacted_and_are_stored_by_their_own_text() {
         let mut m = memory(Strategy::Retrieval);
         m.set_redactor(Some(

@@ -190,6 +190,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "redact")]
     fn requests_carry_redacted_text_only() {
         let mut m = memory();
         m.set_redactor(Some(

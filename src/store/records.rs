@@ -129,6 +129,12 @@ pub fn token_count(data: &serde_json::Value) -> Option<TokenCount> {
 /// record's data JSON (the bindings encrypt; kind, id and order stay readable, as the storage
 /// keys already show them).
 pub const SEALED_FIELD: &str = "$sealed";
+
+/// True for the sync bookkeeping kinds (`sync-out`, `sync-gone`, `sync-state`): kept out of the
+/// memory, exports and other tabs, and kept as they are by a build without sync.
+pub fn is_sync_kind(kind: &str) -> bool {
+    kind.starts_with("sync-")
+}
 const SEALED_PREFIX: &str = "{\"$sealed\":";
 
 /// The ciphertext of a sealed record's data, if it is one.

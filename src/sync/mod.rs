@@ -45,9 +45,7 @@ pub mod kind {
 pub const COMPACT_DUE_ID: &str = "compact";
 
 /// True for the kinds above: the bindings keep them out of the memory, exports and other tabs.
-pub fn is_sync_kind(kind: &str) -> bool {
-    kind.starts_with("sync-")
-}
+pub use crate::store::records::is_sync_kind;
 
 /// One sync record waiting for the server's acknowledgement.
 #[derive(Debug, Clone, PartialEq)]

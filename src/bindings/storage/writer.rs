@@ -8,8 +8,8 @@
 
 use super::Backend;
 use crate::bindings::errors::js_error;
+use crate::bindings::storage::cipher::Cipher;
 use crate::bindings::sync::link::SyncLink;
-use crate::bindings::sync::Cipher;
 use crate::error::{Error, ErrorCode};
 use crate::memory::Memory as Core;
 use crate::store::{RecordOp, SessionMeta, StoredSizes};
@@ -363,9 +363,11 @@ impl Drop for Store {
 /// A change to the sync bookkeeping, which stays out of the memory and other tabs.
 fn is_sync_op(op: &RecordOp) -> bool {
     match op {
-        RecordOp::Put(r) => crate::sync::is_sync_kind(&r.kind),
-        RecordOp::Delete { kind, .. } => crate::sync::is_sync_kind(kind),
-        RecordOp::DeleteKinds { kinds } => kinds.iter().any(|k| crate::sync::is_sync_kind(k)),
+        RecordOp::Put(r) => crate::store::records::is_sync_kind(&r.kind),
+        RecordOp::Delete { kind, .. } => crate::store::records::is_sync_kind(kind),
+        RecordOp::DeleteKinds { kinds } => {
+            kinds.iter().any(|k| crate::store::records::is_sync_kind(k))
+        }
     }
 }
 

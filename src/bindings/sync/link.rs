@@ -3,8 +3,9 @@
 //! backoff. One cycle runs at a time (push, then pull); requests that arrive meanwhile share
 //! the next one. Decisions come from `crate::sync`; this file only does the I/O.
 
-use super::{counts, Cipher};
+use super::counts;
 use crate::bindings::errors::js_error;
+use crate::bindings::storage::cipher::Cipher;
 use crate::error::{Error, ErrorCode};
 use crate::store::RecordOp;
 use crate::sync::backoff::retry_delay_ms;
@@ -138,6 +139,14 @@ impl SyncLink {
 
     pub fn set_store(&self, store: Weak<dyn LocalStore>) {
         *self.store.borrow_mut() = Some(store);
+    }
+
+    /// Connects the link and the session's writer both ways: the writer hands it stored sync
+    /// records, and it stores what it pulls through the writer.
+    pub fn attach(self: &Rc<Self>, store: &Rc<crate::bindings::storage::writer::Store>) {
+        let local: Rc<dyn LocalStore> = store.clone();
+        self.set_store(Rc::downgrade(&local));
+        *store.sync.borrow_mut() = Some(self.clone());
     }
 
     pub fn cipher(&self) -> &Cipher {

@@ -1,192 +1,18 @@
-//! The browser side of sync and of encryption at rest: the `sync` and `encrypt` options of
-//! `Memory.open`, the WebCrypto calls (`crypto.js`), and the link that pushes and pulls
-//! (`link.rs`). What to send and what a pulled record changes is decided by `crate::sync`.
+//! The browser side of sync: the `sync` option of `Memory.open` and the link that pushes and
+//! pulls (`link.rs`). What to send and what a pulled record changes is decided by `crate::sync`;
+//! the key and the WebCrypto calls are shared with encryption at rest (`storage::cipher`).
 
 pub mod link;
 
-use super::errors::{invalid_option, js_error};
+use super::errors::invalid_option;
 use super::options::Opts;
-use crate::error::{Error, ErrorCode};
-use crate::store::records::{sealed_data, Stored, SEALED_FIELD};
+use super::storage::cipher::Cipher;
 use crate::store::{Record, RecordOp};
-use crate::sync::SyncOptions;
+use crate::sync::{SyncEngine, SyncOptions};
+use link::SyncLink;
+use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-
-#[wasm_bindgen(module = "/src/bindings/sync/crypto.js")]
-extern "C" {
-    #[wasm_bindgen(js_name = resolveKey, catch)]
-    async fn resolve_key(spec: &JsValue, salt_label: &str, what: &str) -> Result<JsValue, JsValue>;
-    #[wasm_bindgen(js_name = sealAll, catch)]
-    async fn seal_all(
-        key: &JsValue,
-        aads: Vec<String>,
-        plains: Vec<String>,
-    ) -> Result<JsValue, JsValue>;
-    #[wasm_bindgen(js_name = openAll, catch)]
-    async fn open_all(
-        key: &JsValue,
-        aads: Vec<String>,
-        datas: Vec<String>,
-        place: &str,
-    ) -> Result<JsValue, JsValue>;
-}
-
-/// A coded JS error (from the JS glue) as a core error.
-pub fn error_of(e: &JsValue, fallback: ErrorCode) -> Error {
-    let get = |k: &str| {
-        js_sys::Reflect::get(e, &k.into())
-            .ok()
-            .and_then(|v| v.as_string())
-    };
-    let code = match get("code").as_deref() {
-        Some("WRONG_KEY") => ErrorCode::WrongKey,
-        Some("CORRUPT_STORAGE") => ErrorCode::CorruptStorage,
-        Some("INVALID_OPTION") => ErrorCode::InvalidOption,
-        _ => fallback,
-    };
-    Error::new(
-        code,
-        get("message").unwrap_or_else(|| "unknown failure".into()),
-    )
-}
-
-fn strings(v: JsValue) -> Vec<String> {
-    js_sys::Array::from(&v)
-        .iter()
-        .map(|s| s.as_string().unwrap_or_default())
-        .collect()
-}
-
-/// An AES-GCM CryptoKey (never its bytes) and the calls that use it.
-#[derive(Clone)]
-pub struct Cipher {
-    key: JsValue,
-}
-
-/// Associated data of a record at rest: its session, kind and id.
-fn rest_aad(session: &str, kind: &str, id: &str) -> String {
-    format!("llm-memory local\n{session}\n{kind}\n{id}")
-}
-
-impl Cipher {
-    /// The `key` option (a CryptoKey or `{ passphrase }`), checked, as a key.
-    pub async fn resolve(spec: &JsValue, salt_label: &str, what: &str) -> Result<Cipher, JsValue> {
-        let key = resolve_key(spec, salt_label, what).await?;
-        Ok(Cipher { key })
-    }
-
-    pub async fn seal(&self, aads: Vec<String>, plains: Vec<String>) -> Result<Vec<String>, Error> {
-        if plains.is_empty() {
-            return Ok(Vec::new());
-        }
-        seal_all(&self.key, aads, plains)
-            .await
-            .map(strings)
-            .map_err(|e| error_of(&e, ErrorCode::StorageFailed))
-    }
-
-    pub async fn open(
-        &self,
-        aads: Vec<String>,
-        datas: Vec<String>,
-        place: &str,
-    ) -> Result<Vec<String>, Error> {
-        if datas.is_empty() {
-            return Ok(Vec::new());
-        }
-        open_all(&self.key, aads, datas, place)
-            .await
-            .map(strings)
-            .map_err(|e| error_of(&e, ErrorCode::WrongKey))
-    }
-
-    /// The changes as they are stored: each put's data encrypted.
-    pub async fn seal_ops(&self, session: &str, ops: &[RecordOp]) -> Result<Vec<RecordOp>, Error> {
-        let puts: Vec<&Record> = ops
-            .iter()
-            .filter_map(|op| match op {
-                RecordOp::Put(r) => Some(r),
-                _ => None,
-            })
-            .collect();
-        let aads = puts
-            .iter()
-            .map(|r| rest_aad(session, &r.kind, &r.id))
-            .collect();
-        let plains = puts.iter().map(|r| r.data.to_string()).collect();
-        let mut sealed = self.seal(aads, plains).await?.into_iter();
-        Ok(ops
-            .iter()
-            .map(|op| match op {
-                RecordOp::Put(r) => RecordOp::Put(Record {
-                    kind: r.kind.clone(),
-                    id: r.id.clone(),
-                    order: r.order,
-                    data: serde_json::json!({ SEALED_FIELD: sealed.next().unwrap_or_default() }),
-                }),
-                other => other.clone(),
-            })
-            .collect())
-    }
-
-    /// Decrypts the sealed records among those loaded; the others stay as they are.
-    pub async fn open_stored(
-        &self,
-        session: &str,
-        records: Vec<Stored>,
-    ) -> Result<Vec<Stored>, Error> {
-        let mut aads = Vec::new();
-        let mut datas = Vec::new();
-        for s in &records {
-            if let Stored::Other(r) = s {
-                if let Some(d) = sealed_data(&r.data) {
-                    aads.push(rest_aad(session, &r.kind, &r.id));
-                    datas.push(d.to_string());
-                }
-            }
-        }
-        let place = format!("opening session {session:?}");
-        let mut plains = self.open(aads, datas, &place).await?.into_iter();
-        let mut out = Vec::with_capacity(records.len());
-        for s in records {
-            match s {
-                Stored::Other(r) if sealed_data(&r.data).is_some() => {
-                    let data = plains.next().unwrap_or_default();
-                    let text = format!(
-                        "{{\"kind\":{},\"id\":{},\"order\":{},\"data\":{data}}}",
-                        serde_json::Value::from(r.kind.as_str()),
-                        serde_json::Value::from(r.id.as_str()),
-                        serde_json::to_string(&r.order).unwrap_or_else(|_| "0".into()),
-                    );
-                    let parsed = crate::store::records::parse_stored(&text).map_err(|e| {
-                        Error::new(
-                            ErrorCode::CorruptStorage,
-                            format!("stored {} {:?} of session {session:?} cannot be read after decryption ({e})", r.kind, r.id),
-                        )
-                    })?;
-                    out.push(parsed);
-                }
-                other => out.push(other),
-            }
-        }
-        Ok(out)
-    }
-}
-
-/// True when some loaded record is sealed (an encrypted session).
-pub fn any_sealed(records: &[Stored]) -> bool {
-    records
-        .iter()
-        .any(|s| matches!(s, Stored::Other(r) if sealed_data(&r.data).is_some()))
-}
-
-/// True when some loaded record is stored in clear.
-pub fn any_plain(records: &[Stored]) -> bool {
-    records
-        .iter()
-        .any(|s| !matches!(s, Stored::Other(r) if sealed_data(&r.data).is_some()))
-}
 
 /// The `sync` option, checked (its key resolved separately).
 pub struct SyncSpec {
@@ -195,7 +21,6 @@ pub struct SyncSpec {
 }
 
 const SYNC_KEYS: &[&str] = &["url", "token", "key", "intervalMs", "user"];
-const ENCRYPT_KEYS: &[&str] = &["key"];
 
 /// Reads `sync` (`{ url, token, key, intervalMs?, user? }`); None when absent.
 pub fn sync_spec(o: &Opts) -> Result<Option<SyncSpec>, JsValue> {
@@ -220,27 +45,70 @@ pub fn sync_spec(o: &Opts) -> Result<Option<SyncSpec>, JsValue> {
     Ok(Some(SyncSpec { options, key }))
 }
 
-/// Reads `encrypt` (`{ key }`); None when absent.
-pub fn encrypt_key(o: &Opts) -> Result<Option<JsValue>, JsValue> {
-    if !o.has("encrypt") {
-        return Ok(None);
+impl SyncSpec {
+    /// The sync key, resolved (a passphrase is derived with a salt of the account and session).
+    pub async fn resolve_key(&self, session: &str) -> Result<Cipher, JsValue> {
+        Cipher::resolve(&self.key, &self.options.salt_label(session), "sync.key").await
     }
-    let e = o.object("encrypt")?;
-    e.check_keys(ENCRYPT_KEYS)?;
-    e.get("key")
-        .map(Some)
-        .ok_or_else(|| invalid_option("encrypt.key is missing: a CryptoKey or { passphrase }"))
+
+    /// What a session that never synced from this browser sends first: every record it holds,
+    /// and the cursor record that marks it done.
+    pub fn first_push(&self, records: Vec<Record>, now: f64) -> Vec<RecordOp> {
+        let mut ops: Vec<RecordOp> = records.into_iter().map(RecordOp::Put).collect();
+        ops.push(RecordOp::Put(Record {
+            kind: crate::sync::kind::CURSOR.into(),
+            id: "cursor".into(),
+            order: now,
+            data: serde_json::json!({ "seq": 0 }),
+        }));
+        ops
+    }
+
+    /// The link of an opened session, its engine restored from the stored sync records.
+    pub fn link(&self, session: &str, cipher: Cipher, stored: &[Record]) -> Rc<SyncLink> {
+        let mut engine = SyncEngine::new(&sync_prefix());
+        engine.restore(stored);
+        SyncLink::new(self.options.clone(), session, cipher, engine)
+    }
 }
 
-/// The error for an encrypted session opened without a key.
-pub fn key_needed(session: &str) -> JsValue {
-    js_error(
-        ErrorCode::WrongKey,
-        &format!(
-            "session {session:?} is stored encrypted: open it with encrypt: {{ key }} (or the \
-             sync key) it was written with; nothing was changed"
-        ),
-    )
+/// A random id prefix for the sync records this instance mints (12 base-36 characters: two
+/// devices never pick the same).
+fn sync_prefix() -> String {
+    let mut s = String::new();
+    for _ in 0..12 {
+        let d = (js_sys::Math::random() * 36.0) as u32;
+        s.push(std::char::from_digit(d.min(35), 36).unwrap_or('0'));
+    }
+    format!("{s}.")
+}
+
+/// The sync server of `Memory.delete`'s `sync` option (`{ url, token }`).
+pub struct SyncServer(SyncOptions);
+
+/// Reads `Memory.delete`'s `sync` option; None when absent.
+pub fn sync_server(o: &Opts) -> Result<Option<SyncServer>, JsValue> {
+    if !o.has("sync") {
+        return Ok(None);
+    }
+    let s = o.object("sync")?;
+    s.check_keys(SYNC_KEYS)?;
+    let url = s
+        .string("url")?
+        .ok_or_else(|| invalid_option("sync.url is missing"))?;
+    let token = s
+        .string("token")?
+        .ok_or_else(|| invalid_option("sync.token is missing"))?;
+    Ok(Some(SyncServer(SyncOptions::new(
+        &url, &token, None, None,
+    )?)))
+}
+
+impl SyncServer {
+    /// Deletes the session on the server: every device deletes it at its next pull.
+    pub async fn delete_session(&self, session: &str) -> Result<(), JsValue> {
+        Ok(link::delete_on_server(&self.0, session).await?)
+    }
 }
 
 /// A JS object `{ pushed, pulled }`.

@@ -1,17 +1,32 @@
 //! The writer's side of sync: packing fresh changes into encrypted sync records stored with
 //! them, handing stored ones to the link, and storing what the link pulls or acknowledges.
 
-use super::{announce_deleted, Store};
-use crate::bindings::sync::link::LocalStore;
-use crate::error::{Error, ErrorCode};
+use super::Store;
 use crate::store::RecordOp;
 use std::rc::Rc;
-use wasm_bindgen::prelude::*;
+#[cfg(feature = "sync")]
+use {
+    super::announce_deleted,
+    crate::bindings::sync::link::LocalStore,
+    crate::error::{Error, ErrorCode},
+    wasm_bindgen::prelude::*,
+};
 
 impl Store {
+    /// Without sync, nothing to pack.
+    #[cfg(not(feature = "sync"))]
+    pub(super) async fn pack_for_sync(&self, _fresh: &[RecordOp]) -> Vec<RecordOp> {
+        Vec::new()
+    }
+
+    /// Without sync, nothing to hand on.
+    #[cfg(not(feature = "sync"))]
+    pub(super) fn hand_to_sync(&self, _ops: &[RecordOp]) {}
+
     /// Packs fresh changes into encrypted sync records, as local records to store with them.
     /// A sealing failure (never expected with a valid key) is reported; the changes are still
     /// stored here.
+    #[cfg(feature = "sync")]
     pub(super) async fn pack_for_sync(&self, fresh: &[RecordOp]) -> Vec<RecordOp> {
         let link = self.sync.borrow().clone();
         let Some(link) = link else {
@@ -45,6 +60,7 @@ impl Store {
     }
 
     /// After a write: stored sync records wait for the server, which the link is asked to do.
+    #[cfg(feature = "sync")]
     pub(super) fn hand_to_sync(&self, ops: &[RecordOp]) {
         let link = self.sync.borrow().clone();
         if let Some(link) = link {
@@ -75,6 +91,7 @@ impl Store {
     }
 
     /// Another device's changes: applied to the memory, stored, and told to the app.
+    #[cfg(feature = "sync")]
     pub fn apply_pulled(self: &Rc<Self>, apply: Vec<RecordOp>, local: Vec<RecordOp>) {
         if self.gone.get() {
             return;
@@ -106,6 +123,7 @@ impl Store {
 
     /// The session was deleted on the server: remove it from local storage, tell the other
     /// tabs, and stop storing here.
+    #[cfg(feature = "sync")]
     pub async fn delete_everywhere_here(&self) -> crate::error::Result<()> {
         let session = self.meta.borrow().session.clone();
         self.detach_quietly();
@@ -114,6 +132,7 @@ impl Store {
         Ok(())
     }
 
+    #[cfg(feature = "sync")]
     fn detach_quietly(&self) {
         let mut flow = self.flow.borrow_mut();
         flow.queue.clear();
@@ -128,6 +147,7 @@ impl Store {
     }
 }
 
+#[cfg(feature = "sync")]
 impl LocalStore for Store {
     fn enqueue_local(self: Rc<Self>, ops: Vec<RecordOp>) {
         Store::enqueue_local(&self, ops);
