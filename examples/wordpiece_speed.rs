@@ -1,4 +1,4 @@
-//! Tokens per second of our WordPiece (src/ner/wordpiece.rs) and of the `tokenizers` crate on
+//! Tokens per second of our WordPiece (crates/encoder/src/wordpiece.rs) and of the `tokenizers` crate on
 //! the same tokenizer.json, over the redaction corpus's messages one by one, then as one text.
 //!
 //! cargo run --release --example wordpiece_speed [-- path/to/tokenizer.json]

@@ -1,5 +1,5 @@
 """The model container both converters write (`convert-ner-model.py`, `convert-embed-model.py`)
-and `src/ner/format.rs` reads, plus the BERT checks and header fields the two share.
+and `crates/encoder/src/format.rs` reads, plus the BERT checks and header fields the two share.
 
 Layout (all little-endian):
   8 bytes  magic b"LMNERMDL"
@@ -43,7 +43,7 @@ def fnv1a64_bytes(data: bytes) -> int:
 
 
 def check_bert_graph(config, graph, fail):
-    """The encoder in `src/ner/encoder.rs` runs exact-GELU BERT with absolute positions and the
+    """The encoder in `crates/encoder/src/encoder.rs` runs exact-GELU BERT with absolute positions and the
     config's LayerNorm epsilon; refuse any graph that computes something else."""
     if config.get("hidden_act") != "gelu" or config.get("position_embedding_type") != "absolute":
         fail("only BERT with exact GELU and absolute positions is supported")
@@ -87,7 +87,7 @@ def config_fields(config):
 
 def tokenizer_fields(tokenizer, config, fail):
     """Normalizer, WordPiece settings, special token ids and the dense vocab of a BERT
-    tokenizer.json, as `src/ner/wordpiece.rs` reads them."""
+    tokenizer.json, as `crates/encoder/src/wordpiece.rs` reads them."""
     vocab_map = tokenizer["model"]["vocab"]
     vocab = [None] * len(vocab_map)
     for token, index in vocab_map.items():

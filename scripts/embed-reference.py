@@ -5,7 +5,7 @@ tokenizer.json, then mean pooling over every token ([CLS] and [SEP] included, as
 sentence-transformers does) and L2 normalization.
 
 Texts longer than the window (256 tokens with [CLS] and [SEP], sentence-transformers'
-max_seq_length) are cut into the windows src/ner/windows.rs computes (no overlap asked: the
+max_seq_length) are cut into the windows crates/encoder/src/windows.rs computes (no overlap asked: the
 fewest windows of 254 text tokens, spread evenly); each window is embedded as above and the
 normalized window vectors are averaged, then normalized again: the rule EmbedModel follows.
 
@@ -29,7 +29,7 @@ ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 
 
 def windows(n, max_tokens, overlap=0):
-    """Token ranges of src/ner/windows.rs: `windows(n, max_tokens, overlap)`."""
+    """Token ranges of crates/encoder/src/windows.rs: `windows(n, max_tokens, overlap)`."""
     width = max_tokens - 2
     if n == 0:
         return []

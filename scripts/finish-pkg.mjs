@@ -46,7 +46,7 @@ function glueError(message) {
   const crate = readdirSync(`${dir}/snippets`).find((d) => existsSync(`${dir}/snippets/${d}/src/bindings/errors.js`));
   if (!crate) throw new Error("finish-pkg: no snippets/*/src/bindings/errors.js; the bindings no longer import it?");
   js += `import { LlmMemoryError } from "./snippets/${crate}/src/bindings/errors.js";\nexport { LlmMemoryError };\n`;
-  // LlmMemoryError.codes: the ErrorCode union of the .d.ts, which src/error.rs generates.
+  // LlmMemoryError.codes: the ErrorCode union of the .d.ts, which crates/core/src/error.rs generates.
   const union = types.match(/export type ErrorCode =([^;]*);/);
   if (!union) throw new Error("finish-pkg: no ErrorCode union in the .d.ts");
   const codes = [...union[1].matchAll(/"([A-Z_]+)"/g)].map((m) => m[1]);

@@ -1,26 +1,26 @@
 //! llm-memory: the conversation memory of an LLM web app, run in the user's browser.
 //!
-//! Everything outside `bindings` is a sans-IO core that builds and is tested natively: it reads
-//! no clock, fetches nothing and stores nothing. The `bindings` module (wasm32 only) is the thin
-//! JavaScript face that does the I/O: Date.now, the app's async summarizer, storage.
+//! This crate is the JavaScript face (`bindings`, wasm32 only): it runs the requests of the
+//! sans-IO crates below it and does the I/O (Date.now, the app's async callbacks, storage). The
+//! crates, each built and tested natively, with their arrows pointing down:
+//!
+//! - `llm-memory-core`: history, tokens, context, recall, memory, store, LLM prompts;
+//! - `llm-memory-encoder` -> core: the BERT engine, WordPiece, the PII tagger and the embedder;
+//! - `llm-memory-redact` -> core, encoder: redaction and its vault;
+//! - `llm-memory-sync` -> core: end-to-end encrypted sync across devices.
+//!
+//! Their modules are re-exported here under the names they had in one crate, so
+//! `llm_memory::memory::Memory` and `llm_memory::redact::Redactor` keep working.
 
-pub mod context;
-pub mod error;
-pub mod history;
-pub mod llm;
-pub mod memory;
-pub mod message;
+pub use llm_memory_core::{
+    context, error, history, llm, memory, message, recall, store, summary, time, tokens,
+};
 #[cfg(feature = "encoder")]
-pub mod ner;
-pub mod recall;
+pub use llm_memory_encoder as ner;
 #[cfg(feature = "redact")]
-pub mod redact;
-pub mod store;
-pub mod summary;
+pub use llm_memory_redact as redact;
 #[cfg(feature = "sync")]
-pub mod sync;
-pub mod time;
-pub mod tokens;
+pub use llm_memory_sync as sync;
 
 #[cfg(target_arch = "wasm32")]
 pub mod bindings;

@@ -1,4 +1,4 @@
-//! Our sentence embedder (src/ner/embedder.rs) against onnxruntime running the original int8
+//! Our sentence embedder (crates/encoder/src/embedder.rs) against onnxruntime running the original int8
 //! ONNX all-MiniLM-L6-v2 with mean pooling: every vector of tests/fixtures/embed_reference.*
 //! (532 texts: chat turns with PII in many locales, facts and reworded questions, other
 //! scripts, edge cases, 15 texts longer than one window) has cosine ≥ 0.999 with ours.

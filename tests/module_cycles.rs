@@ -6,7 +6,9 @@
 //! to the level where the two modules are siblings: `context/sections.rs` naming
 //! `super::builder::Budget` is the edge `context::sections -> context::builder` inside `context`;
 //! `memory` naming `crate::store::Record` is `memory -> store` between top-level modules.
-//! A cycle at any level fails the test and is printed with the line behind each edge.
+//! A cycle at any level fails the test and is printed with the line behind each edge. Every
+//! crate of the workspace is read this way, each on its own; between the crates, the arrows
+//! `cargo metadata` reports must point down the concept order.
 
 use proc_macro2::{TokenStream, TokenTree};
 use std::collections::{BTreeMap, BTreeSet};
@@ -219,10 +221,19 @@ impl<'ast> Visit<'ast> for Collector<'_> {
 /// Edges between sibling modules, grouped by their parent, each with the first line behind it.
 type Levels = BTreeMap<Module, BTreeMap<(String, String), String>>;
 
-/// The files of `src/`: module path, name as printed, text.
-fn sources() -> Vec<(Module, String, String)> {
+/// The source directories of the workspace's library crates: the JS face and the crates below.
+const CRATE_SOURCES: &[&str] = &[
+    "src",
+    "crates/core/src",
+    "crates/encoder/src",
+    "crates/redact/src",
+    "crates/sync/src",
+];
+
+/// The files of one crate's source directory: module path, name as printed, text.
+fn sources(dir: &str) -> Vec<(Module, String, String)> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let src = root.join("src");
+    let src = root.join(dir);
     let mut files = Vec::new();
     rust_files(&src, &mut files);
     files.sort();
@@ -352,63 +363,98 @@ fn report(levels: &Levels) -> String {
 
 #[test]
 fn modules_do_not_depend_on_each_other_in_a_cycle() {
-    let report = report(&levels(&sources()));
-    assert!(report.is_empty(), "modules in a cycle:\n{report}");
-}
-
-/// The concept each top-level module belongs to: the crates the code is being cut into
-/// (core at the bottom; the encoder, redaction and sync above it; the bindings above all).
-fn concept(module: &str) -> &'static str {
-    match module {
-        "ner" => "encoder",
-        "redact" => "redact",
-        "sync" => "sync",
-        _ => "core",
+    for dir in CRATE_SOURCES {
+        let files = sources(dir);
+        assert!(files.len() > 1, "{dir} holds no modules");
+        let report = report(&levels(&files));
+        assert!(report.is_empty(), "modules of {dir} in a cycle:\n{report}");
     }
 }
 
-/// The arrows allowed between concepts: each points down.
+/// The arrows allowed between the workspace's crates (normal and build dependencies; a test
+/// may use a crate above): each points down, core at the bottom, the JS face above all.
 const ALLOWED: &[(&str, &str)] = &[
-    ("encoder", "core"),
-    ("redact", "core"),
-    ("redact", "encoder"),
-    ("sync", "core"),
+    ("llm-memory-encoder", "llm-memory-core"),
+    ("llm-memory-redact", "llm-memory-core"),
+    ("llm-memory-redact", "llm-memory-encoder"),
+    ("llm-memory-sync", "llm-memory-core"),
+    ("llm-memory", "llm-memory-core"),
+    ("llm-memory", "llm-memory-encoder"),
+    ("llm-memory", "llm-memory-redact"),
+    ("llm-memory", "llm-memory-sync"),
+    ("llm-memory-server", "llm-memory-core"),
 ];
 
-/// Module arrows that break the concept order today and are to be cut (a ratchet: a new one
-/// fails, and one that is cut must leave this list). Empty: the memory reaches redaction
-/// through the `Redacting` trait, and import checks of redaction's records are passed in.
-const TO_CUT: &[(&str, &str)] = &[];
+/// The arrows of `edges` (from, to) that are not allowed.
+fn wrong_arrows(edges: &[(String, String)]) -> Vec<String> {
+    edges
+        .iter()
+        .filter(|(a, b)| !ALLOWED.contains(&(a.as_str(), b.as_str())))
+        .map(|(a, b)| format!("{a} -> {b}"))
+        .collect()
+}
 
-/// Top-level arrows between concepts that are neither allowed nor listed to be cut, and the
-/// listed ones that no longer exist.
-fn concept_violations(levels: &Levels) -> (Vec<String>, Vec<(&'static str, &'static str)>) {
-    let empty = BTreeMap::new();
-    let top = levels.get(&Vec::new()).unwrap_or(&empty);
-    let mut wrong = Vec::new();
-    for ((a, b), at) in top {
-        let (ca, cb) = (concept(a), concept(b));
-        if ca != cb && !ALLOWED.contains(&(ca, cb)) && !TO_CUT.contains(&(a.as_str(), b.as_str())) {
-            wrong.push(format!("{a} -> {b} ({ca} -> {cb}) at {at}"));
+/// Dependencies between workspace members, test-only ones left out, from `cargo metadata`.
+fn crate_arrows() -> Vec<(String, String)> {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let out = std::process::Command::new(cargo)
+        .args([
+            "metadata",
+            "--format-version",
+            "1",
+            "--no-deps",
+            "--offline",
+        ])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("cargo metadata runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let meta: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let packages = meta["packages"].as_array().unwrap();
+    let members: BTreeSet<&str> = packages.iter().filter_map(|p| p["name"].as_str()).collect();
+    let mut arrows = Vec::new();
+    for p in packages {
+        for d in p["dependencies"].as_array().unwrap() {
+            let name = d["name"].as_str().unwrap();
+            if members.contains(name) && d["kind"].as_str() != Some("dev") {
+                arrows.push((p["name"].as_str().unwrap().to_string(), name.to_string()));
+            }
         }
     }
-    let cut = TO_CUT
-        .iter()
-        .filter(|(a, b)| !top.contains_key(&(a.to_string(), b.to_string())))
-        .copied()
-        .collect();
-    (wrong, cut)
+    arrows
 }
 
 #[test]
-fn concepts_depend_only_downward() {
-    let (wrong, cut) = concept_violations(&levels(&sources()));
+fn crates_depend_only_downward() {
+    let arrows = crate_arrows();
+    assert!(arrows.len() >= 5, "{arrows:?}");
+    let wrong = wrong_arrows(&arrows);
     assert!(
         wrong.is_empty(),
-        "arrows against the concept order (core <- encoder <- redact, core <- sync):\n{}",
+        "crate arrows against the concept order:\n{}",
         wrong.join("\n")
     );
-    assert!(cut.is_empty(), "cut, so remove from TO_CUT: {cut:?}");
+}
+
+#[test]
+fn an_arrow_up_is_found() {
+    let arrows = [
+        ("llm-memory-redact", "llm-memory-encoder"),
+        ("llm-memory-core", "llm-memory-redact"),
+        ("llm-memory-encoder", "llm-memory-sync"),
+    ]
+    .map(|(a, b)| (a.to_string(), b.to_string()));
+    assert_eq!(
+        wrong_arrows(&arrows),
+        [
+            "llm-memory-core -> llm-memory-redact",
+            "llm-memory-encoder -> llm-memory-sync"
+        ]
+    );
 }
 
 #[test]
@@ -458,7 +504,7 @@ fn cycles_are_found_through_use_items_code_and_macros() {
 }
 
 #[test]
-fn test_only_files_are_left_out_and_arrows_against_the_concepts_are_found() {
+fn test_only_files_are_left_out() {
     let file = |module: &str, text: &str| {
         let path: Module = module
             .split("::")
@@ -468,18 +514,16 @@ fn test_only_files_are_left_out_and_arrows_against_the_concepts_are_found() {
         (path, format!("{module}.rs"), text.to_string())
     };
     let files = [
-        file(
-            "",
-            "pub mod history; pub mod sync; pub mod ner; pub mod redact;",
-        ),
-        file("history", "pub struct H; fn f() { let _ = crate::ner::N; }"),
-        file("ner", "pub struct N;"),
-        file("redact", "pub struct R; use crate::ner::N;"),
-        // A test-only file module of sync may use what sync may not.
-        file("sync", "pub struct S; #[cfg(test)] mod tests;"),
-        file("sync::tests", "use crate::redact::R; mod deeper;"),
-        file("sync::tests::deeper", "use crate::redact::R;"),
+        file("", "pub mod a; pub mod b;"),
+        file("a", "pub struct A; use crate::b::B;"),
+        // A test-only file module of b may use what b may not.
+        file("b", "pub struct B; #[cfg(test)] mod tests;"),
+        file("b::tests", "use crate::a::A; mod deeper;"),
+        file("b::tests::deeper", "use crate::a::A;"),
     ];
-    let (wrong, _) = concept_violations(&levels(&files));
-    assert_eq!(wrong, ["history -> ner (core -> encoder) at history.rs:1"]);
+    assert_eq!(report(&levels(&files)), "");
+    let mut with_code = files.to_vec();
+    with_code.push(file("b", "pub struct B; fn f() { let _ = crate::a::A; }"));
+    with_code.remove(2);
+    assert!(report(&levels(&with_code)).contains("cycle top-level modules: a -> b -> a"));
 }

@@ -1,4 +1,4 @@
-//! Our WordPiece (src/ner/wordpiece.rs) against the `tokenizers` crate on Rampart's
+//! Our WordPiece (crates/encoder/src/wordpiece.rs) against the `tokenizers` crate on Rampart's
 //! tokenizer.json: identical ids, byte offsets into the original text and word indices on the
 //! redaction corpora, the README, random mixes of scripts, every code point, and hand-made edge
 //! cases (accents in many scripts, Hangul decomposed into jamo, ligatures, controls, long words).
@@ -261,7 +261,7 @@ fn character_tables_match_the_reference() {
     }
 }
 
-/// Writes src/ner/wordpiece/tables.rs's ranges from the reference crate.
+/// Writes crates/encoder/src/wordpiece/tables.rs's ranges from the reference crate.
 #[test]
 #[ignore]
 fn print_character_tables() {

@@ -128,7 +128,7 @@ fn admit(state: &AppState, headers: &HeaderMap) -> Result<String, ApiError> {
 fn session_id(path: Result<Path<String>, PathRejection>) -> Result<String, ApiError> {
     let Path(sid) =
         path.map_err(|_| ApiError::bad("bad_id", "the session id is not valid UTF-8"))?;
-    llm_memory::store::records::validate_session_name(&sid)
+    llm_memory_core::store::records::validate_session_name(&sid)
         .map_err(|e| ApiError::bad("bad_id", e.to_string()))?;
     Ok(sid)
 }

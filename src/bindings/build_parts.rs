@@ -52,7 +52,8 @@ pub fn redactor_of(options: Option<&JsValue>) -> Result<Box<dyn Redacting>, JsVa
             Some(v) => super::redactor::config_of(v, "redact")?,
             None => Default::default(),
         };
-        Ok(Box::new(crate::redact::Redactor::new(config)?))
+        let redactor = crate::redact::Redactor::new(config).map_err(super::errors::thrown)?;
+        Ok(Box::new(redactor))
     }
     #[cfg(not(feature = "redact"))]
     {

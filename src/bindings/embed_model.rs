@@ -7,6 +7,7 @@
 use super::asset::{self, LoadOptions};
 use super::errors::invalid_option;
 use super::options::{describe, string_arg};
+use crate::bindings::errors::OrThrow;
 use crate::error::ErrorCode;
 use crate::ner::EmbedModel as Core;
 use js_sys::{Array, Float32Array};
@@ -58,7 +59,7 @@ impl EmbedModel {
         #[wasm_bindgen(unchecked_param_type = "Uint8Array | ArrayBuffer")] bytes: JsValue,
     ) -> Result<EmbedModel, JsValue> {
         let bytes = asset::bytes_of(&bytes, "EmbedModel.fromBytes", ErrorCode::InvalidModel)?;
-        Ok(EmbedModel::register(Core::from_bytes(&bytes)?))
+        Ok(EmbedModel::register(Core::from_bytes(&bytes).js()?))
     }
 
     /// Downloads a model file with progress, or takes it from IndexedDB where an earlier
@@ -84,7 +85,7 @@ impl EmbedModel {
             "embed-model",
             &options,
             |kept| Core::from_bytes(kept).ok(),
-            |bytes| Ok((Core::from_bytes(&bytes)?, Some(bytes))),
+            |bytes| Ok((Core::from_bytes(&bytes).js()?, Some(bytes))),
         )
         .await?;
         let mut model = EmbedModel::register(loaded.value);

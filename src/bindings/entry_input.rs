@@ -4,6 +4,7 @@
 
 use super::errors::js_error;
 use super::options::{describe, json_data, Opts};
+use crate::bindings::errors::OrThrow;
 use crate::error::ErrorCode;
 use crate::history::steps::Step;
 use crate::history::{FunctionCall, NewEntry, Role, ToolCall};
@@ -75,7 +76,7 @@ pub fn parse_message(value: &JsValue) -> Result<(Role, String, NewEntry), JsValu
     let role = o
         .string("role")?
         .ok_or_else(|| invalid("message.role is required".into()))?;
-    let role = Role::parse(&role)?;
+    let role = Role::parse(&role).js()?;
     let content = match o.get("content") {
         None => None,
         Some(c) => Some(c.as_string().ok_or_else(|| {

@@ -20,9 +20,20 @@ pub fn js_error(code: ErrorCode, message: &str) -> JsValue {
     coded_error(code.as_str(), message)
 }
 
-impl From<Error> for JsValue {
-    fn from(e: Error) -> JsValue {
-        js_error(e.code, &e.message)
+/// A core error as a JS one: a coded `LlmMemoryError`.
+pub fn thrown(e: Error) -> JsValue {
+    js_error(e.code, &e.message)
+}
+
+/// Core results as JS results (`core_call().js()?`): the error type is the core's, so the
+/// conversion `?` would make cannot be implemented here.
+pub trait OrThrow<T> {
+    fn js(self) -> Result<T, JsValue>;
+}
+
+impl<T> OrThrow<T> for Result<T, Error> {
+    fn js(self) -> Result<T, JsValue> {
+        self.map_err(thrown)
     }
 }
 

@@ -9,6 +9,7 @@ use super::options::string_arg;
 use super::storage::writer::Store;
 use super::summarizer::{run_summarizer, Summarizer};
 use super::to_js;
+use crate::bindings::errors::OrThrow;
 use crate::error::ErrorCode;
 use crate::history::steps::StepView;
 use crate::history::Role;
@@ -126,7 +127,7 @@ impl Memory {
             .counter
             .clone()
             .unwrap_or_else(|| Arc::new(ApproximateCounter::default()));
-        let core = Core::new(parsed.config.clone(), counter)?;
+        let core = Core::new(parsed.config.clone(), counter).js()?;
         Ok(Memory::from_parts(core, parsed))
     }
 
@@ -145,7 +146,7 @@ impl Memory {
         let parsed = memory_options::parse(&options, &base)?;
         {
             let mut core = self.core.borrow_mut();
-            core.reconfigure(parsed.config.clone())?;
+            core.reconfigure(parsed.config.clone()).js()?;
             if let Some(c) = parsed.counter.clone() {
                 core.set_counter(c);
             }
@@ -170,7 +171,7 @@ impl Memory {
         #[wasm_bindgen(unchecked_param_type = "string | null")] content: JsValue,
         #[wasm_bindgen(unchecked_param_type = "AddExtra | undefined")] extra: Option<JsValue>,
     ) -> Result<String, JsValue> {
-        let role = Role::parse(&role.as_string().unwrap_or_default())?;
+        let role = Role::parse(&role.as_string().unwrap_or_default()).js()?;
         let text =
             match content.as_string() {
                 Some(s) => Some(s),
@@ -183,7 +184,11 @@ impl Memory {
         let extra = parse_extra(&extra.unwrap_or(JsValue::UNDEFINED))?;
         let content = content_or_calls(role, text, &extra)?;
         self.writable()?;
-        let id = self.core.borrow_mut().add(role, &content, extra, now())?;
+        let id = self
+            .core
+            .borrow_mut()
+            .add(role, &content, extra, now())
+            .js()?;
         self.changed();
         Ok(id)
     }
@@ -204,7 +209,11 @@ impl Memory {
     ) -> Result<String, JsValue> {
         let (role, content, extra) = parse_message(&message)?;
         self.writable()?;
-        let id = self.core.borrow_mut().add(role, &content, extra, now())?;
+        let id = self
+            .core
+            .borrow_mut()
+            .add(role, &content, extra, now())
+            .js()?;
         self.changed();
         Ok(id)
     }
@@ -315,7 +324,7 @@ impl Memory {
     ) -> Result<String, JsValue> {
         let text = string_arg(&text, "text")?;
         self.writable()?;
-        let id = self.core.borrow_mut().pin(&text)?;
+        let id = self.core.borrow_mut().pin(&text).js()?;
         self.changed();
         Ok(id)
     }
@@ -333,7 +342,7 @@ impl Memory {
     ) -> Result<(), JsValue> {
         let id = string_arg(&id, "id")?;
         self.writable()?;
-        self.core.borrow_mut().unpin(&id)?;
+        self.core.borrow_mut().unpin(&id).js()?;
         self.changed();
         Ok(())
     }
@@ -414,7 +423,7 @@ impl Memory {
     ) -> Result<JsValue, JsValue> {
         let view = match view {
             None => StepView::Full,
-            Some(v) => StepView::parse(&string_arg(&v, "view")?)?,
+            Some(v) => StepView::parse(&string_arg(&v, "view")?).js()?,
         };
         to_js(&self.core.borrow().step_messages(view))
     }

@@ -7,6 +7,7 @@ use super::memory::Memory;
 use super::options::{describe, string_arg};
 use super::recall_hooks::{now, search_vector};
 use super::to_js;
+use crate::bindings::errors::OrThrow;
 use crate::error::ErrorCode;
 use crate::recall::{tools, ItemKind, RecallQuery};
 use js_sys::{Array, Promise};
@@ -55,7 +56,7 @@ impl Memory {
                 };
                 return match super::llm::episode_text(&llm, exchange).await {
                     Ok(text) => {
-                        let episode = core.borrow_mut().complete_episode(id, &text, now())?;
+                        let episode = core.borrow_mut().complete_episode(id, &text, now()).js()?;
                         if let Some(s) = &store {
                             s.schedule();
                         }
@@ -92,7 +93,7 @@ impl Memory {
                     return Err(e);
                 }
             };
-            let episode = core.borrow_mut().complete_episode(id, &text, now())?;
+            let episode = core.borrow_mut().complete_episode(id, &text, now()).js()?;
             if let Some(s) = &store {
                 s.schedule();
             }

@@ -8,6 +8,7 @@ use super::memory::Memory;
 use super::options::{string_arg, Opts};
 use super::recall_hooks::{now, parse_kinds, run_extract, search_vector, unit_f64};
 use super::to_js;
+use crate::bindings::errors::OrThrow;
 use crate::recall::facts::{FactStatus, NewFact};
 use crate::recall::RecallQuery;
 use js_sys::Promise;
@@ -42,7 +43,7 @@ impl Memory {
             subject: o.string("subject")?,
         };
         self.writable()?;
-        let r = self.core.borrow_mut().remember(&text, opts, now())?;
+        let r = self.core.borrow_mut().remember(&text, opts, now()).js()?;
         self.changed();
         Ok(r.id)
     }
@@ -110,7 +111,7 @@ impl Memory {
         let id = string_arg(&id, "id")?;
         let text = string_arg(&text, "text")?;
         self.writable()?;
-        self.core.borrow_mut().update_fact(&id, &text, now())?;
+        self.core.borrow_mut().update_fact(&id, &text, now()).js()?;
         self.changed();
         Ok(())
     }
@@ -157,7 +158,7 @@ impl Memory {
     ) -> Result<JsValue, JsValue> {
         let id = string_arg(&id, "id")?;
         self.core.borrow_mut().sync_recall();
-        let trail = self.core.borrow().fact_history(&id)?;
+        let trail = self.core.borrow().fact_history(&id).js()?;
         to_js(&trail)
     }
 

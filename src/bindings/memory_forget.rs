@@ -5,6 +5,7 @@ use super::errors::js_error;
 use super::memory::Memory;
 use super::options::{string_arg, Opts};
 use super::to_js;
+use crate::bindings::errors::OrThrow;
 use crate::error::ErrorCode;
 use crate::memory::{Erasure, ForgetOptions};
 use js_sys::{Promise, Reflect};
@@ -85,7 +86,7 @@ impl Memory {
         let opts = forget_options(options)?;
         self.writable()?;
         let now = js_sys::Date::now();
-        let erasure = self.core.borrow_mut().erase(&id, opts, now)?;
+        let erasure = self.core.borrow_mut().erase(&id, opts, now).js()?;
         self.changed();
         self.receipt(&erasure)
     }

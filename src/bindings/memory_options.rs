@@ -3,6 +3,7 @@
 
 use super::options::Opts;
 use super::tokenizer::Tokenizer;
+use crate::bindings::errors::OrThrow;
 use crate::context::Strategy;
 use crate::memory::MemoryConfig;
 use crate::tokens::SharedCounter;
@@ -63,7 +64,7 @@ pub fn parse_with(
     o.check_keys(&known)?;
     let mut c = base.clone();
     if let Some(s) = o.string("strategy")? {
-        c.strategy = Strategy::parse(&s)?;
+        c.strategy = Strategy::parse(&s).js()?;
     }
     if o.has("maxTokens") {
         c.limits.max_tokens = o.uint("maxTokens")?;

@@ -2,15 +2,16 @@
 //! `Memory.delete`, and on an instance `export`, `flush` and `close`. The storage I/O runs
 //! here; what to store comes from the core's change log.
 
+use super::cipher::{any_plain, any_sealed, encrypt_key, key_needed, Cipher};
 use super::errors::{invalid_option, js_error};
 use super::memory::Memory;
 use super::memory_options;
 use super::options::{string_arg, Opts};
-use super::storage::cipher::{any_plain, any_sealed, encrypt_key, key_needed, Cipher};
 use super::storage::writer::{announce_deleted, Inbox, Store};
 use super::storage::{Backend, StorageKind};
 use super::sync::{sync_server, sync_spec, SyncSpec};
 use super::to_js;
+use crate::bindings::errors::OrThrow;
 use crate::error::ErrorCode;
 use crate::memory::{Memory as Core, MemoryConfig};
 use crate::store::records::validate_session_name;
@@ -50,10 +51,10 @@ struct OpenOptions {
 fn open_options(o: &Opts) -> Result<OpenOptions, JsValue> {
     let session = o.string("session")?;
     if let Some(s) = &session {
-        validate_session_name(s)?;
+        validate_session_name(s).js()?;
     }
     let storage = match o.string("storage")? {
-        Some(s) => StorageKind::parse(&s)?,
+        Some(s) => StorageKind::parse(&s).js()?,
         None => StorageKind::default_here(),
     };
     let ttl_ms = o.number("ttlMs")?;
@@ -146,9 +147,9 @@ fn instance_prefix() -> String {
 /// whose bookkeeping cannot be read is skipped, not a reason to refuse opening another one:
 /// `Memory.sessions()` names it, and opening it says it is damaged.
 async fn sweep_expired(backend: &Backend, now: f64) -> Result<(), JsValue> {
-    for meta in backend.metas().await?.into_iter().flatten() {
+    for meta in backend.metas().await.js()?.into_iter().flatten() {
         if meta.is_expired(now) {
-            backend.delete(&meta.session).await?;
+            backend.delete(&meta.session).await.js()?;
             announce_deleted(backend, &meta.session);
         }
     }
@@ -208,32 +209,32 @@ impl Memory {
             .clone()
             .ok_or_else(|| invalid_option("Memory.open needs session: the name of the chat"))?;
         let now = js_sys::Date::now();
-        let backend = Backend::connect(open.storage).await?;
+        let backend = Backend::connect(open.storage).await.js()?;
         sweep_expired(&backend, now).await?;
         let counter = parsed
             .counter
             .clone()
             .unwrap_or_else(|| Arc::new(ApproximateCounter::default()));
-        let mut core = Core::new(parsed.config.clone(), counter)?;
+        let mut core = Core::new(parsed.config.clone(), counter).js()?;
         core.set_id_prefix(&instance_prefix());
         let (cipher, sync_cipher) = resolve_ciphers(&open, &session).await?;
         let inbox = Inbox::open(&backend, &session);
         let mut sync_records = Vec::new();
         let mut reseal = false;
-        let (meta, read_only) = match backend.load(&session).await? {
+        let (meta, read_only) = match backend.load(&session).await.js()? {
             Some(loaded) => {
                 let read_only = loaded.meta.schema_version > SCHEMA_VERSION;
                 let records = match &cipher {
                     Some(c) => {
                         reseal = any_plain(&loaded.records) && !read_only;
-                        c.open_stored(&session, loaded.records).await?
+                        c.open_stored(&session, loaded.records).await.js()?
                     }
                     None if any_sealed(&loaded.records) => return Err(key_needed(&session)),
                     None => loaded.records,
                 };
                 let (records, sync) = split_sync(records);
                 sync_records = sync;
-                core.load_stored(records)?;
+                core.load_stored(records).js()?;
                 let mut meta = loaded.meta;
                 if open.ttl_ms.is_some() && !read_only {
                     meta.ttl_ms = open.ttl_ms;
@@ -242,7 +243,7 @@ impl Memory {
             }
             None => {
                 let meta = SessionMeta::new(&session, now, open.ttl_ms);
-                backend.write(&meta, &[]).await?;
+                backend.write(&meta, &[]).await.js()?;
                 (meta, false)
             }
         };
@@ -274,7 +275,7 @@ impl Memory {
         if let Some(store) = &store {
             store.enqueue_local(resealed);
             if let Some(link) = &sync {
-                link.attach(store);
+                store.attach_sync(link);
                 store.enqueue_changes(initial);
                 // The first pull before the memory is handed out; offline, the local copy
                 // opens as it is and the link retries (onError hears of the failure). A
@@ -333,7 +334,8 @@ impl Memory {
             super::build_parts::RECORD_CHECKS,
             &fallback,
             now,
-        )?;
+        )
+        .js()?;
         if let Some(s) = &open.session {
             doc.session = s.clone();
         }
@@ -341,15 +343,15 @@ impl Memory {
             .counter
             .clone()
             .unwrap_or_else(|| Arc::new(ApproximateCounter::default()));
-        let mut core = Core::new(parsed.config.clone(), counter)?;
-        core.load_records(doc.records.clone())?;
+        let mut core = Core::new(parsed.config.clone(), counter).js()?;
+        core.load_records(doc.records.clone()).js()?;
         core.set_id_prefix(&instance_prefix());
-        let backend = Backend::connect(open.storage).await?;
+        let backend = Backend::connect(open.storage).await.js()?;
         // A damaged stored session exists too, and `overwrite` is how to replace it.
         let exists = match backend.load(&doc.session).await {
             Ok(found) => found.is_some(),
             Err(e) if e.code == ErrorCode::CorruptStorage => true,
-            Err(e) => return Err(e.into()),
+            Err(e) => return Err(super::errors::thrown(e)),
         };
         if exists && o.boolean("overwrite")? != Some(true) {
             return Err(invalid_option(format!(
@@ -366,7 +368,7 @@ impl Memory {
         meta.bytes = crate::store::StoredSizes::of(&records).total();
         let ops: Vec<RecordOp> = records.into_iter().map(RecordOp::Put).collect();
         // One step: a failed import (the quota) leaves the old session, or none, as it was.
-        backend.replace(&meta, &ops).await?;
+        backend.replace(&meta, &ops).await.js()?;
         if exists {
             // Tabs that had the old session open stop storing into the new one.
             announce_deleted(&backend, &meta.session);
@@ -387,9 +389,9 @@ impl Memory {
         #[wasm_bindgen(unchecked_param_type = "StorageName | undefined")] storage: Option<JsValue>,
     ) -> Result<JsValue, JsValue> {
         let kind = storage_arg(&storage)?;
-        let backend = Backend::connect(kind).await?;
+        let backend = Backend::connect(kind).await.js()?;
         let arr = js_sys::Array::new();
-        let mut metas = backend.sessions().await?;
+        let mut metas = backend.sessions().await.js()?;
         metas.sort_by(|a, b| b.updated_at.total_cmp(&a.updated_at));
         for m in &metas {
             arr.push(&session_info(m)?);
@@ -413,21 +415,21 @@ impl Memory {
         #[wasm_bindgen(unchecked_param_type = "DeleteTarget | undefined")] storage: Option<JsValue>,
     ) -> Result<(), JsValue> {
         let session = string_arg(&session, "session")?;
-        validate_session_name(&session)?;
+        validate_session_name(&session).js()?;
         let (kind, sync) = match &storage {
             Some(v) if v.is_object() => {
                 let o = Opts::new(v, "Memory.delete options")?;
                 o.check_keys(&["storage", "sync"])?;
                 let kind = match o.string("storage")? {
-                    Some(s) => StorageKind::parse(&s)?,
+                    Some(s) => StorageKind::parse(&s).js()?,
                     None => StorageKind::default_here(),
                 };
                 (kind, sync_server(&o)?)
             }
             other => (storage_arg(other)?, None),
         };
-        let backend = Backend::connect(kind).await?;
-        backend.delete(&session).await?;
+        let backend = Backend::connect(kind).await.js()?;
+        backend.delete(&session).await.js()?;
         announce_deleted(&backend, &session);
         if let Some(server) = sync {
             server.delete_session(&session).await?;
@@ -535,7 +537,7 @@ impl Memory {
 fn storage_arg(storage: &Option<JsValue>) -> Result<StorageKind, JsValue> {
     match storage {
         None => Ok(StorageKind::default_here()),
-        Some(s) => Ok(StorageKind::parse(&string_arg(s, "storage")?)?),
+        Some(s) => Ok(StorageKind::parse(&string_arg(s, "storage")?).js()?),
     }
 }
 

@@ -4,6 +4,7 @@
 mod asset;
 mod build_parts;
 mod callbacks;
+mod cipher;
 #[cfg(feature = "encoder")]
 mod embed_model;
 mod entry_input;

@@ -5,6 +5,7 @@
 use super::asset::{self, LoadOptions};
 use super::errors::invalid_option;
 use super::options::describe;
+use crate::bindings::errors::OrThrow;
 use crate::error::ErrorCode;
 use crate::ner::Tagger;
 use std::sync::{Arc, Weak};
@@ -71,7 +72,8 @@ impl JsNerModel {
             &bytes,
             "NerModel.fromBytes",
             ErrorCode::InvalidModel,
-        )?)?;
+        )?)
+        .js()?;
         Ok(JsNerModel::register(Arc::new(tagger), false))
     }
 
@@ -99,7 +101,7 @@ impl JsNerModel {
             "ner-model",
             &options,
             |kept| Tagger::from_bytes(kept).ok(),
-            |bytes| Ok((Tagger::from_bytes(&bytes)?, Some(bytes))),
+            |bytes| Ok((Tagger::from_bytes(&bytes).js()?, Some(bytes))),
         )
         .await?;
         Ok(JsNerModel::register(
@@ -164,7 +166,7 @@ impl JsNerModel {
     /// const scores = ner.logits(ids); // ids.length × ner.labels.length numbers
     /// ```
     pub fn logits(&self, ids: &[u32]) -> Result<Vec<f32>, JsValue> {
-        Ok(self.tagger.model().logits(ids)?)
+        self.tagger.model().logits(ids).js()
     }
 
     #[wasm_bindgen(getter, js_name = "__llmMemoryHandle", skip_typescript)]

@@ -9,6 +9,7 @@ use super::callbacks::{error_text, Callback, DEFAULT_CALLBACK_TIMEOUT_MS};
 use super::errors::invalid_option;
 use super::options::{describe, json_string, Opts};
 use super::to_js;
+use crate::bindings::errors::OrThrow;
 use crate::context::BuiltContext;
 use crate::memory::{
     ContextExtras, EmbedRound, ExtractAnswer, ExtractOutcome, Memory as Core,
@@ -373,7 +374,7 @@ pub async fn build_context(
             notes.extend(failures);
         }
     }
-    let mut built = core.borrow().context_with(query, &extras)?;
+    let mut built = core.borrow().context_with(query, &extras).js()?;
     built.report.notes.extend(notes);
     Ok(built)
 }

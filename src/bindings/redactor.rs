@@ -2,6 +2,7 @@
 //! documents cross the boundary as plain objects (via JSON, so the same shape the core parses
 //! and writes); offsets are UTF-16; errors are `Error`s with a `code`.
 
+use crate::bindings::errors::OrThrow;
 use crate::bindings::errors::{invalid_option, js_error};
 use crate::bindings::ner_model::JsNerModel;
 use crate::bindings::options::{describe, string_arg};
@@ -231,7 +232,7 @@ fn config_without_model(value: &JsValue, what: &str) -> Result<RedactorConfig, J
     }
     match json_of(value, what)? {
         None => Ok(RedactorConfig::default()),
-        Some(json) => Ok(RedactorConfig::from_json(&json)?),
+        Some(json) => Ok(RedactorConfig::from_json(&json).js()?),
     }
 }
 
@@ -286,7 +287,7 @@ impl JsRedactor {
             Some(o) => config_of(&o, "Redactor options")?,
         };
         Ok(JsRedactor {
-            inner: redact::Redactor::new(config)?,
+            inner: redact::Redactor::new(config).js()?,
         })
     }
 
@@ -382,8 +383,9 @@ impl JsRedactor {
         #[wasm_bindgen(unchecked_param_type = "string | VaultDocument")] vault: JsValue,
     ) -> Result<(), JsValue> {
         let json = json_of(&vault, "vault")?
-            .ok_or_else(|| Error::new(ErrorCode::InvalidDocument, "no vault given"))?;
-        self.inner.set_vault(Vault::from_json(&json)?);
+            .ok_or_else(|| Error::new(ErrorCode::InvalidDocument, "no vault given"))
+            .js()?;
+        self.inner.set_vault(Vault::from_json(&json).js()?);
         Ok(())
     }
 }

@@ -3,9 +3,8 @@
 //! that would use them cannot run.
 
 use super::build_parts::not_in_build;
+use super::cipher::Cipher;
 use super::options::Opts;
-use super::storage::cipher::Cipher;
-use super::storage::writer::Store;
 use crate::store::{Record, RecordOp};
 use std::rc::Rc;
 use wasm_bindgen::JsValue;
@@ -51,10 +50,6 @@ pub mod link {
     pub enum SyncLink {}
 
     impl SyncLink {
-        pub fn attach(self: &Rc<Self>, _store: &Rc<Store>) {
-            match **self {}
-        }
-
         pub fn run_now(self: &Rc<Self>) -> js_sys::Promise {
             match **self {}
         }

@@ -7,6 +7,7 @@ use super::errors::{invalid_option, js_error};
 #[cfg(feature = "chat-template")]
 use super::options::Opts;
 use super::options::{describe, string_arg};
+use crate::bindings::errors::OrThrow;
 use crate::error::ErrorCode;
 #[cfg(feature = "chat-template")]
 use crate::message::ChatMessage;
@@ -96,7 +97,7 @@ impl Tokenizer {
         #[wasm_bindgen(unchecked_param_type = "string | Uint8Array | ArrayBuffer | object")]
         json: JsValue,
     ) -> Result<Tokenizer, JsValue> {
-        let hf = Arc::new(HfTokenizer::from_bytes(&json_bytes(&json)?)?);
+        let hf = Arc::new(HfTokenizer::from_bytes(&json_bytes(&json)?).js()?);
         Ok(Tokenizer::register(hf.clone(), Some(hf)))
     }
 }
@@ -152,7 +153,7 @@ impl Tokenizer {
                 ))
             })?,
         };
-        let c = ApproximateCounter::new(chars)?;
+        let c = ApproximateCounter::new(chars).js()?;
         Ok(Tokenizer::register(Arc::new(c), None))
     }
 
@@ -239,7 +240,7 @@ impl Tokenizer {
                 ),
             ));
         };
-        let hf = Arc::new(HfTokenizer::from_prepared(&bytes.to_vec())?);
+        let hf = Arc::new(HfTokenizer::from_prepared(&bytes.to_vec()).js()?);
         Ok(Tokenizer::register(hf.clone(), Some(hf)))
     }
 
@@ -268,7 +269,7 @@ impl Tokenizer {
     ) -> Result<Vec<u32>, JsValue> {
         let text = string_arg(&text, "text")?;
         match &self.hf {
-            Some(hf) => Ok(hf.encode_ids(&text)?),
+            Some(hf) => Ok(hf.encode_ids(&text).js()?),
             None => Err(js_error(
                 ErrorCode::InvalidTokenizer,
                 "the approximate tokenizer has no vocabulary to encode with",
@@ -355,7 +356,7 @@ impl Tokenizer {
             now_ms: Some(js_sys::Date::now()),
             object_arguments,
         };
-        Ok(template.render(&messages, &opts)?)
+        template.render(&messages, &opts).js()
     }
 }
 
@@ -385,7 +386,7 @@ impl Tokenizer {
                 return Ok(t.clone());
             }
         }
-        let t = Arc::new(ChatTemplate::from_config_json(&text)?);
+        let t = Arc::new(ChatTemplate::from_config_json(&text).js()?);
         *self.chat.borrow_mut() = Some((text, t.clone()));
         Ok(t)
     }

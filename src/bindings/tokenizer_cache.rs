@@ -6,6 +6,7 @@
 use super::asset::{self, LoadOptions};
 use super::storage::idb::{self, IdbBackend};
 use super::tokenizer::{json_bytes, Tokenizer};
+use crate::bindings::errors::OrThrow;
 use crate::tokens::HfTokenizer;
 use std::sync::Arc;
 use wasm_bindgen::prelude::*;
@@ -53,7 +54,7 @@ impl Tokenizer {
                 }
             }
         }
-        let hf = Arc::new(HfTokenizer::from_bytes(&bytes)?);
+        let hf = Arc::new(HfTokenizer::from_bytes(&bytes).js()?);
         if let (Some(db), Some(prepared)) = (&db, hf.prepared()) {
             // A failed cache write (quota) costs the next load its head start, nothing more.
             let _ = db.put_prepared(&key, &prepared).await;
@@ -86,7 +87,7 @@ impl Tokenizer {
             &options,
             |kept| HfTokenizer::from_prepared(kept).ok().map(Arc::new),
             |bytes| {
-                let hf = Arc::new(HfTokenizer::from_bytes(&bytes)?);
+                let hf = Arc::new(HfTokenizer::from_bytes(&bytes).js()?);
                 let keep = hf.prepared();
                 Ok((hf, keep))
             },
@@ -115,7 +116,7 @@ impl Tokenizer {
             "Tokenizer.fromBytes",
             crate::error::ErrorCode::InvalidTokenizer,
         )?;
-        let hf = Arc::new(HfTokenizer::from_bytes(&bytes)?);
+        let hf = Arc::new(HfTokenizer::from_bytes(&bytes).js()?);
         Ok(Tokenizer::register(hf.clone(), Some(hf)))
     }
 

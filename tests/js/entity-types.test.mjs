@@ -1,4 +1,4 @@
-// The entity type list is written once (src/redact/entity.rs) and read from `Redactor.types`:
+// The entity type list is written once (crates/redact/src/entity.rs) and read from `Redactor.types`:
 // the built `.d.ts` union, README's table and the demo must say the same.
 import { test } from "node:test";
 import assert from "node:assert/strict";

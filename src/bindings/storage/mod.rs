@@ -2,7 +2,6 @@
 //! `localstorage` (through gloo-storage) and `indexeddb`. Each stores a session's records and
 //! its meta; the core decides what to write, a backend only how.
 
-pub mod cipher;
 pub mod idb;
 mod local;
 mod memory_backend;

@@ -7,8 +7,8 @@
 //! is also packed into sync records, stored in the same write, and handed to the sync link.
 
 use super::Backend;
+use crate::bindings::cipher::Cipher;
 use crate::bindings::errors::js_error;
-use crate::bindings::storage::cipher::Cipher;
 use crate::bindings::sync::link::SyncLink;
 use crate::error::{Error, ErrorCode};
 use crate::memory::Memory as Core;

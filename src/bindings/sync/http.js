@@ -1,6 +1,6 @@
 // The network side of sync: one request to the sync server, its answer as { status, text,
 // retryAfter } (status 0 when the server cannot be reached). Never throws: what an answer means
-// is decided by the core (src/sync/protocol.rs).
+// is decided by the core (crates/sync/src/protocol.rs).
 
 const TIMEOUT_MS = 20000;
 

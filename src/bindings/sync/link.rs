@@ -4,8 +4,8 @@
 //! the next one. Decisions come from `crate::sync`; this file only does the I/O.
 
 use super::counts;
+use crate::bindings::cipher::Cipher;
 use crate::bindings::errors::js_error;
-use crate::bindings::storage::cipher::Cipher;
 use crate::error::{Error, ErrorCode};
 use crate::store::RecordOp;
 use crate::sync::backoff::retry_delay_ms;
@@ -139,14 +139,6 @@ impl SyncLink {
 
     pub fn set_store(&self, store: Weak<dyn LocalStore>) {
         *self.store.borrow_mut() = Some(store);
-    }
-
-    /// Connects the link and the session's writer both ways: the writer hands it stored sync
-    /// records, and it stores what it pulls through the writer.
-    pub fn attach(self: &Rc<Self>, store: &Rc<crate::bindings::storage::writer::Store>) {
-        let local: Rc<dyn LocalStore> = store.clone();
-        self.set_store(Rc::downgrade(&local));
-        *store.sync.borrow_mut() = Some(self.clone());
     }
 
     pub fn cipher(&self) -> &Cipher {

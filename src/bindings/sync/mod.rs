@@ -1,12 +1,13 @@
 //! The browser side of sync: the `sync` option of `Memory.open` and the link that pushes and
 //! pulls (`link.rs`). What to send and what a pulled record changes is decided by `crate::sync`;
-//! the key and the WebCrypto calls are shared with encryption at rest (`storage::cipher`).
+//! the key and the WebCrypto calls are shared with encryption at rest (`bindings::cipher`).
 
 pub mod link;
 
+use super::cipher::Cipher;
 use super::errors::invalid_option;
 use super::options::Opts;
-use super::storage::cipher::Cipher;
+use crate::bindings::errors::OrThrow;
 use crate::store::{Record, RecordOp};
 use crate::sync::{SyncEngine, SyncOptions};
 use link::SyncLink;
@@ -41,7 +42,8 @@ pub fn sync_spec(o: &Opts) -> Result<Option<SyncSpec>, JsValue> {
              CryptoKey (AES-GCM, non-extractable) or { passphrase }",
         )
     })?;
-    let options = SyncOptions::new(&url, &token, s.number("intervalMs")?, s.string("user")?)?;
+    let options =
+        SyncOptions::new(&url, &token, s.number("intervalMs")?, s.string("user")?).js()?;
     Ok(Some(SyncSpec { options, key }))
 }
 
@@ -99,15 +101,15 @@ pub fn sync_server(o: &Opts) -> Result<Option<SyncServer>, JsValue> {
     let token = s
         .string("token")?
         .ok_or_else(|| invalid_option("sync.token is missing"))?;
-    Ok(Some(SyncServer(SyncOptions::new(
-        &url, &token, None, None,
-    )?)))
+    Ok(Some(SyncServer(
+        SyncOptions::new(&url, &token, None, None).js()?,
+    )))
 }
 
 impl SyncServer {
     /// Deletes the session on the server: every device deletes it at its next pull.
     pub async fn delete_session(&self, session: &str) -> Result<(), JsValue> {
-        Ok(link::delete_on_server(&self.0, session).await?)
+        link::delete_on_server(&self.0, session).await.js()
     }
 }
 

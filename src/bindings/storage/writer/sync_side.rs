@@ -2,6 +2,7 @@
 //! them, handing stored ones to the link, and storing what the link pulls or acknowledges.
 
 use super::Store;
+use crate::bindings::sync::link::SyncLink;
 use crate::store::RecordOp;
 use std::rc::Rc;
 #[cfg(feature = "sync")]
@@ -13,6 +14,21 @@ use {
 };
 
 impl Store {
+    /// Connects a sync link and this writer both ways: the writer hands it stored sync records,
+    /// and it stores what it pulls through the writer.
+    #[cfg(feature = "sync")]
+    pub fn attach_sync(self: &Rc<Self>, link: &Rc<SyncLink>) {
+        let local: Rc<dyn LocalStore> = self.clone();
+        link.set_store(Rc::downgrade(&local));
+        *self.sync.borrow_mut() = Some(link.clone());
+    }
+
+    /// Without sync there is no link to attach.
+    #[cfg(not(feature = "sync"))]
+    pub fn attach_sync(self: &Rc<Self>, link: &Rc<SyncLink>) {
+        match **link {}
+    }
+
     /// Without sync, nothing to pack.
     #[cfg(not(feature = "sync"))]
     pub(super) async fn pack_for_sync(&self, _fresh: &[RecordOp]) -> Vec<RecordOp> {

@@ -1,0 +1,539 @@
+//! Client-side redaction of personal data and secrets, reversible through an on-device vault.
+//!
+//! [`Redactor::redact`] finds sensitive spans (see [`recognizers`]), resolves overlaps, and
+//! replaces each with a placeholder such as `[EMAIL_1]` that the [`Vault`] maps back to the
+//! value. [`Redactor::restore`] and [`StreamRestorer`] put the values back into model replies.
+//! The module is sans-IO and JS-free: the binding in `bindings/redactor.rs` only converts types.
+//!
+//! Guarantee: for any input `x`, `restore(redact(x).text) == x` with the same redactor. User text
+//! that already looks like a placeholder is escaped (see [`placeholder`]) so it is never confused
+//! with one.
+
+pub mod config;
+pub(crate) mod context_zones;
+mod egress;
+pub mod entity;
+pub mod model;
+pub(crate) mod public_figures;
+pub mod recognizers;
+mod scan;
+pub mod validate;
+pub mod vault;
+
+pub use config::{CustomPattern, Mode, ModelOption, RedactorConfig, DEFAULT_MIN_SCORE};
+pub use egress::Counts;
+pub use entity::EntityType;
+pub use model::DEFAULT_MODEL_THRESHOLD;
+pub use vault::placeholder;
+pub use vault::placeholder::StreamRestorer;
+pub use vault::{KnownValues, Vault, VaultEntry};
+
+/// The stored records redaction owns, checked when a session document is imported: a vault
+/// that restores wrong or empty values is worse than none, so it is refused whole.
+pub const RECORD_CHECKS: &[llm_memory_core::store::document::RecordCheck] = &[(
+    llm_memory_core::store::records::kind::VAULT,
+    Vault::check_value,
+)];
+
+use llm_memory_core::error::Result;
+use placeholder::Grammar;
+use recognizers::{Candidate, Recognizers};
+use serde::Serialize;
+use std::collections::{BTreeMap, HashSet};
+use std::sync::Arc;
+
+/// One redacted span. Offsets are UTF-16 code units into the *input*, as JS strings index.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Finding {
+    #[serde(rename = "type")]
+    pub kind: EntityType,
+    pub start: usize,
+    pub end: usize,
+    /// What replaced the value: `[EMAIL_1]`, or `[EMAIL]` in mask mode.
+    pub placeholder: String,
+    pub score: f32,
+    /// What found the value: the rules or the PII model.
+    pub source: Source,
+    /// Where the placeholder starts in the redacted text (UTF-16), so a binding can hand it
+    /// out as a slice of that text instead of a string of its own.
+    #[serde(skip)]
+    pub output_start: usize,
+}
+
+/// What found a value: a rule (a recognizer, or the vault knowing the value) or the PII model.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Source {
+    Rule,
+    Model,
+}
+
+/// A candidate with what found it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Detected {
+    pub candidate: Candidate,
+    pub source: Source,
+}
+
+/// The result of [`Redactor::redact`].
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Redaction {
+    pub text: String,
+    pub findings: Vec<Finding>,
+    /// Whether text that looked like a placeholder was escaped: when not, `text` is the input
+    /// with each finding's span replaced by its placeholder.
+    #[serde(skip)]
+    pub escaped: bool,
+}
+
+impl Redaction {
+    /// How many values of each type were redacted: what a context report may show (never the
+    /// values themselves).
+    pub fn counts(&self) -> BTreeMap<String, usize> {
+        let mut counts = BTreeMap::new();
+        for f in &self.findings {
+            *counts.entry(f.kind.to_string()).or_insert(0) += 1;
+        }
+        counts
+    }
+}
+
+/// Detects and replaces sensitive data. Compile once per session: construction compiles every
+/// regex, and the vault it carries keeps placeholders stable across turns.
+#[derive(Clone)]
+pub struct Redactor {
+    config: RedactorConfig,
+    recognizers: Arc<Recognizers>,
+    grammar: Grammar,
+    allow: HashSet<String>,
+    min_score: f32,
+    vault: Vault,
+    /// The PII model with its cache of spans per text, shared by clones.
+    model: Option<Arc<model::ModelPass>>,
+}
+
+impl std::fmt::Debug for Redactor {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Redactor")
+            .field("config", &self.config)
+            .field("vault_entries", &self.vault.len())
+            .finish()
+    }
+}
+
+impl Redactor {
+    /// Fails with `INVALID_OPTION` for a bad option and `INVALID_PATTERN` for a custom regex
+    /// that does not compile.
+    pub fn new(config: RedactorConfig) -> Result<Redactor> {
+        config.check()?;
+        let recognizers = Arc::new(Recognizers::new(&config)?);
+        let grammar = Grammar::new(config.placeholder_stems());
+        let allow = config
+            .allow_list
+            .iter()
+            .map(|a| a.trim().to_lowercase())
+            .collect();
+        let min_score = config.min_score.unwrap_or(DEFAULT_MIN_SCORE);
+        let model = config.model.as_ref().map(|m| {
+            let threshold = config.model_threshold.unwrap_or(DEFAULT_MODEL_THRESHOLD);
+            Arc::new(model::ModelPass::new(m.0.clone(), threshold))
+        });
+        Ok(Redactor {
+            config,
+            recognizers,
+            grammar,
+            allow,
+            min_score,
+            vault: Vault::new(),
+            model,
+        })
+    }
+
+    pub fn config(&self) -> &RedactorConfig {
+        &self.config
+    }
+
+    /// Replaces every detected value. In placeholder mode new values are added to the vault.
+    pub fn redact(&mut self, text: &str) -> Redaction {
+        let spans = self.detect_with_source(text);
+        let mut out = String::with_capacity(text.len() + spans.len() * 8);
+        let mut findings = Vec::with_capacity(spans.len());
+        let mut utf16 = Utf16Cursor::new(text);
+        let mut copied = 0;
+        let mut escaped = false;
+        // The redacted text's length so far in UTF-16 (placeholders are ASCII).
+        let mut out16 = 0;
+        for Detected {
+            candidate: c,
+            source,
+        } in spans
+        {
+            let escaped_from = out.len();
+            escaped |= self.grammar.escape_into(&text[copied..c.start], &mut out);
+            out16 += utf16_len(&out.as_bytes()[escaped_from..]);
+            let value = &text[c.start..c.end];
+            let placeholder = match self.config.mode {
+                Mode::Placeholder => self.vault.placeholder_for(&c.kind, value),
+                Mode::Mask => format!("[{}]", c.kind),
+            };
+            out.push_str(&placeholder);
+            let output_start = out16;
+            out16 += placeholder.len();
+            if self.config.mode == Mode::Placeholder
+                && Grammar::mark_after(&text[c.end..], &mut out)
+            {
+                out16 += 1;
+                escaped = true;
+            }
+            findings.push(Finding {
+                start: utf16.at(c.start),
+                end: utf16.at(c.end),
+                kind: c.kind,
+                placeholder,
+                score: (c.score * 100.0).round() / 100.0,
+                source,
+                output_start,
+            });
+            copied = c.end;
+        }
+        escaped |= self.grammar.escape_into(&text[copied..], &mut out);
+        Redaction {
+            text: out,
+            findings,
+            escaped,
+        }
+    }
+
+    /// The non-overlapping spans that will be replaced, in text order (byte offsets): what the
+    /// recognizers find, and values the vault already holds wherever they occur again.
+    pub fn detect(&self, text: &str) -> Vec<Candidate> {
+        self.detect_with_source(text)
+            .into_iter()
+            .map(|d| d.candidate)
+            .collect()
+    }
+
+    /// [`Redactor::detect`] with what found each span. With a model, its names, addresses
+    /// and numbers join the rules' candidates before overlaps are resolved; a model span that
+    /// overlaps a rule's structured finding (e-mail, card, ...) gives way to it.
+    pub fn detect_with_source(&self, text: &str) -> Vec<Detected> {
+        let mut found = self.recognizers.scan(text);
+        for (start, end, entry) in self.vault.sightings(text) {
+            let kind = EntityType::built_in(&entry.kind)
+                .unwrap_or_else(|| EntityType::Custom(entry.kind.clone()));
+            // A type this redactor leaves alone (a vault kept from other options) stays so.
+            let enabled = match &kind {
+                EntityType::Custom(name) => self.config.patterns.iter().any(|p| &p.name == name),
+                built_in => self
+                    .config
+                    .types
+                    .as_ref()
+                    .is_none_or(|t| t.contains(built_in)),
+            };
+            if !enabled {
+                continue;
+            }
+            found.push(Candidate {
+                kind,
+                start,
+                end,
+                score: 1.0,
+            });
+        }
+        let allowed = |c: &Candidate| {
+            self.allow.is_empty() || !self.allow.contains(&text[c.start..c.end].to_lowercase())
+        };
+        let mut candidates: Vec<Detected> = found
+            .into_iter()
+            .filter(|c| c.score >= self.min_score && allowed(c))
+            .map(|candidate| Detected {
+                candidate,
+                source: Source::Rule,
+            })
+            .collect();
+        if let Some(m) = &self.model {
+            // The model's own threshold applies to its spans, not `minScore`.
+            let structured: Vec<(usize, usize)> = candidates
+                .iter()
+                .filter(|d| model::is_structured(&d.candidate.kind))
+                .map(|d| (d.candidate.start, d.candidate.end))
+                .collect();
+            let cuts_into = |c: &Candidate| {
+                structured
+                    .iter()
+                    .any(|&(start, end)| c.start < end && start < c.end)
+            };
+            let from_model = m.candidates(text);
+            candidates.extend(
+                from_model
+                    .iter()
+                    .filter(|c| self.config.enables(&c.kind) && allowed(c) && !cuts_into(c))
+                    .map(|c| Detected {
+                        candidate: c.clone(),
+                        source: Source::Model,
+                    }),
+            );
+        }
+        resolve_overlaps(candidates)
+    }
+
+    /// The PII model this redactor runs, if any.
+    pub fn model(&self) -> Option<&Arc<llm_memory_encoder::Tagger>> {
+        self.model.as_ref().map(|m| m.tagger())
+    }
+
+    /// Puts vault values back in place of placeholders (tolerating `email_1`, missing brackets)
+    /// and un-escapes user text that looked like a placeholder.
+    pub fn restore(&self, text: &str) -> String {
+        let mut out = String::with_capacity(text.len());
+        self.grammar
+            .restore_into(text, true, false, &self.vault, &mut out);
+        out
+    }
+
+    /// A restorer for a reply streamed in chunks, against a snapshot of the current vault.
+    pub fn stream_restorer(&self) -> StreamRestorer {
+        StreamRestorer::new(self.grammar.clone(), self.vault.clone())
+    }
+
+    pub fn vault(&self) -> &Vault {
+        &self.vault
+    }
+
+    /// Removes the vault values `removed_texts` held (all with `None`) that none of
+    /// `kept_texts` holds (see [`Vault::erase_unreferenced`]).
+    pub fn erase_vault_values<'a>(
+        &mut self,
+        removed_texts: Option<&[&str]>,
+        kept_texts: impl IntoIterator<Item = &'a str>,
+    ) -> vault::Erased {
+        self.vault.erase_unreferenced(removed_texts, kept_texts)
+    }
+
+    /// Takes over the erasures recorded in another tab's copy of the vault; returns the entries
+    /// removed here.
+    pub fn adopt_vault_erasures(&mut self, other: &Vault) -> Vec<VaultEntry> {
+        self.vault.adopt_erasures(other)
+    }
+
+    /// Takes the new entries of another tab's vault of the same session (see [`Vault::merge`]);
+    /// returns how many.
+    pub fn merge_vault(&mut self, other: &Vault) -> usize {
+        let mut vault = std::mem::take(&mut self.vault);
+        let added = vault.merge(other);
+        self.set_vault(vault);
+        added
+    }
+
+    /// Replaces the vault, e.g. with one loaded from storage for a resumed session. Types it
+    /// holds that this redactor does not detect (a custom pattern since removed) join the
+    /// placeholder grammar, so their placeholders still restore.
+    pub fn set_vault(&mut self, vault: Vault) {
+        let mut stems = self.config.placeholder_stems();
+        let known = stems.len();
+        for kind in vault.kinds() {
+            if !stems[..known].iter().any(|s| s == kind) {
+                stems.push(kind.to_string());
+            }
+        }
+        stems.sort_by(|a, b| b.len().cmp(&a.len()).then(a.cmp(b)));
+        self.grammar = Grammar::new(stems);
+        self.vault = vault;
+    }
+}
+
+/// Keeps the best of overlapping candidates: the longest span (it hides the most), then the
+/// highest score, then the earliest. Greedy over that order is O(n log n).
+fn resolve_overlaps(mut candidates: Vec<Detected>) -> Vec<Detected> {
+    candidates.sort_by(|a, b| {
+        let (a, b) = (&a.candidate, &b.candidate);
+        (b.end - b.start)
+            .cmp(&(a.end - a.start))
+            .then(b.score.total_cmp(&a.score))
+            .then(a.start.cmp(&b.start))
+    });
+    let mut taken: BTreeMap<usize, usize> = BTreeMap::new(); // start -> end
+    let mut kept = Vec::new();
+    for d in candidates {
+        let c = &d.candidate;
+        let overlaps_before = taken
+            .range(..c.end)
+            .next_back()
+            .is_some_and(|(_, &end)| end > c.start);
+        if overlaps_before {
+            continue;
+        }
+        taken.insert(c.start, c.end);
+        kept.push(d);
+    }
+    kept.sort_by_key(|d| d.candidate.start);
+    kept
+}
+
+/// Converts increasing byte offsets to UTF-16 offsets in one forward pass.
+struct Utf16Cursor<'a> {
+    text: &'a str,
+    byte: usize,
+    unit: usize,
+}
+
+impl<'a> Utf16Cursor<'a> {
+    fn new(text: &'a str) -> Self {
+        Utf16Cursor {
+            text,
+            byte: 0,
+            unit: 0,
+        }
+    }
+
+    fn at(&mut self, byte: usize) -> usize {
+        self.unit += utf16_len(&self.text.as_bytes()[self.byte..byte]);
+        self.byte = byte;
+        self.unit
+    }
+}
+
+/// The UTF-16 length of whole UTF-8 characters: one unit per byte that starts a character,
+/// two for the four-byte ones (counted without decoding).
+pub fn utf16_len(utf8: &[u8]) -> usize {
+    let count = |bytes: &[u8]| -> usize {
+        bytes
+            .iter()
+            .map(|&b| (b & 0xc0 != 0x80) as usize + (b >= 0xf0) as usize)
+            .sum()
+    };
+    // Eight ASCII bytes are eight units: most text is counted a word at a time.
+    let chunks = utf8.chunks_exact(8);
+    let mut n = count(chunks.remainder());
+    for chunk in chunks {
+        let word = u64::from_ne_bytes(chunk.try_into().unwrap_or_default());
+        n += if word & 0x8080_8080_8080_8080 == 0 {
+            8
+        } else {
+            count(chunk)
+        };
+    }
+    n
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn redactor() -> Redactor {
+        Redactor::new(RedactorConfig::default()).unwrap()
+    }
+
+    #[test]
+    fn a_vault_with_types_the_redactor_lacks_still_restores() {
+        // A vault saved by a redactor with a custom pattern, loaded into one without it: its
+        // placeholders still come back, and look-alikes of them still round-trip.
+        let mut with = Redactor::new(
+            RedactorConfig::from_json(r#"{"patterns":[{"name":"TICKET","regex":"TCK-\\d{6}"}]}"#)
+                .unwrap(),
+        )
+        .unwrap();
+        with.redact("see TCK-123456");
+        let mut r = redactor();
+        r.set_vault(with.vault().clone());
+        assert_eq!(r.restore("about [TICKET_1]"), "about TCK-123456");
+        let typed = "I typed [TICKET_1] myself";
+        let sent = r.redact(typed).text;
+        assert_eq!(r.restore(&sent), typed);
+    }
+
+    #[test]
+    fn redacts_and_restores() {
+        let mut r = redactor();
+        let input = "Mail ann@example.com or call +44 20 7946 0958, card 4111 1111 1111 1111.";
+        let out = r.redact(input);
+        assert_eq!(
+            out.text,
+            "Mail [EMAIL_1] or call [PHONE_1], card [CREDIT_CARD_1]."
+        );
+        assert_eq!(r.restore(&out.text), input);
+        assert_eq!(out.findings[0].start, 5);
+        assert_eq!(out.findings[0].end, 20);
+        let again = r.redact("again: ann@example.com");
+        assert_eq!(again.text, "again: [EMAIL_1]");
+    }
+
+    #[test]
+    fn utf16_lengths_at_every_alignment() {
+        let text = "plain ascii text, then é ü 😀 ẞ and more ascii after it 😀😀 x";
+        for from in 0..text.len() {
+            for to in from..=text.len() {
+                if let Some(part) = text.get(from..to) {
+                    assert_eq!(
+                        utf16_len(part.as_bytes()),
+                        part.encode_utf16().count(),
+                        "{part:?}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn offsets_are_utf16() {
+        let mut r = redactor();
+        let out = r.redact("😀 é ann@example.com");
+        assert_eq!((out.findings[0].start, out.findings[0].end), (5, 20));
+    }
+
+    #[test]
+    fn allow_list_and_mask_mode() {
+        let mut r = Redactor::new(
+            RedactorConfig::from_json(r#"{"allowList":["Help@Acme.com"],"mode":"mask"}"#).unwrap(),
+        )
+        .unwrap();
+        let out = r.redact("write help@acme.com or bob@acme.com");
+        assert_eq!(out.text, "write help@acme.com or [EMAIL]");
+        assert!(r.vault().is_empty());
+    }
+
+    #[test]
+    fn custom_patterns_and_type_selection() {
+        let mut r = Redactor::new(
+            RedactorConfig::from_json(
+                r#"{"types":["TICKET","EMAIL"],"patterns":[{"name":"TICKET","regex":"TCK-\\d{6}"},{"name":"CARDISH","regex":"\\d{16}","validate":"luhn"}]}"#,
+            )
+            .unwrap(),
+        )
+        .unwrap();
+        let out = r.redact("TCK-123456 from a@b.io, call +1 415 555 0100, 4111111111111111");
+        assert_eq!(
+            out.text,
+            "[TICKET_1] from [EMAIL_1], call +1 415 555 0100, 4111111111111111"
+        );
+    }
+
+    #[test]
+    fn placeholder_lookalikes_survive_the_round_trip() {
+        let mut r = redactor();
+        let input = "literal [EMAIL_1] and email_1 then real ann@example.com";
+        let out = r.redact(input);
+        assert!(out.text.ends_with("real [EMAIL_1]"));
+        assert_eq!(r.restore(&out.text), input);
+    }
+
+    #[test]
+    fn overlaps_prefer_longest_then_score() {
+        let c = |s, e, score| Detected {
+            candidate: Candidate {
+                kind: EntityType::Phone,
+                start: s,
+                end: e,
+                score,
+            },
+            source: Source::Rule,
+        };
+        let kept = resolve_overlaps(vec![
+            c(0, 5, 0.9),
+            c(3, 12, 0.6),
+            c(12, 14, 1.0),
+            c(3, 12, 0.7),
+        ]);
+        assert_eq!(kept, vec![c(3, 12, 0.7), c(12, 14, 1.0)]);
+    }
+}

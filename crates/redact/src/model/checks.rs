@@ -1,0 +1,442 @@
+//! The classes of false finding a model span is checked for (see [`super::model_spans`]):
+//! each check is a sign in the text around the span, not a list of examples.
+
+use super::address_shape::address_shape;
+use super::places::travel_place;
+use super::samples::quoted_sample;
+use crate::context_zones::inside;
+use crate::recognizers::person::model_name_is_a_thing;
+use crate::scan::text::glued_into_code;
+use llm_memory_encoder::decode::{Meaning, Span};
+
+/// Whether a model span is one of the classes of false finding the model makes.
+pub(super) fn false_finding(text: &str, s: &Span, zones: &[std::ops::Range<usize>]) -> bool {
+    let value = &text[s.start..s.end];
+    match s.meaning {
+        Meaning::Person => {
+            inside(zones, s.start, s.end)
+                || glued_into_code(text, s.start, s.end)
+                || brand_pair(text, s.start, s.end)
+                || common_word(text, s, value)
+                || command(text, s, value)
+                || city_and_region(text, s, value)
+                || model_name_is_a_thing(text, s.start, s.end)
+                || travel_place(text, s, value)
+                || quoted_sample(text, s.start, s.end)
+        }
+        Meaning::Address => inside(zones, s.start, s.end) || !address_shape(text, s, value),
+        // The model mixes up ID and account labels; either kind of label will do.
+        Meaning::IdNumber | Meaning::BankNumber => {
+            !labeled_before(text, s.start, ID_CUES) && !labeled_before(text, s.start, BANK_CUES)
+        }
+        Meaning::Email | Meaning::Phone | Meaning::Url => false,
+    }
+}
+
+/// `Marks & Spencer`, `Ben & Jerry's`, `Procter & Gamble`: capitalised words joined by `&`
+/// name a firm or a brand. (People in a list are joined by "and" or a comma.)
+fn brand_pair(text: &str, start: usize, end: usize) -> bool {
+    let capital_word = |s: &str| s.chars().next().is_some_and(char::is_uppercase);
+    let after = text[end..]
+        .strip_prefix(" & ")
+        .or(text[end..].strip_prefix("&"));
+    let before = text[..start]
+        .strip_suffix(" & ")
+        .or(text[..start].strip_suffix("&"));
+    capital_word(&text[start..end])
+        && (after.is_some_and(capital_word)
+            || before.is_some_and(|b| {
+                b.rsplit(|c: char| !c.is_alphanumeric())
+                    .next()
+                    .is_some_and(capital_word)
+            }))
+}
+
+/// Below this, a lone lower-case word needs a sign that it is a name.
+const LONE_LOWER_CASE: f32 = 0.9;
+
+/// Words right before a lone lower-case name that say it is one: people named by their
+/// relation, greeted, or told something. Lower case.
+const NAME_CUES: &[&str] = &[
+    "my",
+    "his",
+    "her",
+    "our",
+    "their",
+    "your",
+    "wife",
+    "husband",
+    "son",
+    "daughter",
+    "sister",
+    "brother",
+    "mom",
+    "mum",
+    "dad",
+    "mother",
+    "father",
+    "friend",
+    "boss",
+    "colleague",
+    "landlord",
+    "neighbour",
+    "neighbor",
+    "partner",
+    "fiancé",
+    "fiancée",
+    "hi",
+    "hey",
+    "hello",
+    "dear",
+    "thanks",
+    "tell",
+    "ask",
+    "email",
+    "text",
+    "call",
+    "remind",
+    "message",
+    "ping",
+    "and",
+    "with",
+    "is",
+    "am",
+    "i'm",
+    "im",
+    "to",
+];
+
+/// A lone lower-case word the model is not sure of (`crystals`, `ivy`, `bourbon`), with no
+/// cue before it and no capital, mid-sentence: a common word, not a name typed in lower case.
+fn common_word(text: &str, s: &Span, value: &str) -> bool {
+    let lone = !value.contains(char::is_whitespace);
+    let lower = value.chars().all(|c| !c.is_uppercase());
+    if !(lone && lower) || s.score >= LONE_LOWER_CASE {
+        return false;
+    }
+    let before = text[..s.start].trim_end();
+    // The first word of a message or a line ("sven says hi") reads as a name.
+    if before.is_empty() || before.ends_with(['\n', ':', '.', '!', '?']) {
+        return false;
+    }
+    let previous = before
+        .rsplit(|c: char| c.is_whitespace() || c == ',')
+        .next()
+        .unwrap_or("")
+        .to_lowercase();
+    !NAME_CUES.contains(&previous.as_str())
+}
+
+/// A lone lower-case word before a URL, a path or an option (`curl http://…`, `grep -r`,
+/// `cat /etc/hosts`): a command, not a name.
+fn command(text: &str, s: &Span, value: &str) -> bool {
+    let lone_lower = !value.contains(char::is_whitespace) && !value.contains(char::is_uppercase);
+    let rest = &text[s.end..];
+    let Some(next) = rest.strip_prefix(' ') else {
+        return false;
+    };
+    let option = next
+        .strip_prefix('-')
+        .is_some_and(|o| o.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '-'));
+    lone_lower
+        && (option
+            || ["http://", "https://", "/", "~/", "./"]
+                .iter()
+                .any(|p| next.starts_with(p)))
+}
+
+/// One capitalised word before `, XX` (a two-letter region code: `Victoria, BC`,
+/// `Springfield, IL`): a city, not a person.
+fn city_and_region(text: &str, s: &Span, value: &str) -> bool {
+    let Some(rest) = text[s.end..].strip_prefix(", ") else {
+        return false;
+    };
+    let code: Vec<char> = rest.chars().take(3).collect();
+    let region = code.len() >= 2
+        && code[..2].iter().all(char::is_ascii_uppercase)
+        && code.get(2).is_none_or(|c| !c.is_alphanumeric());
+    !value.contains(char::is_whitespace) && region
+}
+
+/// Words that label an identity document, tax or insurance number before it (the model's IDs
+/// come without a country, so the label is what says a number is one). Compared lower-case,
+/// as whole words.
+const ID_CUES: &[&str] = &[
+    "id",
+    "identity",
+    "identification",
+    "passport",
+    "licence",
+    "license",
+    "ssn",
+    "social",
+    "security",
+    "insurance",
+    "nino",
+    "nric",
+    "medicare",
+    "medicaid",
+    "tax",
+    "tin",
+    "itin",
+    "ein",
+    "vat",
+    "bsn",
+    "personnummer",
+    "dni",
+    "nie",
+    "nif",
+    "fiscale",
+    "pesel",
+    "aadhaar",
+    "pan",
+    "sin",
+    "cpf",
+    "rg",
+    "nir",
+    "cpr",
+    "nhs",
+    "tfn",
+    "curp",
+    "rut",
+    "rfc",
+    "steuer",
+    "ausweis",
+    "personalausweis",
+    "reisepass",
+    "carte",
+    "identité",
+    "cédula",
+    "cedula",
+    "patient",
+    "member",
+    "policy",
+    "permit",
+    "visa",
+    "voter",
+    "ahv",
+    "hetu",
+    "amka",
+    "oib",
+    "emšo",
+    "jmbg",
+    "egn",
+    "cnp",
+    "rodné",
+    "personal",
+    "national",
+    "sécurité",
+    "securite",
+    "sociale",
+    "fødselsnummer",
+    "födelsenummer",
+    "rrn",
+    "steueridentifikationsnummer",
+    "steuernummer",
+    "steuer",
+    "sozialversicherungsnummer",
+    "svnr",
+    "henkilötunnus",
+    "documento",
+    "identificación",
+    "identificacion",
+    "identidad",
+    "identità",
+    "codice",
+];
+
+/// Words that label a bank account or routing number.
+const BANK_CUES: &[&str] = &[
+    "account", "acct", "routing", "aba", "bank", "sort", "bsb", "iban", "konto", "compte",
+    "cuenta", "conto", "rekening", "transit", "clabe",
+];
+
+/// Words that mark a number as something else even after an ID cue (`request id`, `build
+/// number`): the word right before the cue.
+const NOT_PERSONAL: &[&str] = &[
+    "request",
+    "build",
+    "serial",
+    "order",
+    "tracking",
+    "session",
+    "transaction",
+    "task",
+    "job",
+    "process",
+    "commit",
+    "product",
+    "model",
+    "device",
+    "ticket",
+    "invoice",
+    "meeting",
+    "trace",
+    "correlation",
+    "message",
+    "event",
+    "user",
+];
+
+/// How far before a number its label may stand (bytes, within the line).
+const LABEL_REACH: usize = 48;
+
+/// Whether a word of `cues` stands within [`LABEL_REACH`] before `start` on the same line,
+/// and is not itself qualified as a technical identifier (`request id`).
+fn labeled_before(text: &str, start: usize, cues: &[&str]) -> bool {
+    let mut from = start.saturating_sub(LABEL_REACH);
+    while !text.is_char_boundary(from) {
+        from += 1;
+    }
+    let window = &text[from..start];
+    let window = window.rsplit('\n').next().unwrap_or(window).to_lowercase();
+    let words: Vec<&str> = window
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect();
+    words
+        .iter()
+        .enumerate()
+        .any(|(i, w)| cues.contains(w) && !(i > 0 && NOT_PERSONAL.contains(&words[i - 1])))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::context_zones::code_zones;
+
+    /// The span of `value` (its first occurrence) in `text`, as the decoder would give it.
+    fn span(text: &str, value: &str, meaning: Meaning, score: f32) -> Span {
+        let start = text.find(value).unwrap();
+        Span {
+            meaning,
+            start,
+            end: start + value.len(),
+            score,
+        }
+    }
+
+    fn rejected(text: &str, value: &str, meaning: Meaning, score: f32) -> bool {
+        false_finding(text, &span(text, value, meaning, score), &code_zones(text))
+    }
+
+    #[test]
+    fn names_in_code_are_sample_data_and_names_in_prose_are_not() {
+        let person = Meaning::Person;
+        assert!(rejected(
+            "```rust\nlet p = Person::new(\"Ferris\");\n```",
+            "Ferris",
+            person,
+            0.96
+        ));
+        assert!(rejected(
+            "my test `greet(\"Bob\")` fails",
+            "Bob",
+            person,
+            0.9
+        ));
+        assert!(rejected("celery.worker: Task done", "celery", person, 0.94));
+        assert!(!rejected(
+            "please tell Bob the code is `x = 1`",
+            "Bob",
+            person,
+            0.9
+        ));
+    }
+
+    #[test]
+    fn a_command_before_a_url_or_option_and_a_city_before_its_region_are_not_people() {
+        let person = Meaning::Person;
+        assert!(rejected(
+            "curl http://127.0.0.1/health fails",
+            "curl",
+            person,
+            0.6
+        ));
+        assert!(rejected("run grep -r foo", "grep", person, 0.6));
+        assert!(rejected(
+            "Is Victoria, BC worth it?",
+            "Victoria",
+            person,
+            0.9
+        ));
+        assert!(!rejected(
+            "Is Victoria, my aunt, coming?",
+            "Victoria",
+            person,
+            0.9
+        ));
+        assert!(!rejected("tell ana - she knows", "ana", person, 0.9));
+    }
+
+    #[test]
+    fn capitalised_names_joined_by_an_ampersand_are_a_brand() {
+        let text = "return it to Marks & Spencer or Ben & Jerry's";
+        for name in ["Marks", "Spencer", "Ben", "Jerry"] {
+            assert!(rejected(text, name, Meaning::Person, 0.9), "{name}");
+        }
+        assert!(!rejected("ask Anna and Ben", "Ben", Meaning::Person, 0.9));
+    }
+
+    #[test]
+    fn a_lone_unsure_lower_case_word_needs_a_cue_to_be_a_name() {
+        let person = Meaning::Person;
+        assert!(rejected("mine has crystals", "crystals", person, 0.67));
+        // Sure enough, after a cue, or opening the message: a name.
+        assert!(!rejected("mine has crystals", "crystals", person, 0.95));
+        assert!(!rejected(
+            "my husband tomasz is here",
+            "tomasz",
+            person,
+            0.71
+        ));
+        assert!(!rejected("sven says hi", "sven", person, 0.7));
+        assert!(!rejected("ask Maria Lopez", "Maria Lopez", person, 0.6));
+    }
+
+    #[test]
+    fn an_address_needs_words_and_a_number_or_a_street_kind() {
+        let address = Meaning::Address;
+        for (text, value) in [
+            ("Tyre size 225/45 R17", "225/45 R17"),
+            ("population 8 336 817 people", "8 336 817"),
+            ("hotels near Victoria Station", "Victoria Station"),
+        ] {
+            assert!(rejected(text, value, address, 0.9), "{value}");
+        }
+        for (text, value) in [
+            ("I live at 12 Elm Road", "12 Elm Road"),
+            ("shows on Sille Ranch Street were", "Sille Ranch Street"),
+            ("corner of 5 Oak Rd and Alexis Shoal St.", "Alexis Shoal"),
+        ] {
+            assert!(!rejected(text, value, address, 0.9), "{value}");
+        }
+    }
+
+    #[test]
+    fn a_model_id_needs_an_identity_or_account_label_before_it() {
+        let id = Meaning::IdNumber;
+        assert!(!rejected("Mijn BSN is 111222333", "111222333", id, 0.9));
+        assert!(!rejected("ID card number T22000129", "T22000129", id, 0.9));
+        assert!(!rejected(
+            "account 12345678",
+            "12345678",
+            Meaning::BankNumber,
+            0.9
+        ));
+        assert!(rejected(
+            "SKU 4006381333931 is out",
+            "4006381333931",
+            id,
+            0.9
+        ));
+        assert!(rejected("X-Request-Id: 18b2c7e4a1", "18b2c7e4a1", id, 0.9));
+        // The label must be on the same line.
+        assert!(rejected(
+            "passport\n\nbuild TQ3A.230805",
+            "TQ3A.230805",
+            id,
+            0.9
+        ));
+    }
+}

@@ -1,0 +1,209 @@
+//! Places in travel talk. The model reads a lone capitalised town ("Cody", "Hyannis",
+//! "Philadelphia") as a first name when nothing says otherwise; a sentence about getting
+//! somewhere says otherwise: a travel word, and the town after a preposition of place or
+//! before "from"/"to" and another capitalised word.
+
+use llm_memory_encoder::decode::Span;
+
+/// Words that make a sentence about travel or distance. Compared lower-case, as word starts
+/// ("train" covers "trains").
+const TRAVEL_WORDS: &[&str] = &[
+    "train",
+    "flight",
+    "fly",
+    "flew",
+    "flying",
+    "drive",
+    "drove",
+    "driving",
+    "road",
+    "ferry",
+    "bus",
+    "coach",
+    "miles",
+    "km",
+    "kilomet",
+    "trip",
+    "route",
+    "distance",
+    "how far",
+    "travel",
+    "airport",
+    "layover",
+    "itinerary",
+    "visit",
+    "tour",
+    "hike",
+    "cruise",
+    "commute",
+    "way to",
+    "border",
+    "map",
+    "directions",
+];
+
+/// Prepositions before a place.
+const PLACE_PREPOSITIONS: &[&str] = &[
+    "from", "to", "through", "via", "near", "past", "towards", "toward", "between", "in", "around",
+    "into", "outside",
+];
+
+/// Words before "from"/"to" that make what follows a person: messages, things sent, help.
+const PASSED_BETWEEN_PEOPLE: &[&str] = &[
+    "call",
+    "message",
+    "email",
+    "e-mail",
+    "text",
+    "note",
+    "letter",
+    "gift",
+    "word",
+    "news",
+    "help",
+    "reply",
+    "answer",
+    "details",
+    "it",
+    "them",
+    "this",
+    "that",
+    "back",
+    "hi",
+    "hello",
+    "invite",
+    "invitation",
+    "card",
+    "present",
+    "request",
+    "talk",
+    "talked",
+    "spoke",
+    "speak",
+    "said",
+    "say",
+    "wrote",
+    "write",
+    "sent",
+    "send",
+    "give",
+    "gave",
+    "introduce",
+    "married",
+];
+
+/// Whether the one-word person span `s` is a place in a sentence about travel.
+pub(super) fn travel_place(text: &str, s: &Span, value: &str) -> bool {
+    if value.contains(char::is_whitespace) || !value.starts_with(char::is_uppercase) {
+        return false;
+    }
+    let sentence = sentence_around(text, s.start, s.end).to_lowercase();
+    if !TRAVEL_WORDS.iter().any(|w| starts_a_word(&sentence, w)) {
+        return false;
+    }
+    after_a_place_preposition(text, s.start) || before_from_or_to(&text[s.end..])
+}
+
+/// The sentence holding `start..end`: back to the last `.`, `?`, `!` or line break, forward
+/// to the next.
+fn sentence_around(text: &str, start: usize, end: usize) -> &str {
+    let stop = |c: char| matches!(c, '.' | '?' | '!' | '\n');
+    let from = text[..start].rfind(stop).map_or(0, |i| i + 1);
+    let to = text[end..].find(stop).map_or(text.len(), |i| end + i);
+    &text[from..to]
+}
+
+/// Whether `word` starts a word somewhere in `haystack`.
+fn starts_a_word(haystack: &str, word: &str) -> bool {
+    haystack.match_indices(word).any(|(i, _)| {
+        !haystack[..i]
+            .chars()
+            .next_back()
+            .is_some_and(char::is_alphanumeric)
+    })
+}
+
+/// The word before `start` is a preposition of place, past any places listed before this one
+/// ("through Cody and Sheridan", "from Leeds, York or Hull").
+fn after_a_place_preposition(text: &str, start: usize) -> bool {
+    let mut words = text[..start]
+        .rsplit(|c: char| c.is_whitespace() || c == ',')
+        .filter(|w| !w.is_empty());
+    for _ in 0..4 {
+        let Some(word) = words.next() else {
+            return false;
+        };
+        let lower = word.to_lowercase();
+        if PLACE_PREPOSITIONS.contains(&lower.as_str()) {
+            // "a call from Sarah", "send the details to Sarah": things pass between people.
+            let before = words.next().unwrap_or("").to_lowercase();
+            return !PASSED_BETWEEN_PEOPLE.iter().any(|w| before.starts_with(w));
+        }
+        if lower == "and" || lower == "or" {
+            continue;
+        }
+        // Another place of the same list: capitalised; go on to what comes before it.
+        if !word.starts_with(char::is_uppercase) {
+            return false;
+        }
+    }
+    false
+}
+
+/// "Sydney from Alice Springs", "Leeds to York": the span is the first place of a route.
+fn before_from_or_to(rest: &str) -> bool {
+    ["from ", "to "].iter().any(|p| {
+        rest.strip_prefix(' ')
+            .and_then(|r| r.strip_prefix(p))
+            .is_some_and(|r| r.starts_with(char::is_uppercase))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use llm_memory_encoder::decode::Meaning;
+
+    fn place(text: &str, value: &str) -> bool {
+        let start = text.find(value).unwrap();
+        let span = Span {
+            meaning: Meaning::Person,
+            start,
+            end: start + value.len(),
+            score: 0.9,
+        };
+        travel_place(text, &span, value)
+    }
+
+    #[test]
+    fn towns_on_a_route() {
+        assert!(place(
+            "Are there direct trains from Lancaster to Philadelphia on Sundays?",
+            "Philadelphia"
+        ));
+        assert!(place(
+            "We drove through Cody and Sheridan on the way to Yellowstone.",
+            "Sheridan"
+        ));
+        assert!(place(
+            "How far is Sydney from Alice Springs by road?",
+            "Sydney"
+        ));
+        assert!(place(
+            "Is the ferry cheaper from Woods Hole or from Hyannis?",
+            "Hyannis"
+        ));
+    }
+
+    #[test]
+    fn people_in_travel_talk_stay_people() {
+        assert!(!place("I got a call from Sarah about the trip.", "Sarah"));
+        assert!(!place("Send the flight details to Sarah tonight.", "Sarah"));
+        assert!(!place("Sarah booked the flight for us.", "Sarah"));
+        assert!(!place(
+            "Can you send the train times to Marta Kowalska?",
+            "Marta Kowalska"
+        ));
+        assert!(!place("Are there trains to Leeds? Ask Tom.", "Tom"));
+    }
+}

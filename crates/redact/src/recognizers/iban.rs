@@ -1,0 +1,88 @@
+//! International bank account numbers: a country code, two check digits and the country's
+//! length of account characters, checked mod 97.
+
+use super::{Hit, Spec};
+use crate::entity::EntityType;
+use crate::scan::gate::{ByteSet, Gate, RunShape};
+use crate::validate as v;
+
+/// IBANs may be followed by more upper-case groups (`… 00 THEN`): keep exactly the country's
+/// length and check that.
+fn iban(text: &str, s: usize, e: usize) -> Option<Hit> {
+    let m = &text[s..e];
+    let len = v::iban_length(m.get(..2)?)?;
+    let mut seen = 0;
+    let mut end = s;
+    for (i, c) in m.char_indices() {
+        if c != ' ' {
+            seen += 1;
+        }
+        if seen == len {
+            end = s + i + c.len_utf8();
+            break;
+        }
+    }
+    if seen < len
+        || text
+            .as_bytes()
+            .get(end)
+            .is_some_and(u8::is_ascii_alphanumeric)
+    {
+        return None;
+    }
+    v::iban(&text[s..end]).then_some(Hit {
+        start: s,
+        end,
+        score: 1.0,
+    })
+}
+
+// What a gate run (or seed) must look like to hold a match, looking only at its bytes
+// (see `Runs::accepting` and `Runs::seeded_where` in `scan/gate.rs`).
+
+/// Two capitals then two digits: the country code and check digits.
+fn iban_run(run: &[u8]) -> bool {
+    run.windows(4).any(|w| {
+        w[0].is_ascii_uppercase()
+            && w[1].is_ascii_uppercase()
+            && w[2].is_ascii_digit()
+            && w[3].is_ascii_digit()
+    })
+}
+
+/// `\b[A-Z]{2}[0-9]{2}…`: the check digits start a group right after two capitals.
+fn iban_seed(b: &[u8], p: usize) -> bool {
+    p >= 2
+        && b[p - 2].is_ascii_uppercase()
+        && b[p - 1].is_ascii_uppercase()
+        && b.get(p + 1).is_some_and(u8::is_ascii_digit)
+}
+
+/// The specs, in the order their candidates are listed.
+pub(super) fn specs() -> Vec<Spec> {
+    use EntityType::*;
+    vec![
+        Spec::new(Iban, r"\b[A-Z]{2}[0-9]{2}(?: ?[A-Z0-9]{1,4}){3,9}\b", iban)
+            // The shortest IBAN (Norway) has 15 characters; the check wants the full length.
+            .gate(
+                Gate::runs(RunShape {
+                    alphabet: ByteSet::of(&["A-Z", "0-9", " "]),
+                    seeds: &["0-9"],
+                    min_seeds: 2,
+                    min_len: 15,
+                })
+                .accepting(iban_run)
+                .seeded_where(iban_seed),
+            ),
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn run_tests_hold_for_matches() {
+        assert!(iban_run(b"DE89 3704 0044 0532 0130 00") && !iban_run(b"1234 5678 9012 3456"));
+    }
+}

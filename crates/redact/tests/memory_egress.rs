@@ -1,0 +1,71 @@
+//! The memory's requests to the app's callbacks with a redactor: only redacted text leaves.
+
+use llm_memory_core::memory::{Memory, MemoryConfig};
+use llm_memory_core::recall::facts::NewFact;
+use llm_memory_core::{ApproximateCounter, NewEntry, Role, Strategy};
+use llm_memory_redact::Redactor;
+use std::sync::Arc;
+
+fn memory(strategy: Strategy) -> Memory {
+    let mut config = MemoryConfig {
+        strategy,
+        ..Default::default()
+    };
+    config.limits.max_tokens = Some(4000);
+    let mut m = Memory::new(config, Arc::new(ApproximateCounter::default())).unwrap();
+    m.set_redactor(Some(Redactor::new(Default::default()).unwrap()));
+    m
+}
+
+fn vectors(texts: &[String]) -> Vec<Vec<f32>> {
+    texts
+        .iter()
+        .map(|t| vec![t.len() as f32, 1.0, t.bytes().map(f32::from).sum()])
+        .collect()
+}
+
+#[test]
+fn texts_leave_redacted_and_are_stored_by_their_own_text() {
+    let mut m = memory(Strategy::Retrieval);
+    m.enable_vectors(false);
+    m.add(
+        Role::User,
+        "mail me at riley@example.com",
+        NewEntry::default(),
+        1.0,
+    )
+    .unwrap();
+    let mut round = m.begin_embedding("is riley@example.com known?");
+    let first = m.next_embedding(&mut round).unwrap();
+    assert_eq!(first.texts, ["mail me at [EMAIL_1]"]);
+    let answer = Ok(vectors(&first.texts));
+    m.answer_embedding(&mut round, first, answer);
+    let query = m.next_embedding(&mut round).unwrap();
+    assert_eq!(query.texts, ["is [EMAIL_1] known?"]);
+}
+
+#[test]
+fn requests_carry_redacted_text_only() {
+    let mut m = memory(MemoryConfig::default().strategy);
+    m.remember(
+        "The user's e-mail is ana.silva@example.com",
+        NewFact::default(),
+        0.5,
+    )
+    .unwrap();
+    m.add(
+        Role::User,
+        "Call me on +1 415 555 0133, I'm Ana",
+        NewEntry::default(),
+        1.0,
+    )
+    .unwrap();
+    m.add(Role::Assistant, "Sure", NewEntry::default(), 2.0)
+        .unwrap();
+    let request = m.begin_extraction().unwrap();
+    let x = m.extraction_exchange(&request);
+    let body = serde_json::to_string(&x.request().messages).unwrap();
+    for secret in ["ana.silva@example.com", "555 0133"] {
+        assert!(!body.contains(secret), "{secret} in {body}");
+    }
+}
