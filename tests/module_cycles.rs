@@ -383,6 +383,7 @@ const ALLOWED: &[(&str, &str)] = &[
     ("llm-memory", "llm-memory-redact"),
     ("llm-memory", "llm-memory-sync"),
     ("llm-memory-server", "llm-memory-core"),
+    ("llm-memory-server", "llm-memory-sync"),
 ];
 
 /// The arrows of `edges` (from, to) that are not allowed.

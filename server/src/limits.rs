@@ -1,5 +1,6 @@
 //! Request limits: sizes of a push and a page, and a token bucket per user for the request rate.
-//! The sizes are the protocol's (docs/sync-protocol.md); the rate is the server's option.
+//! The sizes are the protocol's, shared with the client (`llm_memory_sync::limits`); the rate is
+//! the server's option.
 
 use crate::error::ApiError;
 use axum::http::StatusCode;
@@ -7,30 +8,10 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 use std::time::Instant;
 
-/// Most records in one push.
-pub const MAX_RECORDS_PER_PUSH: usize = 500;
-/// Largest request body.
-pub const MAX_BODY_BYTES: usize = 4 * 1024 * 1024;
-/// Largest record, decoded.
-pub const MAX_RECORD_BYTES: usize = 256 * 1024;
-/// Longest record or request id.
-pub const MAX_ID_LEN: usize = 128;
-/// Most records in one page, and the default.
-pub const MAX_PAGE_RECORDS: usize = 1000;
-/// A page stops once its records hold this many bytes (one record always fits).
-pub const MAX_PAGE_BYTES: usize = 4 * 1024 * 1024;
+pub use llm_memory_sync::limits::*;
 
 /// How long a request body may take to arrive.
 pub const BODY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);
-
-/// A record or request id: 1 to 128 of `[A-Za-z0-9._:-]`.
-pub fn valid_id(id: &str) -> bool {
-    !id.is_empty()
-        && id.len() <= MAX_ID_LEN
-        && id
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b':' | b'-'))
-}
 
 /// Requests per second per user, with bursts up to `burst`.
 pub struct RateLimiter {
@@ -87,17 +68,6 @@ impl RateLimiter {
 mod tests {
     use super::*;
     use std::time::Duration;
-
-    #[test]
-    fn ids_follow_the_protocol() {
-        assert!(valid_id("r-1.a_b:C"));
-        assert!(valid_id(&"x".repeat(128)));
-        assert!(!valid_id(&"x".repeat(129)));
-        assert!(!valid_id(""));
-        assert!(!valid_id("a b"));
-        assert!(!valid_id("a/b"));
-        assert!(!valid_id("é"));
-    }
 
     #[test]
     fn a_user_past_the_burst_waits_and_others_do_not() {

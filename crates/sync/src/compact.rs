@@ -13,7 +13,7 @@
 //! which holds every value of the log that was not erased, and its older puts are dropped.
 
 use super::outbox::Payload;
-use super::protocol::{MAX_PUSH_BYTES, MAX_RECORDS_PER_PUSH};
+use super::protocol::{MAX_BODY_BYTES, MAX_RECORDS_PER_PUSH};
 use super::{kind, SyncEngine, COMPACT_DUE_ID as DUE_ID};
 use llm_memory_core::error::{Error, ErrorCode, Result};
 use llm_memory_core::store::records::key;
@@ -119,7 +119,7 @@ pub fn compact_bodies(upto: u64, rewrites: &[(String, String)]) -> Vec<String> {
         let item = serde_json::json!({ "id": id, "data": data });
         let n = item.to_string().len() + 1;
         if !items.is_empty()
-            && (items.len() >= MAX_RECORDS_PER_PUSH || size + n > MAX_PUSH_BYTES - 1024)
+            && (items.len() >= MAX_RECORDS_PER_PUSH || size + n > MAX_BODY_BYTES - 1024)
         {
             bodies.push(serde_json::json!({ "upto": upto, "records": items }).to_string());
             items = Vec::new();
@@ -320,7 +320,7 @@ mod tests {
         let bodies = compact_bodies(9, &rewrites);
         let mut seen = 0;
         for b in &bodies {
-            assert!(b.len() <= MAX_PUSH_BYTES);
+            assert!(b.len() <= MAX_BODY_BYTES);
             let v: serde_json::Value = serde_json::from_str(b).unwrap();
             assert_eq!(v["upto"], 9);
             let n = v["records"].as_array().unwrap().len();

@@ -2,7 +2,7 @@
 //! with its id, and stored with the changes), push batches within the server's limits, and
 //! what an acknowledgement removes.
 
-use super::protocol::{MAX_PUSH_BYTES, MAX_RECORDS_PER_PUSH, MAX_RECORD_BYTES};
+use super::protocol::{MAX_BODY_BYTES, MAX_RECORDS_PER_PUSH, MAX_RECORD_BYTES};
 use super::{gone_id, kind, Pending, SyncEngine};
 use llm_memory_core::store::records::key;
 use llm_memory_core::store::{Record, RecordOp};
@@ -171,7 +171,7 @@ impl SyncEngine {
             let item = serde_json::json!({ "id": p.id, "data": p.data });
             let n = item.to_string().len() + 1;
             if !items.is_empty()
-                && (items.len() >= MAX_RECORDS_PER_PUSH || size + n > MAX_PUSH_BYTES - 1024)
+                && (items.len() >= MAX_RECORDS_PER_PUSH || size + n > MAX_BODY_BYTES - 1024)
             {
                 break;
             }

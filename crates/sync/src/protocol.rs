@@ -4,14 +4,7 @@
 use llm_memory_core::error::{Error, ErrorCode, Result};
 use serde::{Deserialize, Serialize};
 
-/// Server limits (per push request and per record), kept with a margin in the client.
-pub const MAX_RECORDS_PER_PUSH: usize = 500;
-pub const MAX_PUSH_BYTES: usize = 4 << 20;
-pub const MAX_RECORD_BYTES: usize = 256 << 10;
-/// Largest page a pull asks for.
-pub const PULL_LIMIT: usize = 1000;
-/// The longest record id the server takes.
-pub const MAX_ID_CHARS: usize = 128;
+pub use crate::limits::{MAX_BODY_BYTES, MAX_PAGE_RECORDS, MAX_RECORDS_PER_PUSH, MAX_RECORD_BYTES};
 
 /// Pull interval when the app gives none.
 pub const DEFAULT_INTERVAL_MS: f64 = 30_000.0;
@@ -70,7 +63,7 @@ impl SyncOptions {
 
     pub fn pull_url(&self, session: &str, after: u64) -> String {
         format!(
-            "{}?after={after}&limit={PULL_LIMIT}",
+            "{}?after={after}&limit={MAX_PAGE_RECORDS}",
             self.records_url(session)
         )
     }

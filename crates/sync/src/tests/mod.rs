@@ -371,7 +371,7 @@ fn push_batches_stay_within_the_request_limits() {
     let batch = d.sync.next_push().unwrap();
     assert_eq!(batch.ids.len(), protocol::MAX_RECORDS_PER_PUSH);
     assert_eq!(batch.ids[0], "r0", "oldest first");
-    assert!(batch.body.len() <= protocol::MAX_PUSH_BYTES);
+    assert!(batch.body.len() <= protocol::MAX_BODY_BYTES);
 }
 
 #[test]
