@@ -166,7 +166,11 @@ fn session_info(meta: &SessionMeta) -> Result<JsValue, JsValue> {
 
 impl Memory {
     fn attach(mut self, store: std::rc::Rc<Store>, read_only: bool) -> Memory {
-        self.core.borrow_mut().track_changes();
+        // A session a newer version stored is never written: what the memory changes while it
+        // is open (a fact extracted, a vault value a redaction learned) stays in this tab.
+        if !read_only {
+            self.core.borrow_mut().track_changes();
+        }
         self.store = Some(store);
         self.read_only = read_only;
         self

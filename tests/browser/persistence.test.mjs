@@ -220,7 +220,7 @@ test("data from a newer schema opens read-only and is never overwritten", async 
   const tab = await h.open();
   const out = await tab.evaluate(async () => {
     const mem = await lib.Memory.open({ session: "future", storage: "localstorage" });
-    mem.add("user", "written by the future");
+    mem.add("user", "written by the future, mail ann@example.com");
     await mem.flush();
     const key = "llm-memory/future/meta";
     const meta = JSON.parse(localStorage.getItem(key));
@@ -230,12 +230,16 @@ test("data from a newer schema opens read-only and is never overwritten", async 
     const ro = await lib.Memory.open({ session: "future", storage: "localstorage" });
     let code;
     try { ro.add("user", "no"); } catch (e) { code = e.code; }
+    // Turning redaction on teaches the vault the stored turn's address: kept in this tab only.
+    ro.configure({ redact: true });
+    await ro.context();
+    await ro.flush();
     const after = JSON.stringify(Object.entries(localStorage).filter(([k]) => k.startsWith("llm-memory/future/")).sort());
     return { readOnly: ro.readOnly, code, entries: ro.entries().map((e) => e.content), same: snapshot === after };
   });
   assert.equal(out.readOnly, true);
   assert.equal(out.code, "READ_ONLY");
-  assert.deepEqual(out.entries, ["written by the future"]);
+  assert.deepEqual(out.entries, ["written by the future, mail ann@example.com"]);
   assert.equal(out.same, true);
   await tab.close();
 });
