@@ -12,8 +12,8 @@
 //! adds its values). Its newest put in the log is rewritten with this device's merged vault,
 //! which holds every value of the log that was not erased, and its older puts are dropped.
 
+use super::limits::PushBatcher;
 use super::outbox::Payload;
-use super::protocol::{MAX_BODY_BYTES, MAX_RECORDS_PER_PUSH};
 use super::{kind, SyncEngine, COMPACT_DUE_ID as DUE_ID};
 use llm_memory_core::error::{Error, ErrorCode, Result};
 use llm_memory_core::store::records::key;
@@ -112,25 +112,16 @@ impl SyncEngine {
 /// The bodies of `POST …/compact` for encrypted rewrites `(id, base64)`: within the server's
 /// push limits, each with the same `upto` (every part is a valid compaction on its own).
 pub fn compact_bodies(upto: u64, rewrites: &[(String, String)]) -> Vec<String> {
-    let mut bodies = Vec::new();
-    let mut items: Vec<serde_json::Value> = Vec::new();
-    let mut size = 64;
-    for (id, data) in rewrites {
-        let item = serde_json::json!({ "id": id, "data": data });
-        let n = item.to_string().len() + 1;
-        if !items.is_empty()
-            && (items.len() >= MAX_RECORDS_PER_PUSH || size + n > MAX_BODY_BYTES - 1024)
-        {
-            bodies.push(serde_json::json!({ "upto": upto, "records": items }).to_string());
-            items = Vec::new();
-            size = 64;
-        }
-        size += n;
-        items.push(item);
-    }
-    if !items.is_empty() {
-        bodies.push(serde_json::json!({ "upto": upto, "records": items }).to_string());
-    }
+    let body = |items: Vec<serde_json::Value>| {
+        serde_json::json!({ "upto": upto, "records": items }).to_string()
+    };
+    let mut batcher = PushBatcher::default();
+    let mut bodies: Vec<String> = rewrites
+        .iter()
+        .filter_map(|(id, data)| batcher.add(id, data))
+        .map(body)
+        .collect();
+    bodies.extend(batcher.finish().map(body));
     bodies
 }
 
@@ -200,6 +191,7 @@ fn fates(batches: &[(&String, Payload)], merged: &[Record]) -> Vec<Vec<Fate>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::limits::{MAX_BODY_BYTES, MAX_RECORDS_PER_PUSH};
     use serde_json::json;
 
     fn put(kind: &str, id: &str, data: serde_json::Value) -> RecordOp {

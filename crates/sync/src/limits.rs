@@ -23,6 +23,41 @@ pub fn valid_id(id: &str) -> bool {
             .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b':' | b'-'))
 }
 
+/// Fills push bodies with `{ id, data }` items within one request's limits: its count and its
+/// body size, with room for the body's other fields (`upto`, the braces).
+#[derive(Default)]
+pub struct PushBatcher {
+    items: Vec<serde_json::Value>,
+    size: usize,
+}
+
+/// What a body holds besides its records, at most.
+const BODY_OVERHEAD: usize = 64;
+
+impl PushBatcher {
+    /// Adds a record; when it does not fit, returns the full batch before it (and starts the
+    /// next one with it). A record alone always fits: the server judges its size.
+    pub fn add(&mut self, id: &str, data: &str) -> Option<Vec<serde_json::Value>> {
+        let item = serde_json::json!({ "id": id, "data": data });
+        let n = item.to_string().len() + 1;
+        let full = !self.items.is_empty()
+            && (self.items.len() >= MAX_RECORDS_PER_PUSH
+                || BODY_OVERHEAD + self.size + n > MAX_BODY_BYTES - 1024);
+        let done = full.then(|| {
+            self.size = 0;
+            std::mem::take(&mut self.items)
+        });
+        self.size += n;
+        self.items.push(item);
+        done
+    }
+
+    /// The last batch, if it holds any record.
+    pub fn finish(self) -> Option<Vec<serde_json::Value>> {
+        (!self.items.is_empty()).then_some(self.items)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

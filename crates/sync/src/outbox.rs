@@ -2,7 +2,8 @@
 //! with its id, and stored with the changes), push batches within the server's limits, and
 //! what an acknowledgement removes.
 
-use super::protocol::{MAX_BODY_BYTES, MAX_RECORDS_PER_PUSH, MAX_RECORD_BYTES};
+use super::limits::PushBatcher;
+use super::protocol::MAX_RECORD_BYTES;
 use super::{gone_id, kind, Pending, SyncEngine};
 use llm_memory_core::store::records::key;
 use llm_memory_core::store::{Record, RecordOp};
@@ -164,28 +165,15 @@ impl SyncEngine {
     pub fn next_push(&self) -> Option<PushBatch> {
         let mut queue: Vec<&Pending> = self.pending.values().collect();
         queue.sort_by(|a, b| a.order.total_cmp(&b.order).then_with(|| a.id.cmp(&b.id)));
+        let mut batcher = PushBatcher::default();
         let mut ids = Vec::new();
-        let mut items = Vec::new();
-        let mut size = 64;
         for p in queue {
-            let item = serde_json::json!({ "id": p.id, "data": p.data });
-            let n = item.to_string().len() + 1;
-            if !items.is_empty()
-                && (items.len() >= MAX_RECORDS_PER_PUSH || size + n > MAX_BODY_BYTES - 1024)
-            {
-                break;
+            if let Some(full) = batcher.add(&p.id, &p.data) {
+                return Some(push_batch(full, ids));
             }
-            size += n;
             ids.push(p.id.clone());
-            items.push(item);
         }
-        if items.is_empty() {
-            return None;
-        }
-        Some(PushBatch {
-            ids,
-            body: serde_json::json!({ "records": items }).to_string(),
-        })
+        batcher.finish().map(|items| push_batch(items, ids))
     }
 
     /// The server stored these: they leave the outbox. Returns the local deletes to write.
@@ -238,4 +226,12 @@ pub(crate) fn gone_record(kind: &str, id: &str, order: f64) -> RecordOp {
         order,
         data: serde_json::Value::Object(Default::default()),
     })
+}
+
+/// A push of `items`, whose ids are `ids`.
+fn push_batch(items: Vec<serde_json::Value>, ids: Vec<String>) -> PushBatch {
+    PushBatch {
+        ids,
+        body: serde_json::json!({ "records": items }).to_string(),
+    }
 }
