@@ -1,44 +1,34 @@
-//! Calling the app's async callbacks (`extract`, `embed`, and `summarize` for episodes). Each
-//! call is awaited at most `callbackTimeoutMs`: a callback that never settles must not freeze
-//! `context()` or `recordEpisode()` for good. What it answers later is ignored.
+//! Waiting for an app callback's promise for at most a given time: a callback that never
+//! settles must not freeze `context()` or `recordEpisode()` for good.
 
 use js_sys::{Array, Function, Promise};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
-/// Default for `callbackTimeoutMs`.
-pub const DEFAULT_CALLBACK_TIMEOUT_MS: f64 = 30_000.0;
+/// How a wait ended.
+pub enum Raced {
+    Value(JsValue),
+    Error(JsValue),
+    TimedOut,
+}
 
-pub use super::js::error_text;
-
-/// Calls `f(...args)` and awaits its value or promise, for at most `timeout_ms`. No borrow of
-/// the core may be held by the caller: the callback may use the Memory.
-pub async fn call_async(
-    f: &Function,
-    args: &[JsValue],
-    name: &str,
-    timeout_ms: f64,
-) -> Result<JsValue, String> {
-    let args: Array = args.iter().collect();
-    let returned = f.apply(&JsValue::NULL, &args).map_err(|e| error_text(&e))?;
-    let answer = Promise::resolve(&returned);
+/// Awaits `promise` for at most `ms`.
+pub async fn race(promise: &Promise, ms: f64) -> Raced {
     let late = js_sys::Object::new();
-    let (timer, timed_out) = after(timeout_ms, &late);
-    let raced = JsFuture::from(Promise::race(&Array::of2(&answer, &timed_out))).await;
+    let (timer, timed_out) = after(ms, &late);
+    let raced = JsFuture::from(Promise::race(&Array::of2(promise, &timed_out))).await;
     clear(&timer);
-    let value = raced.map_err(|e| error_text(&e))?;
-    if js_sys::Object::is(&value, &late) {
-        return Err(format!(
-            "{name} did not answer within {timeout_ms} ms (callbackTimeoutMs)"
-        ));
+    match raced {
+        Ok(v) if js_sys::Object::is(&v, &late) => Raced::TimedOut,
+        Ok(v) => Raced::Value(v),
+        Err(e) => Raced::Error(e),
     }
-    Ok(value)
 }
 
 /// A promise that resolves to `value` after `ms`, and the timer (to clear it, so a settled
 /// call leaves nothing pending: Node would wait for the timer before it exits).
-pub(super) fn after(ms: f64, value: &JsValue) -> (JsValue, Promise) {
+fn after(ms: f64, value: &JsValue) -> (JsValue, Promise) {
     let mut timer = JsValue::UNDEFINED;
     // Without timers in this realm, the callback alone is waited for.
     let promise = Promise::new(&mut |resolve, _reject| {
@@ -55,7 +45,7 @@ pub(super) fn after(ms: f64, value: &JsValue) -> (JsValue, Promise) {
     (timer, promise)
 }
 
-pub(super) fn clear(timer: &JsValue) {
+fn clear(timer: &JsValue) {
     if let Some(ct) = global_fn("clearTimeout") {
         let _ = ct.call1(&JsValue::NULL, timer);
     }
@@ -65,17 +55,4 @@ fn global_fn(name: &str) -> Option<Function> {
     js_sys::Reflect::get(&js_sys::global(), &name.into())
         .ok()
         .and_then(|f| f.dyn_into::<Function>().ok())
-}
-
-/// An app callback with the time it may take per call.
-#[derive(Clone)]
-pub struct Callback {
-    pub f: Function,
-    pub timeout_ms: f64,
-}
-
-impl Callback {
-    pub async fn call(&self, args: &[JsValue], name: &str) -> Result<JsValue, String> {
-        call_async(&self.f, args, name, self.timeout_ms).await
-    }
 }

@@ -7,23 +7,18 @@ use super::errors::js_error;
 use super::memory_options::{self, ParsedOptions};
 use super::options::string_arg;
 use super::storage::writer::Store;
-use super::summarizer::{run_summarizer, Summarizer};
 use super::to_js;
 use crate::bindings::errors::OrThrow;
+use crate::driver::{ContextAsk, ContextJob};
 use crate::error::ErrorCode;
 use crate::history::steps::StepView;
 use crate::history::Role;
 use crate::memory::{Memory as Core, MemoryConfig};
 use crate::tokens::ApproximateCounter;
-use js_sys::Function;
 use std::cell::RefCell;
 use std::rc::Rc;
 use std::sync::Arc;
 use wasm_bindgen::prelude::*;
-
-/// Time the context waits for the summarizer before trimming instead (it may still finish
-/// later and is then used from the next turn on).
-const DEFAULT_SUMMARY_TIMEOUT_MS: f64 = 20_000.0;
 
 /// The conversation memory of one chat: it keeps the turns, decides what the model sees each
 /// turn under a token budget, and reports why.
@@ -43,8 +38,8 @@ const DEFAULT_SUMMARY_TIMEOUT_MS: f64 = 20_000.0;
 #[wasm_bindgen]
 pub struct Memory {
     pub(super) core: Rc<RefCell<Core>>,
-    summarize: Option<Function>,
-    summary_timeout_ms: f64,
+    /// `summaryTimeoutMs`.
+    pub(super) summary_timeout_ms: f64,
     /// The stored session, for memories from `Memory.open` / `Memory.import`.
     pub(super) store: Option<Rc<Store>>,
     /// Set when the stored session was written by a newer schema: writes are refused.
@@ -64,8 +59,7 @@ impl Memory {
     pub(super) fn from_parts(core: Core, parsed: ParsedOptions) -> Memory {
         let mut m = Memory {
             core: Rc::new(RefCell::new(core)),
-            summarize: None,
-            summary_timeout_ms: DEFAULT_SUMMARY_TIMEOUT_MS,
+            summary_timeout_ms: crate::driver::DEFAULT_SUMMARY_TIMEOUT_MS,
             store: None,
             read_only: false,
             hooks: Default::default(),
@@ -85,6 +79,16 @@ impl Memory {
         }
     }
 
+    /// The hooks this memory's jobs see: which callbacks it has, its options, read-only.
+    pub(super) fn job_hooks(&self) -> crate::driver::Hooks {
+        self.hooks
+            .job_hooks(self.summary_timeout_ms, self.read_only)
+    }
+
+    pub(super) fn callbacks(&self) -> super::driver::Callbacks {
+        self.hooks.callbacks()
+    }
+
     /// Queues a background write of what just changed.
     pub(super) fn changed(&self) {
         if let Some(store) = &self.store {
@@ -97,9 +101,6 @@ impl Memory {
         if let Some(r) = parsed.redact {
             self.core.borrow_mut().set_boxed_redactor(r);
             self.changed();
-        }
-        if parsed.summarize.is_some() {
-            self.summarize = parsed.summarize;
         }
         if let Some(t) = parsed.summary_timeout_ms {
             self.summary_timeout_ms = t;
@@ -254,29 +255,16 @@ impl Memory {
                 )))
             }
         };
-        let hooks = self.hooks.clone();
-        let core = self.core.clone();
-        // A read-only session is never summarized: the summary would be a write.
-        let summarizer = match (self.summarize.clone(), self.hooks.llm_cb()) {
-            _ if self.read_only => None,
-            (Some(f), _) => Some(Summarizer::Summarize(f)),
-            (None, Some(llm)) => Some(Summarizer::Llm(llm)),
-            (None, None) => None,
+        let ask = ContextAsk {
+            query,
+            tools,
+            detail,
         };
-        let timeout = self.summary_timeout_ms;
-        let store = self.store.clone();
+        let mut job = ContextJob::new(&self.job_hooks(), ask);
+        let (core, callbacks, store) = (self.core.clone(), self.callbacks(), self.store.clone());
         Ok(wasm_bindgen_futures::future_to_promise(async move {
-            if let Some(summarizer) = summarizer {
-                let request = core.borrow_mut().begin_summary();
-                if let Some(request) = request {
-                    run_summarizer(core.clone(), summarizer, request, timeout).await;
-                }
-            }
-            let built =
-                super::recall_hooks::build_context(&core, &hooks, query.as_deref(), tools, detail)
-                    .await?;
-            // Redacting this context may have added vault values; store them with the rest.
-            core.borrow_mut().save_vault();
+            super::driver::run(&core, &callbacks, &mut job).await;
+            let built = job.finish(&mut core.borrow_mut()).js()?;
             if let Some(store) = &store {
                 store.schedule();
             }

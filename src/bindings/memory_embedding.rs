@@ -3,11 +3,11 @@
 //! batches so that no search has to embed a long history first. What waits and in what order
 //! is the core's (`memory::embedding`); this file runs the model or the app's `embed`.
 
-use super::errors::{invalid_option, js_error};
+use super::driver::run;
 use super::memory::Memory;
 use super::options::Opts;
-use super::recall_hooks::embed_pending;
-use crate::error::ErrorCode;
+use crate::bindings::errors::OrThrow;
+use crate::driver::EmbedJob;
 use js_sys::Promise;
 use wasm_bindgen::prelude::*;
 
@@ -52,24 +52,16 @@ impl Memory {
         let o = Opts::new(&options, "embedPending options")?;
         o.check_keys(&["limit"])?;
         let limit = o.uint("limit")?.unwrap_or(DEFAULT_PENDING_LIMIT);
-        if limit == 0 {
-            return Err(invalid_option("embedPending's limit must be at least 1"));
-        }
-        let core = self.core.clone();
-        let store = self.store.clone();
-        let source = self.hooks.embed_cb();
+        let mut job =
+            EmbedJob::backlog(&mut self.core.borrow_mut(), &self.job_hooks(), limit).js()?;
+        let (core, callbacks, store) = (self.core.clone(), self.callbacks(), self.store.clone());
         Ok(wasm_bindgen_futures::future_to_promise(async move {
-            let Some(source) = source else {
-                return Ok(JsValue::from(0));
-            };
-            let (left, notes) = embed_pending(&core, &source, limit).await;
+            run(&core, &callbacks, &mut job).await;
+            let left = job.finish_backlog(&mut core.borrow_mut()).js()?;
             if let Some(store) = &store {
                 store.schedule();
             }
-            match notes.first() {
-                Some(note) => Err(js_error(ErrorCode::CallbackFailed, note)),
-                None => Ok(JsValue::from(left)),
-            }
+            Ok(JsValue::from(left))
         }))
     }
 }

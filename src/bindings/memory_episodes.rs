@@ -1,14 +1,14 @@
 //! The episodic and tool face of `Memory` (another `#[wasm_bindgen] impl` block): episodes
 //! written by the app's `summarize` and recalled by situation, and the memory tools a model can
-//! call. Shares the recall hooks of `recall_hooks`.
+//! call. `driver` runs the hooks.
 
-use super::errors::{invalid_option, js_error};
+use super::driver::{now, run};
+use super::errors::invalid_option;
 use super::memory::Memory;
 use super::options::{describe, string_arg};
-use super::recall_hooks::{now, search_vector};
 use super::to_js;
 use crate::bindings::errors::OrThrow;
-use crate::error::ErrorCode;
+use crate::driver::{EmbedJob, EpisodeJob};
 use crate::recall::{tools, ItemKind, RecallQuery};
 use js_sys::{Array, Promise};
 use wasm_bindgen::prelude::*;
@@ -26,15 +26,10 @@ impl Memory {
     /// ```
     #[wasm_bindgen(js_name = recordEpisode, unchecked_return_type = "Promise<Episode | null>")]
     pub fn record_episode(&self) -> Result<Promise, JsValue> {
-        let (summarize, llm) = (self.hooks.summarize_cb(), self.hooks.llm_cb());
-        if summarize.is_none() && llm.is_none() {
-            return Err(invalid_option(
-                "recordEpisode needs the llm option or the summarize option: it writes the episode",
-            ));
-        }
+        let hooks = self.job_hooks();
+        EpisodeJob::check(&hooks).js()?;
         self.writable()?;
-        let core = self.core.clone();
-        let store = self.store.clone();
+        let (core, callbacks, store) = (self.core.clone(), self.callbacks(), self.store.clone());
         // One at a time: a call made while another runs waits for it, then covers the turns
         // that one did not (two at once asked for the same turns, and the first was lost).
         let before = self.episode_in_flight.borrow_mut().take();
@@ -42,58 +37,12 @@ impl Memory {
             if let Some(p) = before {
                 let _ = wasm_bindgen_futures::JsFuture::from(p).await;
             }
-            let Some(request) = core.borrow_mut().begin_episode() else {
+            let job = EpisodeJob::begin(&mut core.borrow_mut(), &hooks).js()?;
+            let Some(mut job) = job else {
                 return Ok(JsValue::NULL);
             };
-            let id = request.request_id;
-            let Some(f) = summarize else {
-                // Through `llm`: the answer is checked (and retried once) before it is stored.
-                let exchange = core.borrow().episode_exchange(&request);
-                let Some(llm) = llm else {
-                    return Err(invalid_option(
-                        "recordEpisode needs the llm or summarize option",
-                    ));
-                };
-                return match super::llm::episode_text(&llm, exchange).await {
-                    Ok(text) => {
-                        let episode = core.borrow_mut().complete_episode(id, &text, now()).js()?;
-                        if let Some(s) = &store {
-                            s.schedule();
-                        }
-                        to_js(&episode)
-                    }
-                    Err(failure) => {
-                        core.borrow_mut().fail_episode(id);
-                        let code = match failure {
-                            super::llm::Failure::Call(_) => ErrorCode::CallbackFailed,
-                            super::llm::Failure::Unusable(_) => ErrorCode::InvalidDocument,
-                        };
-                        Err(js_error(code, &failure.message()))
-                    }
-                };
-            };
-            let info = to_js(&request)?;
-            let answer = f
-                .call(&[JsValue::from_str(&request.prompt), info], "summarize")
-                .await
-                .map_err(|e| js_error(ErrorCode::CallbackFailed, &e));
-            let text = match answer {
-                Ok(v) => match v.as_string() {
-                    Some(s) => s,
-                    None => {
-                        core.borrow_mut().fail_episode(id);
-                        return Err(js_error(
-                            ErrorCode::InvalidDocument,
-                            "summarize must resolve to a string (the episode as JSON)",
-                        ));
-                    }
-                },
-                Err(e) => {
-                    core.borrow_mut().fail_episode(id);
-                    return Err(e);
-                }
-            };
-            let episode = core.borrow_mut().complete_episode(id, &text, now()).js()?;
+            run(&core, &callbacks, &mut job).await;
+            let episode = job.finish().js()?;
             if let Some(s) = &store {
                 s.schedule();
             }
@@ -130,12 +79,12 @@ impl Memory {
                 }
             },
         };
-        let core = self.core.clone();
-        let embed_fn = self.hooks.embed_cb();
-        let store = self.store.clone();
+        let mut job = EmbedJob::search(&mut self.core.borrow_mut(), &self.job_hooks(), &situation);
+        let (core, callbacks, store) = (self.core.clone(), self.callbacks(), self.store.clone());
         Ok(wasm_bindgen_futures::future_to_promise(async move {
+            run(&core, &callbacks, &mut job).await;
             // A failed embed falls back to words; results have no place for its note.
-            let (vector, _notes) = search_vector(&core, embed_fn.as_ref(), &situation).await;
+            let (vector, _notes) = job.finish();
             // The vectors made on the way are stored with the session.
             if let Some(store) = &store {
                 store.schedule();

@@ -1,14 +1,15 @@
 //! The long-term facts of the JS `Memory` class (another `#[wasm_bindgen] impl` block):
 //! `remember`, `recall`, `updateFact`, `facts`, `factHistory`, `extractFacts`, and the names
-//! they had before (`update`, `history`), kept for one release. The hooks they call live in
-//! `recall_hooks`; no `RefCell` borrow of the core is held while JS runs.
+//! they had before (`update`, `history`), kept for one release. `driver` runs the hooks they
+//! call; no `RefCell` borrow of the core is held while JS runs.
 
-use super::errors::invalid_option;
+use super::driver::{now, run};
 use super::memory::Memory;
 use super::options::{string_arg, Opts};
-use super::recall_hooks::{now, parse_kinds, run_extract, search_vector, unit_f64};
+use super::recall_hooks::{parse_kinds, unit_f64};
 use super::to_js;
 use crate::bindings::errors::OrThrow;
+use crate::driver::{EmbedJob, ExtractJob};
 use crate::recall::facts::{FactStatus, NewFact};
 use crate::recall::RecallQuery;
 use js_sys::Promise;
@@ -71,12 +72,12 @@ impl Memory {
         let k = o.uint("k")?.unwrap_or(5);
         let category = o.string("category")?;
         let kinds = parse_kinds(o.get("kinds"))?;
-        let core = self.core.clone();
-        let embed_fn = self.hooks.embed_cb();
-        let store = self.store.clone();
+        let mut job = EmbedJob::search(&mut self.core.borrow_mut(), &self.job_hooks(), &query);
+        let (core, callbacks, store) = (self.core.clone(), self.callbacks(), self.store.clone());
         Ok(wasm_bindgen_futures::future_to_promise(async move {
+            run(&core, &callbacks, &mut job).await;
             // A failed embed falls back to words; results have no place for its note.
-            let (vector, _notes) = search_vector(&core, embed_fn.as_ref(), &query).await;
+            let (vector, _notes) = job.finish();
             // The vectors made on the way are stored with the session.
             if let Some(store) = &store {
                 store.schedule();
@@ -173,21 +174,17 @@ impl Memory {
     /// ```
     #[wasm_bindgen(js_name = extractFacts, unchecked_return_type = "Promise<{ applied: number; notes: string[] }>")]
     pub fn extract_facts(&self) -> Result<Promise, JsValue> {
-        let (extract, llm) = (self.hooks.extract_cb(), self.hooks.llm_cb());
-        if extract.is_none() && llm.is_none() {
-            return Err(invalid_option(
-                "extractFacts needs the llm option (llm: async (messages, info) => text) or the \
-                 extract option (extract: async (turns) => [{ op, text, id? }])",
-            ));
-        }
+        let hooks = self.job_hooks();
+        let job = ExtractJob::asked(&self.core.borrow(), &hooks).js()?;
         self.writable()?;
-        let core = self.core.clone();
-        let store = self.store.clone();
+        let (core, callbacks, store) = (self.core.clone(), self.callbacks(), self.store.clone());
         Ok(wasm_bindgen_futures::future_to_promise(async move {
-            let outcome = match (extract, llm) {
-                (Some(f), _) => run_extract(&core, &f).await,
-                (None, Some(llm)) => super::llm::run_llm_extract(&core, &llm).await,
-                (None, None) => Default::default(),
+            let outcome = match job {
+                Some(mut job) => {
+                    run(&core, &callbacks, &mut job).await;
+                    job.outcome()
+                }
+                None => Default::default(),
             };
             if let Some(s) = &store {
                 s.schedule();

@@ -1,5 +1,5 @@
 //! Turns the JS `MemoryOptions` object into the core's `MemoryConfig`, plus the parts that stay
-//! on the JS side (the tokenizer object and the summarize callback).
+//! on the JS side (the tokenizer object and the callbacks).
 
 use super::options::Opts;
 use super::tokenizer::Tokenizer;
@@ -7,7 +7,6 @@ use crate::bindings::errors::OrThrow;
 use crate::context::Strategy;
 use crate::memory::MemoryConfig;
 use crate::tokens::SharedCounter;
-use js_sys::Function;
 use wasm_bindgen::prelude::*;
 
 pub const KNOWN: &[&str] = &[
@@ -40,7 +39,6 @@ pub const KNOWN: &[&str] = &[
 pub struct ParsedOptions {
     pub config: MemoryConfig,
     pub counter: Option<SharedCounter>,
-    pub summarize: Option<Function>,
     pub summary_timeout_ms: Option<f64>,
     /// `extract`, `embed`, `tools`, `retrieval` (see `recall_hooks`).
     pub recall: super::recall_hooks::RecallOptions,
@@ -136,7 +134,6 @@ pub fn parse_with(
     Ok(ParsedOptions {
         config: c,
         counter,
-        summarize: o.function("summarize")?,
         summary_timeout_ms,
         recall: super::recall_hooks::parse_options(&o)?,
         redact: parse_redact(&o)?,

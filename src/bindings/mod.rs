@@ -5,13 +5,13 @@ mod asset;
 mod build_parts;
 mod callbacks;
 mod cipher;
+mod driver;
 #[cfg(feature = "encoder")]
 mod embed_model;
 mod entry_input;
 mod errors;
 mod handles;
 mod js;
-mod llm;
 pub mod memory;
 mod memory_embedding;
 mod memory_episodes;
@@ -28,7 +28,6 @@ mod recall_hooks;
 mod redactor;
 mod storage;
 mod stream_restorer;
-mod summarizer;
 #[cfg(feature = "sync")]
 mod sync;
 #[cfg(not(feature = "sync"))]

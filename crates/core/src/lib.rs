@@ -5,6 +5,7 @@
 //! (`llm-memory`) runs the requests.
 
 pub mod context;
+pub mod driver;
 pub mod error;
 pub mod history;
 pub mod llm;
