@@ -16,6 +16,7 @@
 
 pub mod backoff;
 pub mod compact;
+pub mod cycle;
 pub mod limits;
 pub mod outbox;
 pub mod protocol;

@@ -109,7 +109,9 @@ pub fn sync_server(o: &Opts) -> Result<Option<SyncServer>, JsValue> {
 impl SyncServer {
     /// Deletes the session on the server: every device deletes it at its next pull.
     pub async fn delete_session(&self, session: &str) -> Result<(), JsValue> {
-        link::delete_on_server(&self.0, session).await.js()
+        let url = self.0.session_url(session);
+        let reply = link::call("DELETE", &url, &self.0.token, None).await;
+        crate::sync::cycle::deleted_on_server(&reply).js()
     }
 }
 

@@ -485,3 +485,4 @@ fn retries_back_off_within_bounds() {
 }
 
 mod compaction;
+mod cycle;
