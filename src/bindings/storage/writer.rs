@@ -10,9 +10,9 @@ use super::Backend;
 use crate::bindings::cipher::Cipher;
 use crate::bindings::errors::js_error;
 use crate::bindings::sync::link::SyncLink;
-use crate::error::{Error, ErrorCode};
+use crate::error::Error;
 use crate::memory::Memory as Core;
-use crate::store::{RecordOp, SessionMeta, StoredSizes};
+use crate::store::{RecordOp, SessionMeta, WriteQueue};
 use js_sys::Function;
 use std::cell::RefCell;
 use std::rc::{Rc, Weak};
@@ -21,25 +21,17 @@ use wasm_bindgen::JsCast;
 
 mod sync_side;
 
+/// A write runs at a time; `flush()` callers wait for the queue to empty.
 #[derive(Default)]
 struct Flow {
-    queue: Vec<RecordOp>,
-    /// Changes to store and to sync that did not come from the memory's change log (the
-    /// records a session held before it first synced).
-    unsynced: Vec<RecordOp>,
+    queue: WriteQueue,
     running: bool,
     waiters: Vec<(Function, Function)>,
-    error: Option<Error>,
 }
 
 pub struct Store {
     pub backend: Backend,
     pub meta: RefCell<SessionMeta>,
-    /// Sizes of the stored records, for the meta's `bytes`: measured at the first write, not
-    /// when the session opens (measuring serializes every record).
-    sizes: RefCell<Option<StoredSizes>>,
-    /// The session was deleted while open (see `detach`).
-    gone: std::cell::Cell<bool>,
     core: Weak<RefCell<Core>>,
     flow: RefCell<Flow>,
     channel: Option<web_sys::BroadcastChannel>,
@@ -142,8 +134,6 @@ impl Store {
             });
             Store {
                 backend,
-                sizes: RefCell::new(None),
-                gone: Default::default(),
                 meta: RefCell::new(meta),
                 core: Rc::downgrade(core),
                 flow: RefCell::new(Flow::default()),
@@ -170,16 +160,12 @@ impl Store {
             self.detach();
             return;
         }
-        let Ok(mut ops) = serde_json::from_str::<Vec<RecordOp>>(&text) else {
+        let Some(ops) = self.flow.borrow_mut().queue.received(&text) else {
             return;
         };
-        ops.retain(|op| !is_sync_op(op));
         let Some(core) = self.core.upgrade() else {
             return;
         };
-        if let Some(sizes) = self.sizes.borrow_mut().as_mut() {
-            sizes.apply(&ops);
-        }
         let result = core.borrow_mut().apply_remote(ops);
         match result {
             Ok(()) => {
@@ -199,19 +185,7 @@ impl Store {
             link.stop();
         }
         let session = self.meta.borrow().session.clone();
-        let e = Error::new(
-            ErrorCode::NotFound,
-            format!(
-                "session {session:?} was deleted (Memory.delete or its ttlMs) while open here: \
-                 changes are no longer stored; Memory.open it again to start it anew"
-            ),
-        );
-        {
-            let mut flow = self.flow.borrow_mut();
-            flow.queue.clear();
-            flow.error = Some(e.clone());
-        }
-        self.gone.set(true);
+        let e = self.flow.borrow_mut().queue.deleted_elsewhere(&session);
         self.report(&e);
     }
 
@@ -240,23 +214,15 @@ impl Store {
 
     async fn pump(self: Rc<Self>) {
         loop {
-            let mut fresh = std::mem::take(&mut self.flow.borrow_mut().unsynced);
+            let mut fresh = self.flow.borrow_mut().queue.take_unsynced();
             if let Some(core) = self.core.upgrade() {
                 fresh.extend(core.borrow_mut().take_changes());
             }
             let outbox = self.pack_for_sync(&fresh).await;
             fresh.extend(outbox);
-            let ops = {
-                let mut flow = self.flow.borrow_mut();
-                flow.queue.extend(fresh);
-                crate::store::records::compact(std::mem::take(&mut flow.queue))
+            let Some(ops) = self.flow.borrow_mut().queue.next_batch(fresh) else {
+                break;
             };
-            if ops.is_empty() {
-                break;
-            }
-            if self.gone.get() {
-                break;
-            }
             let meta = self.next_meta(&ops);
             let written = match &self.cipher {
                 Some(c) => match c.seal_ops(&meta.session, &ops).await {
@@ -265,30 +231,26 @@ impl Store {
                 },
                 None => self.backend.write(&meta, &ops).await,
             };
-            match written {
-                Ok(()) => {
-                    *self.meta.borrow_mut() = meta;
-                    self.flow.borrow_mut().error = None;
-                    self.broadcast(&ops);
-                    self.hand_to_sync(&ops);
-                }
-                Err(e) => {
-                    {
-                        let mut flow = self.flow.borrow_mut();
-                        let newer = std::mem::take(&mut flow.queue);
-                        flow.queue = ops;
-                        flow.queue.extend(newer);
-                        flow.error = Some(e.clone());
-                    }
-                    self.report(&e);
-                    break;
-                }
+            if let Err(e) = &written {
+                self.report(e);
+            } else {
+                *self.meta.borrow_mut() = meta;
+                self.broadcast(&ops);
+                self.hand_to_sync(&ops);
+            }
+            let failed = written.is_err();
+            self.flow.borrow_mut().queue.written(ops, written);
+            if failed {
+                break;
             }
         }
         let (waiters, error) = {
             let mut flow = self.flow.borrow_mut();
             flow.running = false;
-            (std::mem::take(&mut flow.waiters), flow.error.clone())
+            (
+                std::mem::take(&mut flow.waiters),
+                flow.queue.error().cloned(),
+            )
         };
         for (resolve, reject) in waiters {
             let _ = match &error {
@@ -299,32 +261,18 @@ impl Store {
     }
 
     fn next_meta(&self, ops: &[RecordOp]) -> SessionMeta {
-        let mut meta = self.meta.borrow().clone();
-        meta.updated_at = js_sys::Date::now();
         let core = self.core.upgrade();
-        if let Some(core) = &core {
-            meta.turns = core.borrow().entries().len();
-        }
-        // Applied before the write is known to succeed: a failed write keeps its changes
-        // queued and applies them again with the next, which gives the same sizes. Measured
-        // first from the memory as it is now, which holds these changes already.
-        let mut sizes = self.sizes.borrow_mut();
-        let sizes = sizes.get_or_insert_with(|| {
-            core.map_or_else(StoredSizes::default, |c| {
-                StoredSizes::of(&c.borrow().records())
-            })
-        });
-        sizes.apply(ops);
-        meta.bytes = sizes.total();
-        meta
+        let turns = core.as_ref().map(|c| c.borrow().entries().len());
+        let meta = self.meta.borrow();
+        let turns = turns.unwrap_or(meta.turns);
+        let records = || core.map_or_else(Vec::new, |c| c.borrow().records());
+        let mut flow = self.flow.borrow_mut();
+        flow.queue
+            .next_meta(&meta, ops, turns, records, js_sys::Date::now())
     }
 
     fn broadcast(&self, ops: &[RecordOp]) {
-        let ops: Vec<&RecordOp> = ops.iter().filter(|op| !is_sync_op(op)).collect();
-        if ops.is_empty() {
-            return;
-        }
-        if let (Some(ch), Ok(text)) = (&self.channel, serde_json::to_string(&ops)) {
+        if let (Some(ch), Some(text)) = (&self.channel, WriteQueue::broadcast(ops)) {
             let _ = ch.post_message(&JsValue::from_str(&text));
         }
     }
@@ -360,24 +308,7 @@ impl Drop for Store {
     }
 }
 
-/// A change to the sync bookkeeping, which stays out of the memory and other tabs.
-fn is_sync_op(op: &RecordOp) -> bool {
-    match op {
-        RecordOp::Put(r) => crate::store::records::is_sync_kind(&r.kind),
-        RecordOp::Delete { kind, .. } => crate::store::records::is_sync_kind(kind),
-        RecordOp::DeleteKinds { kinds } => {
-            kinds.iter().any(|k| crate::store::records::is_sync_kind(k))
-        }
-    }
-}
-
 /// The error for writes to a session that a newer version stored.
 pub fn read_only_error(session: &str) -> JsValue {
-    js_error(
-        ErrorCode::ReadOnly,
-        &format!(
-            "session {session:?} was stored by a newer llm-memory; it is open read-only so \
-             that its data is not damaged: update the package to change it"
-        ),
-    )
+    crate::bindings::errors::thrown(crate::store::write_queue::read_only_error(session))
 }

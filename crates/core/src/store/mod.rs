@@ -5,7 +5,9 @@ pub mod document;
 pub mod migrate;
 pub mod records;
 pub mod sizes;
+pub mod write_queue;
 
 pub use document::{parse_document, SessionDocument};
 pub use records::{Record, RecordOp, SessionMeta, SCHEMA_VERSION};
 pub use sizes::StoredSizes;
+pub use write_queue::WriteQueue;

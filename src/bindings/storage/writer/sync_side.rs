@@ -7,9 +7,7 @@ use crate::store::RecordOp;
 use std::rc::Rc;
 #[cfg(feature = "sync")]
 use {
-    super::announce_deleted,
-    crate::bindings::sync::link::LocalStore,
-    crate::error::{Error, ErrorCode},
+    super::announce_deleted, crate::bindings::sync::link::LocalStore, crate::error::Error,
     wasm_bindgen::prelude::*,
 };
 
@@ -90,26 +88,22 @@ impl Store {
 
     /// Records to store and push as if the memory had just made them.
     pub fn enqueue_changes(self: &Rc<Self>, ops: Vec<RecordOp>) {
-        if ops.is_empty() || self.gone.get() {
-            return;
+        if self.flow.borrow_mut().queue.add_changes(ops) {
+            self.schedule();
         }
-        self.flow.borrow_mut().unsynced.extend(ops);
-        self.schedule();
     }
 
     /// Sync bookkeeping to store locally (acknowledged records leaving the outbox, the cursor).
     pub fn enqueue_local(self: &Rc<Self>, ops: Vec<RecordOp>) {
-        if ops.is_empty() || self.gone.get() {
-            return;
+        if self.flow.borrow_mut().queue.add_local(ops) {
+            self.schedule();
         }
-        self.flow.borrow_mut().queue.extend(ops);
-        self.schedule();
     }
 
     /// Another device's changes: applied to the memory, stored, and told to the app.
     #[cfg(feature = "sync")]
     pub fn apply_pulled(self: &Rc<Self>, apply: Vec<RecordOp>, local: Vec<RecordOp>) {
-        if self.gone.get() {
+        if self.flow.borrow().queue.is_gone() {
             return;
         }
         let changed = !apply.is_empty();
@@ -123,11 +117,9 @@ impl Store {
                 return;
             }
         }
-        {
-            let mut flow = self.flow.borrow_mut();
-            flow.queue.extend(apply);
-            flow.queue.extend(local);
-        }
+        let mut ops = apply;
+        ops.extend(local);
+        self.flow.borrow_mut().queue.add_local(ops);
         self.schedule();
         if changed {
             let f = self.on_change.borrow().clone();
@@ -142,24 +134,10 @@ impl Store {
     #[cfg(feature = "sync")]
     pub async fn delete_everywhere_here(&self) -> crate::error::Result<()> {
         let session = self.meta.borrow().session.clone();
-        self.detach_quietly();
+        self.flow.borrow_mut().queue.deleted_on_server(&session);
         self.backend.delete(&session).await?;
         announce_deleted(&self.backend, &session);
         Ok(())
-    }
-
-    #[cfg(feature = "sync")]
-    fn detach_quietly(&self) {
-        let mut flow = self.flow.borrow_mut();
-        flow.queue.clear();
-        flow.error = Some(Error::new(
-            ErrorCode::NotFound,
-            format!(
-                "session {:?} was deleted on another device: changes are no longer stored",
-                self.meta.borrow().session
-            ),
-        ));
-        self.gone.set(true);
     }
 }
 
