@@ -1,7 +1,8 @@
-// Finishes pkg/: optional parameters in the .d.ts, and package.json from Cargo.toml so the
-// package version has one source.
+// Finishes pkg/: optional parameters in the .d.ts, the examples of docs/api in its JSDoc, and
+// package.json from Cargo.toml so the package version has one source.
 import { readFileSync, writeFileSync, copyFileSync, mkdirSync, readdirSync, existsSync } from "node:fs";
-import { orderMembers } from "./member-order.mjs";
+import { declaredMembers, orderMembers } from "./member-order.mjs";
+import { mergeExamples } from "./api-examples.mjs";
 
 // wasm-bindgen types an `Option<JsValue>` parameter given an explicit type as required; the
 // bindings spell optional ones `T | undefined`, which become `name?: T` here.
@@ -20,7 +21,6 @@ let types = readFileSync(dts, "utf8").replace(/(\w+): ([\w<>\[\]]+) \| undefined
 if (!types.includes("interface SymbolConstructor")) types = types.replace(/^(\/\* tslint:disable \*\/\n\/\* eslint-disable \*\/\n)?/, `$1${disposable}`);
 // Class members in the order the sources declare them (see member-order.mjs).
 types = orderMembers(types);
-writeFileSync(dts, types);
 
 // Using an object after free() (or after its `using` block ended) reached wasm-bindgen's
 // "null pointer passed to rust", a plain Error without a code; it becomes a coded one, and a
@@ -54,8 +54,13 @@ function glueError(message) {
   const errorsJs = readFileSync(errorsPath, "utf8");
   if (!errorsJs.includes("const CODES = [];")) throw new Error("finish-pkg: errors.js no longer holds `const CODES = [];`");
   writeFileSync(errorsPath, errorsJs.replace("const CODES = [];", `const CODES = ${JSON.stringify(codes)};`));
-  writeFileSync(jsPath, js);
 }
+
+// The members' `@example`s live in docs/api/<Class>.md, not in the Rust doc comments
+// wasm-bindgen copies into both files (see api-examples.mjs).
+({ dts: types, js } = mergeExamples(dir, types, js, declaredMembers()));
+writeFileSync(dts, types);
+writeFileSync(jsPath, js);
 
 const cargo = readFileSync("Cargo.toml", "utf8");
 const field = (k) => cargo.match(new RegExp(`^${k} = "(.*)"`, "m"))[1];

@@ -17,13 +17,6 @@ use wasm_bindgen::prelude::*;
 /// A sentence embedder running in this page: all-MiniLM-L6-v2 (384 dimensions, English-first)
 /// or another BERT model converted to the same file. Vectors have length 1, so a dot product is
 /// their cosine.
-///
-/// @example
-/// ```js
-/// const bytes = new Uint8Array(await (await fetch("/models/embed.bin")).arrayBuffer());
-/// const embedder = await EmbedModel.fromBytes(bytes);
-/// const [a, b] = embedder.embed(["I moved to Porto.", "Where am I based?"]);
-/// ```
 #[wasm_bindgen]
 pub struct EmbedModel {
     model: Rc<Core>,
@@ -48,12 +41,6 @@ impl EmbedModel {
     /// Loads a model file (`models/embed.bin` from `make embed-model`), given as `Uint8Array`
     /// or `ArrayBuffer`. Throws `INVALID_MODEL` for a file that is truncated, corrupt, of
     /// another version, or not a sentence embedder.
-    ///
-    /// @example
-    /// ```js
-    /// const embedder = await EmbedModel.fromBytes(await (await fetch("/models/embed.bin")).arrayBuffer());
-    /// const mem = new Memory({ strategy: "retrieval", maxTokens: 2000, embedder });
-    /// ```
     #[wasm_bindgen(js_name = fromBytes, unchecked_return_type = "EmbedModel")]
     pub async fn from_bytes(
         #[wasm_bindgen(unchecked_param_type = "Uint8Array | ArrayBuffer")] bytes: JsValue,
@@ -65,14 +52,6 @@ impl EmbedModel {
     /// Downloads a model file with progress, or takes it from IndexedDB where an earlier
     /// `fromUrl` of the same URL kept it. Rejects with `MODEL_UNAVAILABLE` when the download
     /// fails, `ABORTED` when `signal` stopped it, and `INVALID_MODEL` when the file is bad.
-    ///
-    /// @example
-    /// ```js
-    /// const embedder = await EmbedModel.fromUrl("/models/embed.bin", {
-    ///   onProgress: ({ loaded, total }) => ui.append(`${Math.round((100 * loaded) / (total ?? loaded))} %`),
-    /// });
-    /// embedder.fromCache; // false on the first visit, true after a reload
-    /// ```
     #[wasm_bindgen(js_name = fromUrl, unchecked_return_type = "EmbedModel")]
     pub async fn from_url(
         #[wasm_bindgen(unchecked_param_type = "string")] url: JsValue,
@@ -116,13 +95,6 @@ impl EmbedModel {
 impl EmbedModel {
     /// One vector per text, in order: `Float32Array`s of `dimensions` values, length 1. Texts
     /// longer than `maxTokens` are embedded in windows whose vectors are averaged.
-    ///
-    /// @example
-    /// ```js
-    /// const [fact, question] = embedder.embed(["I moved to Porto.", "Where am I based?"]);
-    /// let cosine = 0;
-    /// for (let i = 0; i < fact.length; i++) cosine += fact[i] * question[i];
-    /// ```
     #[wasm_bindgen(unchecked_return_type = "Float32Array[]")]
     pub fn embed(
         &self,
@@ -153,44 +125,24 @@ impl EmbedModel {
     }
 
     /// Length of every vector (384 for all-MiniLM-L6-v2).
-    ///
-    /// @example
-    /// ```js
-    /// new Float32Array(embedder.dimensions); // room for one vector
-    /// ```
     #[wasm_bindgen(getter)]
     pub fn dimensions(&self) -> usize {
         self.model.dimensions()
     }
 
     /// Tokens one window holds, `[CLS]` and `[SEP]` included (256 for all-MiniLM-L6-v2).
-    ///
-    /// @example
-    /// ```js
-    /// embedder.maxTokens; // 256
-    /// ```
     #[wasm_bindgen(getter, js_name = maxTokens)]
     pub fn max_tokens(&self) -> usize {
         self.model.max_tokens()
     }
 
     /// SPDX id of the weights' licence (`"Apache-2.0"` for all-MiniLM-L6-v2).
-    ///
-    /// @example
-    /// ```js
-    /// embedder.license; // "Apache-2.0"
-    /// ```
     #[wasm_bindgen(getter)]
     pub fn license(&self) -> String {
         self.model.license().to_string()
     }
 
     /// Who made the weights and where this copy came from: show it where the model is credited.
-    ///
-    /// @example
-    /// ```js
-    /// ui.textContent = embedder.attribution;
-    /// ```
     #[wasm_bindgen(getter)]
     pub fn attribution(&self) -> String {
         self.model.attribution().to_string()

@@ -22,19 +22,6 @@ use wasm_bindgen::prelude::*;
 
 /// The conversation memory of one chat: it keeps the turns, decides what the model sees each
 /// turn under a token budget, and reports why.
-///
-/// @example
-/// ```js
-/// import init, { Memory, Tokenizer } from "llm-memory";
-/// await init();
-/// const mem = new Memory({ strategy: "tokens", maxTokens: 2000, reserveTokens: 500,
-///   systemPrompt: "You are helpful.", tokenizer: Tokenizer.approximate() });
-/// mem.add("user", "Hi, I am Riley.");
-/// mem.add("assistant", "Hello Riley!");
-/// mem.add("user", "What is my name?");
-/// const { messages, report } = await mem.context();
-/// console.log(report.headline); // "Sending 3 of 3 messages (40 / 1500 tokens, 500 reserved)"
-/// ```
 #[wasm_bindgen]
 pub struct Memory {
     pub(super) core: Rc<RefCell<Core>>,
@@ -111,11 +98,6 @@ impl Memory {
 #[wasm_bindgen]
 impl Memory {
     /// Creates a memory. Throws an `Error` with code `INVALID_OPTION` for bad options.
-    ///
-    /// @example
-    /// ```js
-    /// const mem = new Memory({ strategy: "window", maxTurns: 20, systemPrompt: "Be brief." });
-    /// ```
     #[wasm_bindgen(constructor)]
     pub fn new(
         #[wasm_bindgen(unchecked_param_type = "MemoryOptions | undefined")] options: Option<
@@ -134,11 +116,6 @@ impl Memory {
 
     /// Changes options (strategy, budget, prompt, tokenizer, ...) on a live memory; keys left
     /// out keep their values. The history is kept.
-    ///
-    /// @example
-    /// ```js
-    /// mem.configure({ strategy: "tokens", maxTokens: 8000, reserveTokens: 1000 });
-    /// ```
     pub fn configure(
         &mut self,
         #[wasm_bindgen(unchecked_param_type = "MemoryOptions")] options: JsValue,
@@ -158,14 +135,6 @@ impl Memory {
 
     /// Appends a message and returns its id. `extra` may carry `name`, `toolCalls` (OpenAI
     /// format), `toolCallId`, `metadata` and `timestamp` (ms; default now).
-    ///
-    /// @example
-    /// ```js
-    /// mem.add("user", "What's the weather in Paris?");
-    /// mem.add("assistant", null, { toolCalls: [{ id: "c1", type: "function",
-    ///   function: { name: "weather", arguments: { city: "Paris" } } }] });
-    /// mem.add("tool", "18C, sunny", { toolCallId: "c1" });
-    /// ```
     pub fn add(
         &self,
         #[wasm_bindgen(unchecked_param_type = "Role")] role: JsValue,
@@ -196,13 +165,6 @@ impl Memory {
 
     /// Appends a message given in the OpenAI chat format (`{ role, content, name?,
     /// tool_calls?, tool_call_id? }`), such as the `message` of a chat-completions response.
-    ///
-    /// @example
-    /// ```js
-    /// const res = await fetch(url, { method: "POST", body: JSON.stringify({ model, messages }) });
-    /// const { choices } = await res.json();
-    /// mem.addMessage(choices[0].message);
-    /// ```
     #[wasm_bindgen(js_name = addMessage)]
     pub fn add_message(
         &self,
@@ -224,15 +186,6 @@ impl Memory {
     /// trigger is hit; with `extract` or `llm`, first extracts facts from the last exchange.
     /// The report lists the entries sent and the rest as ranges; `{ detail: "all" }` lists
     /// every entry.
-    ///
-    /// @example
-    /// ```js
-    /// mem.add("user", question);
-    /// const { messages, report } = await mem.context();
-    /// console.log(report.headline); // "Sending 12 of 40 messages (1834 / 3500 tokens, ...)"
-    /// for (const r of report.ranges) console.log(r.from, r.to, r.count, r.reason);
-    /// const reply = await callModel(messages);
-    /// ```
     #[wasm_bindgen(unchecked_return_type = "Promise<ContextResult>")]
     pub fn context(
         &self,
@@ -276,11 +229,6 @@ impl Memory {
     }
 
     /// All entries in order, each with its cached `tokens` (message cost, overhead included).
-    ///
-    /// @example
-    /// ```js
-    /// for (const e of mem.entries()) console.log(e.id, e.role, e.tokens, e.content);
-    /// ```
     #[wasm_bindgen(unchecked_return_type = "Entry[]")]
     pub fn entries(&self) -> Result<JsValue, JsValue> {
         let core = self.core.borrow();
@@ -301,11 +249,6 @@ impl Memory {
 
     /// Pins a fact: sent every turn in a `[Pinned facts]` section while the budget allows.
     /// Returns its id, for `unpin`.
-    ///
-    /// @example
-    /// ```js
-    /// const id = mem.pin("The user prefers metric units.");
-    /// ```
     pub fn pin(
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
@@ -318,12 +261,6 @@ impl Memory {
     }
 
     /// Removes a pinned fact. Throws `NOT_FOUND` for an unknown id.
-    ///
-    /// @example
-    /// ```js
-    /// const id = mem.pin("Answer in French.");
-    /// mem.unpin(id);
-    /// ```
     pub fn unpin(
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue,
@@ -336,11 +273,6 @@ impl Memory {
     }
 
     /// The pinned facts, `{ id, text }[]`.
-    ///
-    /// @example
-    /// ```js
-    /// for (const { id, text } of mem.pinned()) console.log(id, text);
-    /// ```
     #[wasm_bindgen(unchecked_return_type = "PinnedFact[]")]
     pub fn pinned(&self) -> Result<JsValue, JsValue> {
         let core = self.core.borrow();
@@ -355,25 +287,12 @@ impl Memory {
     }
 
     /// The summaries written so far, oldest first; the last is the current one.
-    ///
-    /// @example
-    /// ```js
-    /// const current = mem.summaries().at(-1);
-    /// if (current) console.log(`${current.count} turns folded:`, current.text);
-    /// ```
     #[wasm_bindgen(unchecked_return_type = "Summary[]")]
     pub fn summaries(&self) -> Result<JsValue, JsValue> {
         to_js(self.core.borrow().summaries())
     }
 
     /// Records an agent step (`{ type: "task" | "planning" | "action", ... }`); returns its id.
-    ///
-    /// @example
-    /// ```js
-    /// mem.addStep({ type: "task", task: "Book a table for two" });
-    /// mem.addStep({ type: "planning", plan: "1. search 2. book" });
-    /// mem.addStep({ type: "action", modelOutput: "searching", observations: "3 places found" });
-    /// ```
     #[wasm_bindgen(js_name = addStep)]
     pub fn add_step(
         &self,
@@ -387,11 +306,6 @@ impl Memory {
     }
 
     /// The step records, oldest first.
-    ///
-    /// @example
-    /// ```js
-    /// const actions = mem.steps().filter((s) => s.type === "action").length;
-    /// ```
     #[wasm_bindgen(unchecked_return_type = "StepRecord[]")]
     pub fn steps(&self) -> Result<JsValue, JsValue> {
         to_js(self.core.borrow().steps())
@@ -399,11 +313,6 @@ impl Memory {
 
     /// The step log as chat messages: view "full" (default) for acting, "summary" for
     /// re-planning (no model outputs, only the latest plan).
-    ///
-    /// @example
-    /// ```js
-    /// const next = await callModel([...mem.stepMessages("summary"), { role: "user", content: "Re-plan." }]);
-    /// ```
     #[wasm_bindgen(js_name = stepMessages, unchecked_return_type = "ChatMessage[]")]
     pub fn step_messages(
         &self,

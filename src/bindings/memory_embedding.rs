@@ -20,11 +20,6 @@ impl Memory {
     /// Turns, facts and episodes still waiting for a vector (0 without `embed` / `embedder`).
     /// Searches rank them by words only until they have one; vectors are stored with the
     /// session, so a reopened session starts with none waiting.
-    ///
-    /// @example
-    /// ```js
-    /// ui.textContent = `${mem.pendingEmbeddings} messages still to embed`;
-    /// ```
     #[wasm_bindgen(getter, js_name = pendingEmbeddings)]
     pub fn pending_embeddings(&self) -> usize {
         self.core.borrow_mut().pending_embeddings()
@@ -35,12 +30,6 @@ impl Memory {
     /// `requestIdleCallback`) after `add`, `Memory.open` or `Memory.import`: `context()` embeds
     /// only a few waiting items itself when the model runs in the page. Rejects with
     /// `CALLBACK_FAILED` when embedding fails (the items keep waiting).
-    ///
-    /// @example
-    /// ```js
-    /// // In a Worker, after opening a long chat: a batch at a time, between messages.
-    /// while ((await mem.embedPending({ limit: 16 })) > 0) await new Promise((r) => setTimeout(r));
-    /// ```
     #[wasm_bindgen(js_name = embedPending, unchecked_return_type = "Promise<number>")]
     pub fn embed_pending(
         &self,

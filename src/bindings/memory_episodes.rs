@@ -18,12 +18,6 @@ impl Memory {
     /// Asks the `summarize` callback (else `llm`, with the built-in episode prompt) for a JSON
     /// episode over the turns since the last episode and stores it; resolves to the episode,
     /// or `null` when there are no new turns.
-    ///
-    /// @example
-    /// ```js
-    /// const episode = await mem.recordEpisode(); // e.g. when a task is done
-    /// if (episode) console.log(episode.summary, episode.outcome);
-    /// ```
     #[wasm_bindgen(js_name = recordEpisode, unchecked_return_type = "Promise<Episode | null>")]
     pub fn record_episode(&self) -> Result<Promise, JsValue> {
         let hooks = self.job_hooks();
@@ -53,12 +47,6 @@ impl Memory {
     }
 
     /// The past episodes most similar to `situation`, best first, each with its `score`.
-    ///
-    /// @example
-    /// ```js
-    /// const similar = await mem.recallEpisodes("booking a restaurant", 2);
-    /// for (const e of similar) console.log(e.score.toFixed(2), e.summary, e.outcome);
-    /// ```
     #[wasm_bindgen(js_name = recallEpisodes, unchecked_return_type = "Promise<(Episode & { score: number })[]>")]
     pub fn recall_episodes(
         &self,
@@ -111,11 +99,6 @@ impl Memory {
     }
 
     /// The stored episodes, oldest first.
-    ///
-    /// @example
-    /// ```js
-    /// const last = mem.episodes().at(-1);
-    /// ```
     #[wasm_bindgen(unchecked_return_type = "Episode[]")]
     pub fn episodes(&self) -> Result<JsValue, JsValue> {
         self.core.borrow_mut().sync_recall();
@@ -125,11 +108,6 @@ impl Memory {
     /// The memory tools in OpenAI's function-calling format, to pass as `tools` in a
     /// chat-completions request: `store_memory`, `recall_memory`, `list_memories`,
     /// `forget_memory`. Run the model's calls with `callTool`.
-    ///
-    /// @example
-    /// ```js
-    /// const body = { model, messages: (await mem.context()).messages, tools: mem.tools() };
-    /// ```
     #[wasm_bindgen(unchecked_return_type = "MemoryTool[]")]
     pub fn tools(&self) -> Result<JsValue, JsValue> {
         to_js(tools::definitions())
@@ -138,16 +116,6 @@ impl Memory {
     /// Executes one memory tool call and resolves to the tool-result string to add as the
     /// `tool` message. Never rejects: unknown tools and bad arguments resolve to an
     /// `{"error": ...}` result the model can read and correct.
-    ///
-    /// @example
-    /// ```js
-    /// const reply = choices[0].message;
-    /// mem.addMessage(reply);
-    /// for (const call of reply.tool_calls ?? []) {
-    ///   const result = await mem.callTool(call.function.name, call.function.arguments);
-    ///   mem.add("tool", result, { toolCallId: call.id });
-    /// }
-    /// ```
     #[wasm_bindgen(js_name = callTool, unchecked_return_type = "Promise<string>")]
     pub fn call_tool(
         &self,

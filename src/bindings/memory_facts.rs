@@ -21,12 +21,6 @@ impl Memory {
     /// an older one ("my favorite color is green" after "... is blue") supersedes it: the old
     /// one stays in `factHistory(id)` but is no longer recalled. The same words twice return
     /// the existing id.
-    ///
-    /// @example
-    /// ```js
-    /// const id = mem.remember("The user is allergic to peanuts", { category: "health", importance: 0.9 });
-    /// const hits = await mem.recall("what allergies?", { k: 3 });
-    /// ```
     pub fn remember(
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
@@ -51,12 +45,6 @@ impl Memory {
 
     /// Searches past turns, current facts and episodes: BM25, plus cosine when `embed` is set,
     /// fused by rank with recency and importance. Best first.
-    ///
-    /// @example
-    /// ```js
-    /// const hits = await mem.recall("where does the user live?", { k: 3, kinds: ["fact"] });
-    /// for (const hit of hits) console.log(hit.id, hit.score.toFixed(2), hit.text);
-    /// ```
     #[wasm_bindgen(unchecked_return_type = "Promise<RecallHit[]>")]
     pub fn recall(
         &self,
@@ -97,12 +85,6 @@ impl Memory {
 
     /// Rewrites a fact; its old text stays in `factHistory(id)`. Throws `NOT_FOUND` for an id
     /// that is not a current fact.
-    ///
-    /// @example
-    /// ```js
-    /// const id = mem.remember("The user's dog is called Rex");
-    /// mem.updateFact(id, "The user's dog is called Rex, a beagle");
-    /// ```
     #[wasm_bindgen(js_name = updateFact)]
     pub fn update_fact(
         &self,
@@ -118,12 +100,6 @@ impl Memory {
     }
 
     /// The current facts, oldest first; `{ all: true }` adds superseded and deleted ones.
-    ///
-    /// @example
-    /// ```js
-    /// for (const fact of mem.facts()) console.log(fact.id, fact.category ?? "-", fact.text);
-    /// const everything = mem.facts({ all: true }); // with superseded and deleted facts
-    /// ```
     #[wasm_bindgen(unchecked_return_type = "Fact[]")]
     pub fn facts(
         &self,
@@ -145,13 +121,6 @@ impl Memory {
 
     /// A fact's change trail, oldest first: added, updated, superseded (with `by`), deleted.
     /// Throws `NOT_FOUND` for an unknown id.
-    ///
-    /// @example
-    /// ```js
-    /// const blue = mem.remember("My favorite color is blue");
-    /// mem.remember("My favorite color is green"); // supersedes it
-    /// mem.factHistory(blue).map((c) => c.op); // ["add", "supersede"]
-    /// ```
     #[wasm_bindgen(js_name = factHistory, unchecked_return_type = "FactChange[]")]
     pub fn fact_history(
         &self,
@@ -166,12 +135,6 @@ impl Memory {
     /// Extracts facts from the turns not seen yet and applies them: through the `extract`
     /// option's hook, else the `llm` option with the built-in prompt (add / update / delete
     /// against the current facts). `context()` does this by itself after each assistant reply.
-    ///
-    /// @example
-    /// ```js
-    /// const { applied, notes } = await mem.extractFacts();
-    /// if (notes.length) console.warn(notes.join("\n"));
-    /// ```
     #[wasm_bindgen(js_name = extractFacts, unchecked_return_type = "Promise<{ applied: number; notes: string[] }>")]
     pub fn extract_facts(&self) -> Result<Promise, JsValue> {
         let hooks = self.job_hooks();

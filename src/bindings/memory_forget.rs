@@ -66,14 +66,6 @@ impl Memory {
     /// values; `kept` lists the erased records' values a kept record still holds). A failed
     /// write resolves with `stored: false` and the coded `error` (the erasure is queued and
     /// written by the next `flush()`); an unknown id throws `NOT_FOUND` at once.
-    ///
-    /// @example
-    /// ```js
-    /// const id = mem.add("user", "my card is 4111 1111 1111 1111");
-    /// const receipt = await mem.forget(id);
-    /// receipt.removed.turns; // [id]
-    /// receipt.stored; // true: not in IndexedDB, localStorage or an export any more
-    /// ```
     #[wasm_bindgen(unchecked_return_type = "Promise<ForgetReceipt>")]
     pub fn forget(
         &self,
@@ -95,14 +87,6 @@ impl Memory {
     /// episodes, facts extracted from its turns (`keepDerived: true` keeps those), embeddings
     /// and vault values nothing kept holds. Pinned facts, facts the app stored itself and
     /// options stay. Resolves to the same receipt as `forget`.
-    ///
-    /// @example
-    /// ```js
-    /// newChatButton.onclick = async () => {
-    ///   const { removed } = await mem.clear();
-    ///   console.log(`${removed.turns.length} turns erased`);
-    /// };
-    /// ```
     #[wasm_bindgen(unchecked_return_type = "Promise<ForgetReceipt>")]
     pub fn clear(
         &self,

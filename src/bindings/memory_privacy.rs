@@ -12,15 +12,6 @@ use wasm_bindgen::prelude::*;
 impl Memory {
     /// Puts the real values back in place of placeholders in a model's reply (tolerating
     /// `[email_1]`, `EMAIL_1`). Without redaction it returns the text unchanged.
-    ///
-    /// @example
-    /// ```js
-    /// const mem = new Memory({ redact: true });
-    /// mem.add("user", "Mail me at riley@example.com");
-    /// const { messages } = await mem.context(); // "Mail me at [EMAIL_1]"
-    /// const reply = await callModel(messages);
-    /// mem.add("assistant", mem.restore(reply)); // keep and show the real address
-    /// ```
     pub fn restore(
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
@@ -30,14 +21,6 @@ impl Memory {
 
     /// A restorer for a reply streamed in chunks: `push(chunk)` returns what can be shown so
     /// far (a placeholder split across chunks is held back until complete), `finish()` the rest.
-    ///
-    /// @example
-    /// ```js
-    /// const r = mem.streamRestorer();
-    /// let shown = "";
-    /// for await (const chunk of stream) ui.textContent = shown += r.push(chunk);
-    /// mem.add("assistant", shown + r.finish());
-    /// ```
     #[wasm_bindgen(js_name = streamRestorer)]
     pub fn stream_restorer(&self) -> Result<JsStreamRestorer, JsValue> {
         self.core

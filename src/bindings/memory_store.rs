@@ -186,21 +186,6 @@ impl Memory {
     /// every change is pushed; with a key (`sync.key` or `encrypt.key`), records are stored
     /// encrypted. Rejects with `WRONG_KEY` when the key cannot read them, `NOT_FOUND` when the
     /// session was deleted on another device.
-    ///
-    /// @example
-    /// ```js
-    /// const mem = await Memory.open({ session: "chat-1", strategy: "tokens", maxTokens: 4000 });
-    /// mem.add("user", "Remember me?");
-    /// await mem.flush(); // stored; a reload reopens it with the same call
-    ///
-    /// // On every device of the user: end-to-end encrypted sync, encrypted at rest too.
-    /// const key = await crypto.subtle.importKey("raw", keyBytes, "AES-GCM", false, ["encrypt", "decrypt"]);
-    /// const synced = await Memory.open({
-    ///   session: "chat-2",
-    ///   sync: { url: "https://sync.example.com", token: "user-token", key, intervalMs: 30_000 },
-    ///   onChange: () => console.log(synced.entries().length), // another device added turns
-    /// });
-    /// ```
     #[wasm_bindgen(js_name = open, unchecked_return_type = "Memory")]
     pub async fn open(
         #[wasm_bindgen(unchecked_param_type = "OpenOptions")] options: JsValue,
@@ -297,12 +282,6 @@ impl Memory {
 
     /// Creates a stored session from an exported document (`mem.export()`, or a version-1
     /// plain message list). The document is checked before anything is stored.
-    ///
-    /// @example
-    /// ```js
-    /// const doc = JSON.parse(await file.text()); // a file saved from mem.export()
-    /// const mem = await Memory.import(doc, { session: "restored", overwrite: true });
-    /// ```
     #[wasm_bindgen(js_name = import, unchecked_return_type = "Memory")]
     pub async fn import_document(
         #[wasm_bindgen(unchecked_param_type = "SessionDocument | string")] document: JsValue,
@@ -383,11 +362,6 @@ impl Memory {
 
     /// The stored sessions: `{ session, createdAt, updatedAt, turns, bytes, ttlMs?,
     /// expiresAt?, schemaVersion }[]`, the most recently changed first.
-    ///
-    /// @example
-    /// ```js
-    /// for (const s of await Memory.sessions()) console.log(s.session, s.turns, new Date(s.updatedAt));
-    /// ```
     #[wasm_bindgen(js_name = sessions, unchecked_return_type = "SessionInfo[]")]
     pub async fn list_sessions(
         #[wasm_bindgen(unchecked_param_type = "StorageName | undefined")] storage: Option<JsValue>,
@@ -406,13 +380,6 @@ impl Memory {
     /// Deletes a stored session and everything in it. With `sync` (`{ url, token }`), it is
     /// deleted on the server too, and every other device deletes its copy at its next pull;
     /// a failure there rejects with `SYNC_FAILED` (the local copy is gone already: call again).
-    ///
-    /// @example
-    /// ```js
-    /// await Memory.delete("chat-1");
-    /// // Synced: deleted on the server and, at their next pull, on the user's other devices.
-    /// await Memory.delete("chat-2", { sync: { url: "https://sync.example.com", token: "user-token" } });
-    /// ```
     #[wasm_bindgen(js_name = delete)]
     pub async fn delete_session(
         #[wasm_bindgen(unchecked_param_type = "string")] session: JsValue,
@@ -442,11 +409,6 @@ impl Memory {
     }
 
     /// The whole memory as a versioned JSON document, for `Memory.import` (lossless).
-    ///
-    /// @example
-    /// ```js
-    /// const blob = new Blob([JSON.stringify(mem.export())], { type: "application/json" });
-    /// ```
     #[wasm_bindgen(unchecked_return_type = "SessionDocument")]
     pub fn export(&self) -> Result<JsValue, JsValue> {
         let meta = match &self.store {
@@ -460,12 +422,6 @@ impl Memory {
     /// Resolves when every change so far is stored; rejects with a coded error
     /// (`QUOTA_EXCEEDED`, `STORAGE_FAILED`, ...) if a write failed. Unstored changes stay
     /// queued and are retried by the next `flush()`.
-    ///
-    /// @example
-    /// ```js
-    /// mem.add("user", "Keep this");
-    /// await mem.flush(); // stored, or throws e.g. QUOTA_EXCEEDED
-    /// ```
     #[wasm_bindgen(unchecked_return_type = "Promise<void>")]
     pub fn flush(&self) -> js_sys::Promise {
         match &self.store {
@@ -480,16 +436,6 @@ impl Memory {
     /// without what a `forget` or `clear` removed (`compacted`); rejects with `SYNC_FAILED`
     /// (offline: retried with backoff, nothing is lost), `WRONG_KEY`, or `NOT_FOUND` when the
     /// session was deleted on another device (it is then deleted here too).
-    ///
-    /// @example
-    /// ```js
-    /// const mem = await Memory.open({
-    ///   session: "chat-1",
-    ///   sync: { url: "https://sync.example.com", token: "user-token", key: { passphrase: "correct horse battery" } },
-    /// });
-    /// mem.add("user", "Hello from the phone");
-    /// const { pushed, pulled } = await mem.sync(); // e.g. { pushed: 1, pulled: 0, compacted: 0 }
-    /// ```
     #[wasm_bindgen(unchecked_return_type = "Promise<SyncResult>")]
     pub fn sync(&self) -> js_sys::Promise {
         let Some(store) = self.store.clone() else {
@@ -512,11 +458,6 @@ impl Memory {
     /// Stops listening to other tabs (and telling them of this tab's changes), and stops
     /// syncing. The memory stays usable; later changes are still stored (and pushed by the
     /// next instance that opens the session with `sync`).
-    ///
-    /// @example
-    /// ```js
-    /// addEventListener("pagehide", () => mem.close());
-    /// ```
     pub fn close(&self) {
         if let Some(store) = &self.store {
             store.close();

@@ -14,16 +14,6 @@ use wasm_bindgen::prelude::*;
 /// The PII token classifier (Rampart, a MiniLM-L6 BERT; CC BY 4.0, see `attribution`). Give
 /// it to a redactor to find lower-case names, addresses without a cue word and numbers after a
 /// label that the rules miss. Runs on the device, in this module's own code.
-///
-/// @example
-/// ```js
-/// const model = await NerModel.fromUrl("/models/pii-ner.bin", {
-///   onProgress: ({ loaded, total }) => console.log(loaded, total),
-/// });
-/// const redactor = new Redactor({ model });
-/// redactor.redact("i'm seeing maria gonzalez at 1420 elm street").text;
-/// // "i'm seeing [PERSON_1] at [ADDRESS_1]"
-/// ```
 #[wasm_bindgen(js_name = NerModel)]
 pub struct JsNerModel {
     tagger: Arc<Tagger>,
@@ -58,12 +48,6 @@ impl JsNerModel {
 impl JsNerModel {
     /// Loads a model file (`models/pii-ner.bin`, from `make model`). Throws `INVALID_MODEL`
     /// for bytes that are not one (truncated, another format version, unknown labels).
-    ///
-    /// @example
-    /// ```js
-    /// const ner = await NerModel.fromBytes(new Uint8Array(await file.arrayBuffer()));
-    /// new Redactor({ model: ner }).redact("tell dmitri petrov").text; // "tell [PERSON_1]"
-    /// ```
     #[wasm_bindgen(js_name = fromBytes, unchecked_return_type = "NerModel")]
     pub async fn from_bytes(
         #[wasm_bindgen(unchecked_param_type = "Uint8Array | ArrayBuffer")] bytes: JsValue,
@@ -81,14 +65,6 @@ impl JsNerModel {
     /// `fromUrl` of the same URL kept it. Rejects with `MODEL_UNAVAILABLE` when the download
     /// fails, `ABORTED` when `signal` stopped it, and `INVALID_MODEL` when the file is not a
     /// model.
-    ///
-    /// @example
-    /// ```js
-    /// const ner = await NerModel.fromUrl("/models/pii-ner.bin", {
-    ///   onProgress: ({ loaded, total }) => ui.append(`${loaded} of ${total ?? "?"} bytes`),
-    /// });
-    /// ner.fromCache; // false on the first visit, true after a reload
-    /// ```
     #[wasm_bindgen(js_name = fromUrl, unchecked_return_type = "NerModel")]
     pub async fn from_url(
         #[wasm_bindgen(unchecked_param_type = "string")] url: JsValue,
@@ -140,12 +116,6 @@ impl JsNerModel {
 
     /// The model's input for `text`: `[CLS]`, the WordPiece token ids, `[SEP]` (for tests and
     /// benchmarks against other runtimes).
-    ///
-    /// @example
-    /// ```js
-    /// const ner = await NerModel.fromUrl(url);
-    /// ner.tokenIds("maria gonzalez"); // Uint32Array: [CLS], the pieces, [SEP]
-    /// ```
     #[wasm_bindgen(js_name = tokenIds)]
     pub fn token_ids(
         &self,
@@ -158,13 +128,6 @@ impl JsNerModel {
     /// The classifier's scores for token ids as `tokenIds` gives them (at most 512): one row of
     /// `labels.length` logits per token. For tests and benchmarks; redactors call the model
     /// themselves.
-    ///
-    /// @example
-    /// ```js
-    /// const ner = await NerModel.fromUrl(url);
-    /// const ids = ner.tokenIds("maria gonzalez");
-    /// const scores = ner.logits(ids); // ids.length × ner.labels.length numbers
-    /// ```
     pub fn logits(&self, ids: &[u32]) -> Result<Vec<f32>, JsValue> {
         self.tagger.model().logits(ids).js()
     }

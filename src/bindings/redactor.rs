@@ -252,16 +252,6 @@ fn json_of(value: &JsValue, what: &str) -> Result<Option<String>, JsValue> {
 /// Detects personal data and secrets in text and replaces them with placeholders that can be
 /// put back later. The vault that maps placeholders to values never leaves the device unless
 /// you export it.
-///
-/// @example
-/// ```js
-/// const redactor = new Redactor({ allowList: ["support@acme.com"] });
-/// const { text, findings } = redactor.redact("I'm Ann, ann@example.com, +44 20 7946 0958");
-/// // text: "I'm [PERSON_1], [EMAIL_1], [PHONE_1]"
-/// const reply = await llm(text);           // "Thanks [PERSON_1], I'll email [EMAIL_1]."
-/// redactor.restore(reply);                 // "Thanks Ann, I'll email ann@example.com."
-/// localStorage.vault = JSON.stringify(redactor.vault());
-/// ```
 #[wasm_bindgen(js_name = Redactor)]
 pub struct JsRedactor {
     inner: redact::Redactor,
@@ -271,11 +261,6 @@ pub struct JsRedactor {
 impl JsRedactor {
     /// Compiles the recognizers. Throws `INVALID_OPTION` for an unknown option or type and
     /// `INVALID_PATTERN` for a custom regex that does not compile.
-    ///
-    /// @example
-    /// ```js
-    /// const redactor = new Redactor({ types: ["EMAIL", "PHONE"], allowList: ["support@acme.com"] });
-    /// ```
     #[wasm_bindgen(constructor)]
     pub fn new(
         #[wasm_bindgen(unchecked_param_type = "RedactorInit | undefined")] options: Option<
@@ -293,12 +278,6 @@ impl JsRedactor {
 
     /// The built-in entity types, in the order they are documented, each with what it finds
     /// and whether it is a national identifier (a new array on each read).
-    ///
-    /// @example
-    /// ```js
-    /// Redactor.types[0] // { type: "EMAIL", description: "E-mail address, ...", national: false }
-    /// new Redactor({ types: Redactor.types.filter((t) => !t.national).map((t) => t.type) });
-    /// ```
     #[wasm_bindgen(getter, unchecked_return_type = "EntityTypeInfo[]")]
     pub fn types() -> Result<JsValue, JsValue> {
         to_js(redact::entity::ENTITY_TABLE)
@@ -306,12 +285,6 @@ impl JsRedactor {
 
     /// Replaces every detected value with its placeholder (or mask). New values join the vault;
     /// a value seen before gets the same placeholder again.
-    ///
-    /// @example
-    /// ```js
-    /// redactor.redact("card 4111 1111 1111 1111").findings
-    /// // [{ type: "CREDIT_CARD", start: 5, end: 24, placeholder: "[CREDIT_CARD_1]", score: 1 }]
-    /// ```
     #[wasm_bindgen(unchecked_return_type = "RedactionResult")]
     pub fn redact(
         &mut self,
@@ -326,12 +299,6 @@ impl JsRedactor {
     /// Puts the real values back into a model reply. Tolerates `[email_1]`, `EMAIL_1` and
     /// missing brackets; text the user wrote that only looked like a placeholder comes back
     /// as written.
-    ///
-    /// @example
-    /// ```js
-    /// redactor.redact("Mail ann@example.com").text;    // "Mail [EMAIL_1]"
-    /// redactor.restore("I'll write to [email_1] now"); // "I'll write to ann@example.com now"
-    /// ```
     pub fn restore(
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
@@ -341,13 +308,6 @@ impl JsRedactor {
 
     /// A restorer for a streamed reply: placeholders split across chunks are held back until
     /// they are complete.
-    ///
-    /// @example
-    /// ```js
-    /// const r = redactor.streamRestorer();
-    /// for await (const chunk of stream) ui.append(r.push(chunk));
-    /// ui.append(r.finish());
-    /// ```
     #[wasm_bindgen(js_name = streamRestorer)]
     pub fn stream_restorer(&self) -> JsStreamRestorer {
         JsStreamRestorer::wrap(Box::new(self.inner.stream_restorer()))
@@ -355,13 +315,6 @@ impl JsRedactor {
 
     /// The vault as a plain object (`{ version: 1, entries: [...] }`): what `importVault`
     /// takes back. Keep it on the device.
-    ///
-    /// @example
-    /// ```js
-    /// localStorage.vault = JSON.stringify(redactor.vault());
-    /// // after a reload:
-    /// redactor.importVault(JSON.parse(localStorage.vault));
-    /// ```
     #[wasm_bindgen(unchecked_return_type = "VaultDocument")]
     pub fn vault(&self) -> Result<JsValue, JsValue> {
         to_js(self.inner.vault())
@@ -369,14 +322,6 @@ impl JsRedactor {
 
     /// Replaces the vault with one saved earlier (the object from `vault()`, or its JSON).
     /// Throws `INVALID_DOCUMENT` if it is not a vault.
-    ///
-    /// @example
-    /// ```js
-    /// const saved = redactor.vault();
-    /// const later = new Redactor();
-    /// later.importVault(saved);
-    /// later.restore("Hi [EMAIL_1]"); // the value from `saved`
-    /// ```
     #[wasm_bindgen(js_name = importVault)]
     pub fn import_vault(
         &mut self,

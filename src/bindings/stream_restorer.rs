@@ -19,13 +19,6 @@ pub struct JsStreamRestorer {
 #[wasm_bindgen(js_class = StreamRestorer)]
 impl JsStreamRestorer {
     /// Adds a chunk; returns the restored text that is final so far (possibly empty).
-    ///
-    /// @example
-    /// ```js
-    /// const r = redactor.streamRestorer();
-    /// r.push("Hi [EMA"); // "Hi " (the placeholder is not complete yet)
-    /// r.push("IL_1]!");  // "ann@example.com!"
-    /// ```
     pub fn push(
         &mut self,
         #[wasm_bindgen(unchecked_param_type = "string")] chunk: JsValue,
@@ -52,14 +45,6 @@ impl JsStreamRestorer {
     }
 
     /// Returns whatever was held back. The restorer can then be reused for another reply.
-    ///
-    /// @example
-    /// ```js
-    /// const r = redactor.streamRestorer();
-    /// let shown = "";
-    /// for await (const chunk of stream) shown += r.push(chunk);
-    /// shown += r.finish();
-    /// ```
     pub fn finish(&mut self) -> String {
         let mut out = match self.high.take() {
             Some(high) => self.inner.push(&String::from(high)),

@@ -32,14 +32,6 @@ export interface ChatTemplateOptions {
 
 /// Counts tokens the way a model does. Load a model's `tokenizer.json` with
 /// `Tokenizer.fromJson`, or use `Tokenizer.approximate()` when no vocabulary is at hand.
-///
-/// @example
-/// ```js
-/// const json = await (await fetch("/tokenizer.json")).text();
-/// const tok = Tokenizer.fromJson(json);
-/// tok.count("Hello world"); // 2 with the llama3 vocabulary
-/// tok.countMany(["Hi", "How are you?"]); // Uint32Array [1, 4]
-/// ```
 #[wasm_bindgen]
 pub struct Tokenizer {
     counter: SharedCounter,
@@ -86,12 +78,6 @@ impl Tokenizer {
     /// (WordPiece, Unigram, WordLevel, BPE with other split rules) throw
     /// `UNSUPPORTED_TOKENIZER`: the full build (`pkg-full/`) loads them.
     /// Throws `INVALID_TOKENIZER` when the file cannot be used at all.
-    ///
-    /// @example
-    /// ```js
-    /// const tok = Tokenizer.fromJson(await (await fetch("/tokenizer.json")).text());
-    /// const mem = new Memory({ strategy: "tokens", maxTokens: 8000, tokenizer: tok });
-    /// ```
     #[wasm_bindgen(js_name = fromJson)]
     pub fn from_json(
         #[wasm_bindgen(unchecked_param_type = "string | Uint8Array | ArrayBuffer | object")]
@@ -132,12 +118,6 @@ pub(super) fn json_bytes(json: &JsValue) -> Result<Vec<u8>, JsValue> {
 #[wasm_bindgen]
 impl Tokenizer {
     /// The no-vocabulary fallback: `charsPerToken` characters per token (default 4).
-    ///
-    /// @example
-    /// ```js
-    /// Tokenizer.approximate().count("Hello there"); // 3
-    /// const cjk = Tokenizer.approximate(1.5);        // denser scripts: fewer characters per token
-    /// ```
     pub fn approximate(
         #[wasm_bindgen(js_name = charsPerToken, unchecked_param_type = "number | undefined")]
         chars_per_token: Option<JsValue>,
@@ -158,11 +138,6 @@ impl Tokenizer {
     }
 
     /// Tokens in `text`, without special tokens. Lone UTF-16 surrogates count as U+FFFD.
-    ///
-    /// @example
-    /// ```js
-    /// if (tok.count(draft) > 500) alert("That message is long");
-    /// ```
     pub fn count(
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
@@ -172,11 +147,6 @@ impl Tokenizer {
 
     /// Tokens in each text; one call for many messages is far cheaper than many calls: the
     /// texts cross into wasm as one joined string.
-    ///
-    /// @example
-    /// ```js
-    /// const counts = tok.countMany(["Hi!", "How are you?"]); // Uint32Array [2, 4] with gpt-4o
-    /// ```
     #[wasm_bindgen(js_name = countMany)]
     pub fn count_many(
         &self,
@@ -218,15 +188,6 @@ impl Tokenizer {
     /// Loads the compact form returned by `prepared()`, skipping the JSON: store it (for
     /// example in IndexedDB) keyed by a hash of the tokenizer.json, and load it on the next visit.
     /// Throws `INVALID_TOKENIZER` for bytes that are not a prepared form of this version.
-    ///
-    /// @example
-    /// ```js
-    /// const tok = Tokenizer.fromJson(json);
-    /// const bytes = tok.prepared(); // Uint8Array (undefined for kinds only pkg-full loads)
-    /// if (bytes) {
-    ///   const again = Tokenizer.fromPrepared(bytes);
-    /// }
-    /// ```
     #[wasm_bindgen(js_name = fromPrepared)]
     pub fn from_prepared(
         #[wasm_bindgen(unchecked_param_type = "Uint8Array")] bytes: JsValue,
@@ -247,22 +208,11 @@ impl Tokenizer {
     /// The compact prepared form for `Tokenizer.fromPrepared` (the BPE files this build counts
     /// itself: gpt-4o, Llama 3, Qwen, Llama 2, Gemma ...); `undefined` for other tokenizers and
     /// the approximate one.
-    ///
-    /// @example
-    /// ```js
-    /// const bytes = tok.prepared();
-    /// if (bytes) await saveBytes("tokenizer:llama3", bytes); // e.g. into IndexedDB
-    /// ```
     pub fn prepared(&self) -> Option<Vec<u8>> {
         self.hf.as_ref().and_then(|h| h.prepared())
     }
 
     /// Token ids of `text` (without special tokens). Only for a loaded tokenizer.json.
-    ///
-    /// @example
-    /// ```js
-    /// const ids = tok.encode("Hello world"); // Uint32Array [9906, 1917] with llama3
-    /// ```
     pub fn encode(
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
@@ -306,14 +256,6 @@ impl Tokenizer {
     /// included unless `addGenerationPrompt: false`. Throws `INVALID_TOKENIZER` for a config
     /// without a usable template or a template that rejects the messages, `INVALID_ENTRY` for a
     /// malformed message.
-    ///
-    /// @example
-    /// ```js
-    /// const config = await (await fetch("/tokenizer_config.json")).text();
-    /// tok.countChat([{ role: "user", content: "Hi!" }], config); // 12 with llama3
-    /// tok.renderChat([{ role: "user", content: "Hi!" }], config);
-    /// // "<|begin_of_text|><|start_header_id|>user<|end_header_id|>\n\nHi!<|eot_id|>..."
-    /// ```
     #[wasm_bindgen(js_name = countChat)]
     pub fn count_chat(
         &self,
@@ -329,11 +271,6 @@ impl Tokenizer {
 
     /// The prompt text `countChat` counts: `messages` rendered with the chat template of a
     /// `tokenizer_config.json` (text or parsed object).
-    ///
-    /// @example
-    /// ```js
-    /// const prompt = tok.renderChat(messages, config, { addGenerationPrompt: false });
-    /// ```
     #[wasm_bindgen(js_name = renderChat)]
     pub fn render_chat(
         &self,

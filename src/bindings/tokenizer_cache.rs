@@ -27,12 +27,6 @@ impl Tokenizer {
     /// `fromJson`, with the prepared form cached in IndexedDB keyed by the file's hash, so the
     /// next page load skips parsing the JSON. Falls back to `fromJson` where IndexedDB is
     /// unavailable or the cached entry cannot be used.
-    ///
-    /// @example
-    /// ```js
-    /// const tok = await Tokenizer.fromJsonCached(await (await fetch("/tokenizer.json")).arrayBuffer());
-    /// tok.fromCache; // false on the first visit, true after a reload
-    /// ```
     #[wasm_bindgen(js_name = fromJsonCached, unchecked_return_type = "Tokenizer")]
     pub async fn from_json_cached(
         #[wasm_bindgen(unchecked_param_type = "string | Uint8Array | ArrayBuffer | object")]
@@ -66,14 +60,6 @@ impl Tokenizer {
     /// IndexedDB where an earlier `fromUrl` of the same URL kept it (several times faster than
     /// parsing the JSON). Rejects with `MODEL_UNAVAILABLE` when the download fails, `ABORTED`
     /// when `signal` stopped it, and the codes of `fromJson` for the file.
-    ///
-    /// @example
-    /// ```js
-    /// const tok = await Tokenizer.fromUrl("/tokenizer.json", {
-    ///   onProgress: ({ loaded, total }) => ui.append(`${loaded} of ${total ?? "?"} bytes`),
-    /// });
-    /// tok.fromCache; // false on the first visit, true after a reload
-    /// ```
     #[wasm_bindgen(js_name = fromUrl, unchecked_return_type = "Tokenizer")]
     pub async fn from_url(
         #[wasm_bindgen(unchecked_param_type = "string")] url: JsValue,
@@ -101,12 +87,6 @@ impl Tokenizer {
 
     /// A tokenizer.json given as bytes (`Uint8Array` / `ArrayBuffer`), as the other assets load
     /// (`NerModel.fromBytes`, `EmbedModel.fromBytes`); `fromJson` also takes its text or object.
-    ///
-    /// @example
-    /// ```js
-    /// const tok = await Tokenizer.fromBytes(new Uint8Array(await file.arrayBuffer()));
-    /// tok.count("Hello world");
-    /// ```
     #[wasm_bindgen(js_name = fromBytes, unchecked_return_type = "Tokenizer")]
     pub async fn from_bytes(
         #[wasm_bindgen(unchecked_param_type = "Uint8Array | ArrayBuffer")] bytes: JsValue,

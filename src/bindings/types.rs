@@ -16,15 +16,6 @@ export type StrategyName = "none" | "full" | "window" | "tokens" | "summary" | "
 export class LlmMemoryError extends Error {
   /**
    * An error with a code, as the package makes them (apps and adapters may make their own).
-   *
-   * @example
-   * ```js
-   * try {
-   *   new Memory({ strategy: "tokens" }); // without maxTokens
-   * } catch (e) {
-   *   if (e instanceof LlmMemoryError && e.code === "INVALID_OPTION") console.warn(e.message);
-   * }
-   * ```
    */
   constructor(code: ErrorCode, message: string, options?: { cause?: unknown });
   readonly name: "LlmMemoryError";

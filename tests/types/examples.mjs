@@ -1,6 +1,7 @@
 // Checks the JSDoc in pkg/llm_memory.d.ts (make test-types): every public method of an
-// exported class shows an `@example` (wasm-bindgen copies the Rust `///` docs there, so
-// editors show them), and the examples compile. They are gathered into tests/out/examples.ts,
+// exported class shows an `@example` (written in docs/api/<Class>.md, which
+// scripts/finish-pkg.mjs merges into the Rust `///` docs wasm-bindgen copied there, so editors
+// show them), and the examples compile. They are gathered into tests/out/examples.ts,
 // each in an async function of its own over the few variables they assume (declared below),
 // for `tsc -p tests/types/tsconfig.examples.json`. Accessors, `free` and deprecated members
 // need no example: the member that replaces a deprecated one has it.
@@ -88,7 +89,7 @@ for (const { cls, member, accessor, doc } of documented()) {
 }
 
 if (missing.length) {
-  console.error(`public methods without an @example in their /// docs:\n  ${missing.join("\n  ")}`);
+  console.error(`public methods without an @example (docs/api/<Class>.md):\n  ${missing.join("\n  ")}`);
   process.exit(1);
 }
 mkdirSync(new URL("tests/out/", root), { recursive: true });
