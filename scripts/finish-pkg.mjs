@@ -58,6 +58,10 @@ function glueError(message) {
 
 // The members' `@example`s live in docs/api/<Class>.md, not in the Rust doc comments
 // wasm-bindgen copies into both files (see api-examples.mjs).
+for (const file of readdirSync("src/bindings", { recursive: true }).filter((f) => f.endsWith(".rs"))) {
+  if (/^\s*\/\/\/\s*@example/m.test(readFileSync(`src/bindings/${file}`, "utf8")))
+    throw new Error(`finish-pkg: src/bindings/${file} has an @example; examples live in docs/api/<Class>.md`);
+}
 ({ dts: types, js } = mergeExamples(dir, types, js, declaredMembers()));
 writeFileSync(dts, types);
 writeFileSync(jsPath, js);
