@@ -1,7 +1,7 @@
 //! Encryption at rest (the `encrypt` option of `Memory.open`, or the sync key): an AES-GCM
 //! CryptoKey resolved once and the WebCrypto calls (`crypto.js`) that seal and open records.
 
-use crate::bindings::errors::{invalid_option, js_error};
+use crate::bindings::errors::invalid_option;
 use crate::bindings::options::Opts;
 use crate::error::{Error, ErrorCode};
 use crate::store::records::{sealed_data, Stored, SEALED_FIELD};
@@ -171,20 +171,6 @@ impl Cipher {
     }
 }
 
-/// True when some loaded record is sealed (an encrypted session).
-pub fn any_sealed(records: &[Stored]) -> bool {
-    records
-        .iter()
-        .any(|s| matches!(s, Stored::Other(r) if sealed_data(&r.data).is_some()))
-}
-
-/// True when some loaded record is stored in clear.
-pub fn any_plain(records: &[Stored]) -> bool {
-    records
-        .iter()
-        .any(|s| !matches!(s, Stored::Other(r) if sealed_data(&r.data).is_some()))
-}
-
 /// Reads `encrypt` (`{ key }`); None when absent.
 pub fn encrypt_key(o: &Opts) -> Result<Option<JsValue>, JsValue> {
     if !o.has("encrypt") {
@@ -195,15 +181,4 @@ pub fn encrypt_key(o: &Opts) -> Result<Option<JsValue>, JsValue> {
     e.get("key")
         .map(Some)
         .ok_or_else(|| invalid_option("encrypt.key is missing: a CryptoKey or { passphrase }"))
-}
-
-/// The error for an encrypted session opened without a key.
-pub fn key_needed(session: &str) -> JsValue {
-    js_error(
-        ErrorCode::WrongKey,
-        &format!(
-            "session {session:?} is stored encrypted: open it with encrypt: {{ key }} (or the \
-             sync key) it was written with; nothing was changed"
-        ),
-    )
 }

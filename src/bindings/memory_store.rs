@@ -2,7 +2,7 @@
 //! `Memory.delete`, and on an instance `export`, `flush` and `close`. The storage I/O runs
 //! here; what to store comes from the core's change log.
 
-use super::cipher::{any_plain, any_sealed, encrypt_key, key_needed, Cipher};
+use super::cipher::{encrypt_key, Cipher};
 use super::errors::{invalid_option, js_error};
 use super::memory::Memory;
 use super::memory_options;
@@ -14,9 +14,9 @@ use super::to_js;
 use crate::bindings::errors::OrThrow;
 use crate::error::ErrorCode;
 use crate::memory::{Memory as Core, MemoryConfig};
+use crate::store::opening::{split_sync, Opening};
 use crate::store::records::validate_session_name;
-use crate::store::records::Stored;
-use crate::store::{parse_document, RecordOp, SessionDocument, SessionMeta, SCHEMA_VERSION};
+use crate::store::{parse_document, RecordOp, SessionDocument, SessionMeta};
 use crate::tokens::ApproximateCounter;
 use js_sys::Function;
 use std::sync::Arc;
@@ -118,19 +118,6 @@ async fn resolve_ciphers(
     Ok((rest, sync_cipher))
 }
 
-/// Splits what a backend loaded into the memory's records and the sync bookkeeping.
-fn split_sync(records: Vec<Stored>) -> (Vec<Stored>, Vec<crate::store::Record>) {
-    let mut sync = Vec::new();
-    let mut rest = Vec::with_capacity(records.len());
-    for s in records {
-        match s {
-            Stored::Other(r) if crate::store::records::is_sync_kind(&r.kind) => sync.push(r),
-            other => rest.push(other),
-        }
-    }
-    (rest, sync)
-}
-
 /// A short random id prefix per opened instance, so two tabs never mint the same entry id.
 fn instance_prefix() -> String {
     let n = (js_sys::Math::random() * 36f64.powi(4)) as u32;
@@ -208,55 +195,33 @@ impl Memory {
         core.set_id_prefix(&instance_prefix());
         let (cipher, sync_cipher) = resolve_ciphers(&open, &session).await?;
         let inbox = Inbox::open(&backend, &session);
-        let mut sync_records = Vec::new();
-        let mut reseal = false;
-        let (meta, read_only) = match backend.load(&session).await.js()? {
-            Some(loaded) => {
-                let read_only = loaded.meta.schema_version > SCHEMA_VERSION;
-                let records = match &cipher {
-                    Some(c) => {
-                        reseal = any_plain(&loaded.records) && !read_only;
-                        c.open_stored(&session, loaded.records).await.js()?
-                    }
-                    None if any_sealed(&loaded.records) => return Err(key_needed(&session)),
-                    None => loaded.records,
-                };
-                let (records, sync) = split_sync(records);
-                sync_records = sync;
-                core.load_stored(records).js()?;
-                let mut meta = loaded.meta;
-                if open.ttl_ms.is_some() && !read_only {
-                    meta.ttl_ms = open.ttl_ms;
-                }
-                (meta, read_only)
-            }
-            None => {
-                let meta = SessionMeta::new(&session, now, open.ttl_ms);
-                backend.write(&meta, &[]).await.js()?;
-                (meta, false)
-            }
+        let loaded = backend.load(&session).await.js()?;
+        let found = loaded.as_ref().map(|l| (l.meta.clone(), &l.records[..]));
+        let mut opening = Opening::of(found, &session, cipher.is_some(), open.ttl_ms, now).js()?;
+        let records = match (loaded, &cipher) {
+            (Some(loaded), Some(c)) => c.open_stored(&session, loaded.records).await.js()?,
+            (Some(loaded), None) => loaded.records,
+            (None, _) => Vec::new(),
         };
-        // A session that never synced from this browser sends what it holds (once: the
-        // cursor record marks it); the records are written again too, encrypted.
+        let (records, sync_records) = split_sync(records);
+        core.load_stored(records).js()?;
+        if opening.new {
+            backend.write(&opening.meta, &[]).await.js()?;
+        }
         let initial: Vec<RecordOp> = match &open.sync {
-            Some(spec) if !read_only && sync_records.is_empty() => {
-                reseal = false;
+            Some(spec) if opening.first_push(true, &sync_records) => {
                 spec.first_push(core.records(), now)
             }
             _ => Vec::new(),
         };
-        // Records stored in clear before a key was given are written again, encrypted.
-        let resealed: Vec<RecordOp> = if reseal {
-            let mut all: Vec<RecordOp> = core.records().into_iter().map(RecordOp::Put).collect();
-            all.extend(sync_records.iter().cloned().map(RecordOp::Put));
-            all
-        } else {
-            Vec::new()
-        };
+        let resealed = opening.resealed(core.records(), &sync_records);
         let sync = match (open.sync.as_ref(), sync_cipher) {
-            (Some(spec), Some(c)) if !read_only => Some(spec.link(&session, c, &sync_records)),
+            (Some(spec), Some(c)) if opening.links(true) => {
+                Some(spec.link(&session, c, &sync_records))
+            }
             _ => None,
         };
+        let (meta, read_only) = (opening.meta, opening.read_only);
         let mut open = open;
         open.cipher = cipher;
         let memory = bind(core, parsed, backend, meta, open, inbox, read_only);

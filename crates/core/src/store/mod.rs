@@ -3,6 +3,7 @@
 
 pub mod document;
 pub mod migrate;
+pub mod opening;
 pub mod records;
 pub mod sizes;
 pub mod write_queue;
