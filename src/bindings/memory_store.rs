@@ -55,7 +55,7 @@ fn open_options(o: &Opts) -> Result<OpenOptions, JsValue> {
     }
     let storage = match o.string("storage")? {
         Some(s) => StorageKind::parse(&s).js()?,
-        None => StorageKind::default_here(),
+        None => super::storage::default_here(),
     };
     let ttl_ms = o.number("ttlMs")?;
     if ttl_ms.is_some_and(|t| t <= 0.0) {
@@ -358,7 +358,7 @@ impl Memory {
                 o.check_keys(&["storage", "sync"])?;
                 let kind = match o.string("storage")? {
                     Some(s) => StorageKind::parse(&s).js()?,
-                    None => StorageKind::default_here(),
+                    None => super::storage::default_here(),
                 };
                 (kind, sync_server(&o)?)
             }
@@ -446,7 +446,7 @@ impl Memory {
 /// a `JsValue` because wasm-bindgen's string glue faults on a number or an object.
 fn storage_arg(storage: &Option<JsValue>) -> Result<StorageKind, JsValue> {
     match storage {
-        None => Ok(StorageKind::default_here()),
+        None => Ok(super::storage::default_here()),
         Some(s) => Ok(StorageKind::parse(&string_arg(s, "storage")?).js()?),
     }
 }

@@ -133,57 +133,6 @@ fn text_of(text: &JsValue) -> Result<(String, &js_sys::JsString), JsValue> {
     Ok((text, js))
 }
 
-/// A redaction in the form `redaction.js` unpacks: converting each finding to a JS object from
-/// here cost five boundary crossings and two strings per finding (~5 % of a redaction in Node).
-///
-/// When nothing in the text had to be escaped, the redacted text is the input with each value
-/// replaced by its placeholder: only the placeholders cross, and JS builds the text from slices
-/// of the input it already holds (decoding the whole text from UTF-8 again cost ~5 %).
-fn pack(redaction: redact::Redaction) -> (String, Vec<u32>) {
-    let redact::Redaction {
-        text,
-        findings,
-        escaped,
-    } = redaction;
-    let rebuild = !escaped;
-    let mut all = if rebuild {
-        String::with_capacity(findings.len() * 16 + 32)
-    } else {
-        text
-    };
-    let mut packed = Vec::with_capacity(3 + findings.len() * 6);
-    packed.extend([0, 0, rebuild as u32]);
-    let mut types: Vec<&redact::EntityType> = Vec::new();
-    for f in &findings {
-        let index = match types.iter().position(|&t| *t == f.kind) {
-            Some(i) => i,
-            None => {
-                types.push(&f.kind);
-                types.len() - 1
-            }
-        };
-        let placeholder_start = if rebuild {
-            all.push_str(&f.placeholder);
-            all.len() - f.placeholder.len()
-        } else {
-            f.output_start
-        };
-        let placeholder_end = placeholder_start + f.placeholder.len();
-        let score = (f.score * 100.0).round() as u32;
-        let from_model = (f.source == redact::Source::Model) as u32;
-        packed
-            .extend([index, f.start, f.end, placeholder_start, placeholder_end].map(|n| n as u32));
-        packed.push(score | from_model << 8);
-    }
-    packed[0] = redact::utf16_len(all.as_bytes()) as u32;
-    packed[1] = types.len() as u32;
-    for t in types {
-        all.push('\n');
-        all.push_str(t.as_str());
-    }
-    (all, packed)
-}
-
 /// The redactor configuration from JS options (`Memory`'s `redact` option too): a plain
 /// object, or its JSON. Through JSON `NaN` would become `null` (the default) and an array or a
 /// `Redactor` something else entirely, so those are refused here first.
@@ -292,7 +241,7 @@ impl JsRedactor {
     ) -> Result<JsValue, JsValue> {
         let (rust, js) = text_of(&text)?;
         let redaction = self.inner.redact(&rust);
-        let (all, packed) = pack(redaction);
+        let (all, packed) = redaction.packed();
         Ok(unpack_redaction(js, &all, &packed))
     }
 

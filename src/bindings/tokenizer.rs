@@ -171,7 +171,7 @@ impl Tokenizer {
             units.push(t.unchecked_into::<js_sys::JsString>().length() as usize);
         }
         let joined = String::from(texts.join(""));
-        let counts = match split_utf16(&joined, &units) {
+        let counts = match crate::tokens::utf16::split(&joined, &units) {
             Some(parts) => self.counter.count_many(&parts),
             // A lone high surrogate that ends one text pairs with a low one starting the next
             // once joined: count those texts one by one.
@@ -386,27 +386,4 @@ fn chat_messages(value: &JsValue) -> Result<Vec<ChatMessage>, JsValue> {
         });
     }
     Ok(out)
-}
-
-/// Cuts `joined` into texts of the given UTF-16 lengths; `None` when a cut falls inside a
-/// character.
-fn split_utf16<'a>(joined: &'a str, units: &[usize]) -> Option<Vec<&'a str>> {
-    let mut out = Vec::with_capacity(units.len());
-    let mut chars = joined.char_indices();
-    let mut start = 0;
-    for &want in units {
-        let mut have = 0;
-        let mut end = start;
-        while have < want {
-            let (at, c) = chars.next()?;
-            have += c.len_utf16();
-            end = at + c.len_utf8();
-        }
-        if have != want {
-            return None;
-        }
-        out.push(&joined[start..end]);
-        start = end;
-    }
-    Some(out)
 }

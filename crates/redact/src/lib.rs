@@ -14,6 +14,7 @@ pub(crate) mod context_zones;
 mod egress;
 pub mod entity;
 pub mod model;
+mod packed;
 pub(crate) mod public_figures;
 pub mod recognizers;
 mod scan;

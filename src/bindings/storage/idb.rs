@@ -3,8 +3,9 @@
 //! meta's JSON). A batch of changes is one transaction with relaxed durability: a turn is
 //! stored whole or not at all, and a burst of turns costs one commit.
 
-use super::{parse_meta, parse_record, to_json, Loaded, RecordOp};
+use super::{to_json, Loaded, RecordOp};
 use crate::error::{Error, ErrorCode, Result};
+use crate::store::layout::{parse_meta, parse_record};
 use crate::store::SessionMeta;
 use js_sys::{Array, Function, Promise, Reflect};
 use wasm_bindgen::prelude::*;

@@ -1,42 +1,19 @@
 //! The `localstorage` backend, through gloo-storage. One key per record
 //! (`llm-memory/<session>/r/<kind>/<id>`) so a turn is written whole or not at all and a burst
 //! of turns never rewrites the history; the session's meta under `llm-memory/<session>/meta`.
-//! Session names are escaped so that `/` in a name cannot reach another session's keys.
+//! The key layout is `crate::store::layout`'s.
 
-use super::{parse_meta, parse_record, to_json, Loaded, RecordOp};
+use super::{to_json, Loaded, RecordOp};
 use crate::error::{Error, ErrorCode, Result};
+use crate::store::layout::{
+    meta_key, parse_meta, parse_record, record_key, records_prefix, session_of_meta_key,
+    session_prefix,
+};
 use crate::store::SessionMeta;
 use gloo_storage::{LocalStorage, Storage};
 use wasm_bindgen::JsValue;
 
-const PREFIX: &str = "llm-memory/";
-
 pub struct LocalBackend;
-
-fn escape(s: &str) -> String {
-    s.replace('%', "%25").replace('/', "%2F")
-}
-
-fn unescape(s: &str) -> String {
-    s.replace("%2F", "/").replace("%25", "%")
-}
-
-fn session_prefix(session: &str) -> String {
-    format!("{PREFIX}{}/", escape(session))
-}
-
-fn record_key(session: &str, kind: &str, id: &str) -> String {
-    format!(
-        "{}r/{}/{}",
-        session_prefix(session),
-        escape(kind),
-        escape(id)
-    )
-}
-
-fn meta_key(session: &str) -> String {
-    format!("{}meta", session_prefix(session))
-}
 
 /// Every key in localStorage, read in one call (the Storage API has no prefix query).
 fn all_keys() -> Vec<String> {
@@ -99,7 +76,7 @@ impl LocalBackend {
             return Ok(None);
         };
         let meta = parse_meta(session, &meta_text)?;
-        let prefix = format!("{}r/", session_prefix(session));
+        let prefix = records_prefix(session, None);
         let mut records = Vec::new();
         // One call for every key and value: per-key getItem calls dominate a long reopen.
         for pair in js_sys::Object::entries(&LocalStorage::raw()).iter() {
@@ -123,7 +100,7 @@ impl LocalBackend {
                 RecordOp::Delete { kind, id } => LocalStorage::delete(record_key(s, kind, id)),
                 RecordOp::DeleteKinds { kinds } => {
                     for kind in kinds {
-                        let prefix = format!("{}r/{}/", session_prefix(s), escape(kind));
+                        let prefix = records_prefix(s, Some(kind));
                         for key in all_keys().into_iter().filter(|k| k.starts_with(&prefix)) {
                             LocalStorage::delete(key);
                         }
@@ -158,13 +135,9 @@ impl LocalBackend {
     pub fn metas(&self) -> Result<Vec<Result<SessionMeta>>> {
         let mut out = Vec::new();
         for key in all_keys() {
-            let Some(rest) = key.strip_prefix(PREFIX) else {
+            let Some(session) = session_of_meta_key(&key) else {
                 continue;
             };
-            let Some(name) = rest.strip_suffix("/meta").filter(|n| !n.contains('/')) else {
-                continue;
-            };
-            let session = unescape(name);
             if let Some(text) = read_raw(&key) {
                 out.push(parse_meta(&session, &text));
             }

@@ -7,44 +7,17 @@ mod local;
 mod memory_backend;
 pub mod writer;
 
-use crate::error::{Error, ErrorCode, Result};
+use crate::error::Result;
 use crate::store::records::Stored;
 use crate::store::{RecordOp, SessionMeta};
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum StorageKind {
-    Memory,
-    LocalStorage,
-    IndexedDb,
-}
+pub use crate::store::layout::StorageKind;
 
-impl StorageKind {
-    pub fn parse(s: &str) -> Result<StorageKind> {
-        match s {
-            "memory" => Ok(StorageKind::Memory),
-            "localstorage" | "localStorage" => Ok(StorageKind::LocalStorage),
-            "indexeddb" | "indexedDB" => Ok(StorageKind::IndexedDb),
-            other => Err(Error::option(format!(
-                "unknown storage {other:?}: use \"indexeddb\", \"localstorage\" or \"memory\""
-            ))),
-        }
-    }
-
-    /// IndexedDB where the realm has it (browsers, workers), otherwise memory (Node).
-    pub fn default_here() -> StorageKind {
-        if idb::available() {
-            StorageKind::IndexedDb
-        } else {
-            StorageKind::Memory
-        }
-    }
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            StorageKind::Memory => "memory",
-            StorageKind::LocalStorage => "localstorage",
-            StorageKind::IndexedDb => "indexeddb",
-        }
+/// IndexedDB where the realm has it (browsers, workers), otherwise memory (Node).
+pub fn default_here() -> StorageKind {
+    match idb::available() {
+        true => StorageKind::IndexedDb,
+        false => StorageKind::Memory,
     }
 }
 
@@ -118,25 +91,6 @@ impl Backend {
             Backend::Idb(b) => b.delete(session).await,
         }
     }
-}
-
-/// Parses a stored meta, or says which session's bookkeeping is damaged.
-fn parse_meta(session: &str, text: &str) -> Result<SessionMeta> {
-    serde_json::from_str(text).map_err(|e| {
-        Error::new(
-            ErrorCode::CorruptStorage,
-            format!("the stored meta of session {session:?} cannot be read: {e}"),
-        )
-    })
-}
-
-fn parse_record(session: &str, key: &str, text: &str) -> Result<Stored> {
-    crate::store::records::parse_stored(text).map_err(|e| {
-        Error::new(
-            ErrorCode::CorruptStorage,
-            format!("stored record {key:?} of session {session:?} cannot be read ({e}); nothing was changed"),
-        )
-    })
 }
 
 fn to_json<T: serde::Serialize>(v: &T) -> String {

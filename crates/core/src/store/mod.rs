@@ -2,6 +2,7 @@
 //! stores, the export document, schema migrations and import checks.
 
 pub mod document;
+pub mod layout;
 pub mod migrate;
 pub mod opening;
 pub mod records;

@@ -6,6 +6,7 @@ pub mod bpe;
 #[cfg(feature = "chat-template")]
 pub mod chat_template;
 pub mod hf;
+pub mod utf16;
 
 use crate::error::{Error, Result};
 use crate::message::ChatMessage;
