@@ -8,6 +8,7 @@ pub mod context;
 pub mod driver;
 pub mod error;
 pub mod history;
+pub mod js_types;
 pub mod llm;
 pub mod memory;
 pub mod message;
