@@ -8,5 +8,6 @@ pub const CONTEXT: &str = include_str!("context.d.ts");
 pub const STORE: &str = include_str!("store.d.ts");
 pub const RECALL: &str = include_str!("recall.d.ts");
 
+pub mod shape;
 #[cfg(test)]
 mod tests;
