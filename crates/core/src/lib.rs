@@ -10,6 +10,7 @@ pub mod history;
 pub mod llm;
 pub mod memory;
 pub mod message;
+pub mod options;
 pub mod recall;
 pub mod store;
 pub mod summary;
