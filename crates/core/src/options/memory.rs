@@ -74,6 +74,10 @@ js_options! {
         systemPrompt: "string",
         /// Default: Tokenizer.approximate().
         tokenizer: "Tokenizer",
+        /// One chat-completion call that powers summaries, fact extraction and episodes with the
+        /// built-in prompts: receives OpenAI-style messages, resolves to the reply text. Redacted
+        /// like everything sent when `redact` is on. `summarize` and `extract` override it.
+        llm: "(messages: LlmMessage[], info: LlmCallInfo) => Promise<string> | string",
         /// Writes a summary; receives the prompt, resolves to the summary text.
         summarize: "(prompt: string, info: SummarizeInfo) => Promise<string> | string",
         /// When to summarize (default: unsummarized turns over 3/4 of the budget).
@@ -100,10 +104,6 @@ js_options! {
         /// Called after each exchange (by context(), or by extractFacts()) with the turns it has
         /// not seen; resolves to fact operations, e.g. an LLM call that reads the turns.
         extract: "(turns: Entry[]) => Promise<ExtractOp[]> | ExtractOp[]",
-        /// One chat-completion call that powers summaries, fact extraction and episodes with the
-        /// built-in prompts: receives OpenAI-style messages, resolves to the reply text. Redacted
-        /// like everything sent when `redact` is on. `summarize` and `extract` override it.
-        llm: "(messages: LlmMessage[], info: LlmCallInfo) => Promise<string> | string",
         /// Embeds texts for hybrid retrieval (any embedding API or in-browser model).
         embed: "(texts: string[]) => Promise<(number[] | Float32Array)[]> | (number[] | Float32Array)[]",
         /// Embeds texts in this page with our own model (`EmbedModel.fromBytes`): recall by

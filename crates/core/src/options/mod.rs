@@ -7,8 +7,11 @@
 #[macro_use]
 pub mod schema;
 pub mod context;
+pub mod facts;
+pub mod forget;
 pub mod memory;
 pub mod reader;
+pub mod session;
 pub mod value;
 
 pub use reader::Opts;

@@ -85,7 +85,7 @@ macro_rules! js_options {
             pub const KEYS: &'static [&'static str] = &[$(stringify!($field)),*];
             /// `export interface ...` for the `.d.ts`.
             pub const TS: &'static str = js_options!(@join [
-                &[$("/**", $d0, $("\n *", $dn,)* " */\n",)?
+                &[$("/**", $d0, $("\n * ", $dn,)* " */\n",)?
                   "export interface ", $name, $(" extends ", $base,)? " {\n"],
                 $( js_options!(@field "  " [$(#[doc = $f0] $(#[doc = $fn_])*)?] $field $ty $($req)?), )*
                 &["}\n"],
@@ -114,7 +114,7 @@ macro_rules! js_options {
     };
     (@field $indent:literal [$(#[doc = $f0:literal] $(#[doc = $fn_:literal])*)?] $field:ident $ty:tt $($req:ident)?) => {
         &[
-            $($indent, "/**", $f0, $("\n", $indent, " *", $fn_,)* " */\n",)?
+            $($indent, "/**", $f0, $("\n", $indent, " * ", $fn_,)* " */\n",)?
             $indent, stringify!($field), js_options!(@mark $($req)?), ": ", $ty, ";\n",
         ]
     };
@@ -157,8 +157,8 @@ mod tests {
         assert_eq!(Inner::KEYS, ["a", "b"]);
         assert_eq!(
             Outer::TS,
-            "/** Two\n * lines. */\nexport interface OuterOptions extends BaseOptions {\n  \
-             /** First line,\n   * second line. */\n  name: string;\n  nested?: {\n    \
+            "/** Two\n *  lines. */\nexport interface OuterOptions extends BaseOptions {\n  \
+             /** First line,\n   *  second line. */\n  name: string;\n  nested?: {\n    \
              /** One line. */\n    a?: number;\n    b: string;\n  };\n  plain?: boolean;\n}\n"
         );
     }

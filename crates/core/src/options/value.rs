@@ -31,16 +31,25 @@ impl OptValue {
         matches!(self, OptValue::Undefined | OptValue::Null)
     }
 
+    /// What JS `typeof` says of it.
+    pub fn type_of(&self) -> &str {
+        match self {
+            OptValue::Undefined => "undefined",
+            OptValue::Bool(_) => "boolean",
+            OptValue::Number(_) => "number",
+            OptValue::String(_) => "string",
+            OptValue::Function(_) => "function",
+            OptValue::Null | OptValue::Array(_) | OptValue::Object(..) => "object",
+            OptValue::Other(t) => t,
+        }
+    }
+
     /// A short description for error messages: `the string "2000"`, `-5`, or the `typeof`.
     pub fn describe(&self) -> String {
         match self {
             OptValue::String(s) => format!("the string {:?}", crate::error::truncate(s, 30)),
             OptValue::Number(n) => n.to_string(),
-            OptValue::Undefined => "undefined".into(),
-            OptValue::Bool(_) => "boolean".into(),
-            OptValue::Function(_) => "function".into(),
-            OptValue::Null | OptValue::Array(_) | OptValue::Object(..) => "object".into(),
-            OptValue::Other(t) => t.clone(),
+            other => other.type_of().to_string(),
         }
     }
 }
