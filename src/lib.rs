@@ -13,7 +13,7 @@
 //! `llm_memory::memory::Memory` and `llm_memory::redact::Redactor` keep working.
 
 pub use llm_memory_core::{
-    context, error, history, llm, memory, message, recall, store, summary, time, tokens,
+    context, error, history, llm, memory, message, options, recall, store, summary, time, tokens,
 };
 #[cfg(feature = "encoder")]
 pub use llm_memory_encoder as ner;

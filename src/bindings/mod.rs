@@ -22,6 +22,7 @@ mod memory_privacy;
 mod memory_store;
 #[cfg(feature = "encoder")]
 mod ner_model;
+mod option_tree;
 mod options;
 mod recall_hooks;
 #[cfg(feature = "redact")]

@@ -42,27 +42,6 @@ export interface ExtractOp {
   importance?: number;
 }
 
-export interface RememberOptions {
-  category?: string;
-  /** 0..1 (default 0.5); weighs retrieval. */
-  importance?: number;
-  /** What the fact is about; facts with the same subject supersede each other (default: found in the text). */
-  subject?: string;
-}
-
-export interface FactsOptions {
-  /** Also the superseded and deleted facts (default false). */
-  all?: boolean;
-}
-
-export interface RecallOptions {
-  /** Results (default 5). */
-  k?: number;
-  kinds?: ("turn" | "fact" | "episode")[];
-  /** Only facts in this category. */
-  category?: string;
-}
-
 export interface RecallHit {
   id: string;
   kind: "turn" | "fact" | "episode";
