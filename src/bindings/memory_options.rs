@@ -50,7 +50,7 @@ pub fn resolve(js: &JsOptions, parsed: MemoryOptions) -> Result<ParsedOptions, J
         counter,
         summarize: js.function(parsed.summarize),
         summary_timeout_ms: parsed.summary_timeout_ms,
-        recall: super::recall_hooks::parse_options(js, &parsed)?,
+        recall: super::recall_hooks::parse_options(js, parsed.summarize, parsed.recall)?,
         redact,
         config: parsed.config,
     })

@@ -203,8 +203,8 @@ impl Memory {
     ) -> Result<Memory, JsValue> {
         let js = JsOptions::read(&options, "Memory.open options")?;
         let opts = SessionOptions::open(&js.tree, BUILD_PARTS).js()?;
-        let parsed = memory_options::resolve(&js, opts.memory.clone())?;
         let open = open_options(&js, &opts)?;
+        let parsed = memory_options::resolve(&js, opts.memory)?;
         // `SessionOptions::open` refuses options without a session.
         let session = open.session.clone().unwrap_or_default();
         let now = js_sys::Date::now();
@@ -308,8 +308,8 @@ impl Memory {
         let options = options.unwrap_or(JsValue::UNDEFINED);
         let js = JsOptions::read(&options, "Memory.import options")?;
         let opts = SessionOptions::import(&js.tree, BUILD_PARTS).js()?;
-        let parsed = memory_options::resolve(&js, opts.memory.clone())?;
         let open = open_options(&js, &opts)?;
+        let parsed = memory_options::resolve(&js, opts.memory)?;
         let max_bytes = opts
             .max_bytes
             .unwrap_or(crate::store::document::DEFAULT_MAX_IMPORT_BYTES);

@@ -15,7 +15,7 @@ use crate::memory::{
     ContextExtras, EmbedRound, ExtractAnswer, ExtractOutcome, Memory as Core,
     IN_PAGE_ITEMS_PER_SEARCH,
 };
-use crate::options::memory::MemoryOptions;
+use crate::options::Handle;
 use js_sys::{Array, Function};
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -63,8 +63,11 @@ impl Default for RecallHooks {
 }
 
 /// Finds the callbacks and the `EmbedModel` the core read from the Memory options.
-pub fn parse_options(js: &JsOptions, o: &MemoryOptions) -> Result<RecallOptions, JsValue> {
-    let r = &o.recall;
+pub fn parse_options(
+    js: &JsOptions,
+    summarize: Option<Handle>,
+    r: crate::options::memory::RecallOptions,
+) -> Result<RecallOptions, JsValue> {
     Ok(RecallOptions {
         extract: js.function(r.extract),
         llm: js.function(r.llm),
@@ -73,8 +76,8 @@ pub fn parse_options(js: &JsOptions, o: &MemoryOptions) -> Result<RecallOptions,
             Some(h) => Some(super::build_parts::embedder_of(js.value(h))?),
             None => None,
         },
-        summarize: js.function(o.summarize),
-        parsed: r.clone(),
+        summarize: js.function(summarize),
+        parsed: r,
     })
 }
 

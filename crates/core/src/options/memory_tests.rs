@@ -66,8 +66,10 @@ fn lays_the_options_over_the_base_config() {
 
 #[test]
 fn absent_undefined_and_null_keep_the_base() {
-    let mut base = MemoryConfig::default();
-    base.strategy = Strategy::Window;
+    let mut base = MemoryConfig {
+        strategy: Strategy::Window,
+        ..Default::default()
+    };
     base.limits.max_turns = Some(3);
     for v in [
         OptValue::Undefined,

@@ -159,15 +159,8 @@ impl<'a> Opts<'a> {
 
     /// Fails on keys outside `known`, suggesting the closest known one (typos like `maxToken`).
     pub fn check_keys(&self, known: &[&'a str]) -> Result<()> {
-        self.check_keys_of(&[known])
-    }
-
-    /// As `check_keys`, for an object whose keys are declared in parts (`Memory.open` takes
-    /// the Memory options and its own).
-    pub fn check_keys_of(&self, lists: &[&[&'a str]]) -> Result<()> {
-        let known: Vec<&'a str> = lists.iter().flat_map(|l| l.iter().copied()).collect();
         #[cfg(debug_assertions)]
-        self.known.borrow_mut().extend(known.iter().copied());
+        self.known.borrow_mut().extend_from_slice(known);
         let Some(fields) = self.fields else {
             return Ok(());
         };

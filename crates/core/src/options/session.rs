@@ -101,7 +101,7 @@ impl SessionOptions {
     pub fn open(value: &OptValue, parts: BuildParts) -> Result<Self> {
         Opts::new(value, "Memory.open options")?;
         let o = Opts::new(value, "Memory options")?;
-        let memory = o_memory(&o, &[OpenOptionsSpec::KEYS], parts)?;
+        let memory = o_memory(&o, OpenOptionsSpec::KEYS, parts)?;
         let opened = Self::read(&o, memory, Some(parts))?;
         if opened.session.is_none() {
             return Err(Error::option(
@@ -115,12 +115,13 @@ impl SessionOptions {
     pub fn import(value: &OptValue, parts: BuildParts) -> Result<Self> {
         Opts::new(value, "Memory.import options")?;
         let o = Opts::new(value, "Memory options")?;
-        let open: Vec<&str> = OpenOptionsSpec::KEYS
+        let mut own: Vec<&str> = OpenOptionsSpec::KEYS
             .iter()
             .copied()
             .filter(|k| !matches!(*k, "sync" | "encrypt"))
             .collect();
-        let memory = o_memory(&o, &[&open, ImportOptionsSpec::KEYS], parts)?;
+        own.extend_from_slice(ImportOptionsSpec::KEYS);
+        let memory = o_memory(&o, &own, parts)?;
         let mut imported = Self::read(&o, memory, None)?;
         imported.overwrite = o.boolean("overwrite")?.unwrap_or(false);
         imported.max_bytes = o.uint("maxBytes")?;
@@ -156,10 +157,10 @@ impl SessionOptions {
 
 /// The Memory options of an object that also holds `own` keys (an unknown key is reported
 /// "in Memory options", where most keys are).
-fn o_memory<'a>(o: &Opts<'a>, own: &[&[&'a str]], parts: BuildParts) -> Result<MemoryOptions> {
-    let mut lists: Vec<&[&'a str]> = vec![super::memory::MemoryOptionsSpec::KEYS];
-    lists.extend_from_slice(own);
-    o.check_keys_of(&lists)?;
+fn o_memory<'a>(o: &Opts<'a>, own: &[&'a str], parts: BuildParts) -> Result<MemoryOptions> {
+    let mut known = super::memory::MemoryOptionsSpec::KEYS.to_vec();
+    known.extend_from_slice(own);
+    o.check_keys(&known)?;
     MemoryOptions::read(o, &MemoryConfig::default(), parts)
 }
 
