@@ -13,8 +13,8 @@
 //! `llm_memory::memory::Memory` and `llm_memory::redact::Redactor` keep working.
 
 pub use llm_memory_core::{
-    context, driver, error, history, js_types, llm, memory, message, recall, store, summary, time,
-    tokens,
+    context, driver, error, history, js_types, llm, memory, message, options, recall, store,
+    summary, time, tokens,
 };
 #[cfg(feature = "encoder")]
 pub use llm_memory_encoder as ner;

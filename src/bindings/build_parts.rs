@@ -2,20 +2,23 @@
 //! bindings use of them, and in a build without them (pkg-core) the coded error that names the
 //! build that has them. The only place in the bindings that asks which features are on.
 
-use super::errors::js_error;
-use crate::error::ErrorCode;
 use crate::memory::Redacting;
+use crate::options::BuildParts;
 use crate::store::document::RecordCheck;
 use std::rc::Rc;
 use wasm_bindgen::JsValue;
 
+/// What the core's option parsers may accept: the options of a part left out are refused there.
+pub const BUILD_PARTS: BuildParts = BuildParts {
+    redact: cfg!(feature = "redact"),
+    embedder: cfg!(feature = "encoder"),
+    sync: cfg!(feature = "sync"),
+};
+
 /// `NOT_IN_BUILD` for an option or class this build leaves out.
 #[allow(dead_code)]
 pub fn not_in_build(what: &str) -> JsValue {
-    js_error(
-        ErrorCode::NotInBuild,
-        &format!("{what} is not in this build (pkg-core): import the full build (pkg/) to use it"),
-    )
+    super::errors::thrown(crate::options::not_in_build(what))
 }
 
 /// The in-page embedder (`embedder: EmbedModel`).

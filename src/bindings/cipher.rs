@@ -1,14 +1,10 @@
 //! Encryption at rest (the `encrypt` option of `Memory.open`, or the sync key): an AES-GCM
 //! CryptoKey resolved once and the WebCrypto calls (`crypto.js`) that seal and open records.
 
-use crate::bindings::errors::invalid_option;
-use crate::bindings::options::Opts;
 use crate::error::{Error, ErrorCode};
 use crate::store::records::{sealed_data, Stored, SEALED_FIELD};
 use crate::store::{Record, RecordOp};
 use wasm_bindgen::prelude::*;
-
-const ENCRYPT_KEYS: &[&str] = &["key"];
 
 #[wasm_bindgen(module = "/src/bindings/crypto.js")]
 extern "C" {
@@ -169,16 +165,4 @@ impl Cipher {
         }
         Ok(out)
     }
-}
-
-/// Reads `encrypt` (`{ key }`); None when absent.
-pub fn encrypt_key(o: &Opts) -> Result<Option<JsValue>, JsValue> {
-    if !o.has("encrypt") {
-        return Ok(None);
-    }
-    let e = o.object("encrypt")?;
-    e.check_keys(ENCRYPT_KEYS)?;
-    e.get("key")
-        .map(Some)
-        .ok_or_else(|| invalid_option("encrypt.key is missing: a CryptoKey or { passphrase }"))
 }

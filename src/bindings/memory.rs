@@ -5,6 +5,7 @@
 use super::entry_input::{content_or_calls, parse_extra, parse_message, parse_step};
 use super::errors::js_error;
 use super::memory_options::{self, ParsedOptions};
+use super::option_tree::JsOptions;
 use super::options::string_arg;
 use super::storage::writer::Store;
 use super::to_js;
@@ -14,6 +15,7 @@ use crate::error::ErrorCode;
 use crate::history::steps::StepView;
 use crate::history::Role;
 use crate::memory::{Memory as Core, MemoryConfig};
+use crate::options::context::{ContextOptions, ContextOptionsSpec};
 use crate::tokens::ApproximateCounter;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -36,6 +38,9 @@ pub struct Memory {
     /// The last `recordEpisode()` call: the next one waits for it (see there).
     pub(super) episode_in_flight: RefCell<Option<js_sys::Promise>>,
 }
+
+#[wasm_bindgen(typescript_custom_section)]
+const CONTEXT_OPTIONS_TS: &str = ContextOptionsSpec::TS;
 
 fn now() -> f64 {
     js_sys::Date::now()
@@ -194,20 +199,12 @@ impl Memory {
         >,
     ) -> Result<js_sys::Promise, JsValue> {
         let options = options.unwrap_or(JsValue::UNDEFINED);
-        let o = super::options::Opts::new(&options, "context options")?;
-        o.check_keys(&["query", "tools", "detail"])?;
-        let query = o.string("query")?;
-        let tools = o.boolean("tools")?;
-        let detail = match o.string("detail")?.as_deref() {
-            None | Some("sent") => crate::context::Detail::Sent,
-            Some("all") => crate::context::Detail::All,
-            Some(other) => {
-                return Err(super::errors::invalid_option(format!(
-                    "detail must be \"sent\" or \"all\", got {:?}",
-                    crate::error::truncate(other, 40)
-                )))
-            }
-        };
+        let js = JsOptions::read(&options, "context options")?;
+        let ContextOptions {
+            query,
+            tools,
+            detail,
+        } = ContextOptions::parse(&js.tree).js()?;
         let ask = ContextAsk {
             query,
             tools,

@@ -5,15 +5,23 @@
 
 use super::driver::{now, run};
 use super::memory::Memory;
-use super::options::{string_arg, Opts};
-use super::recall_hooks::{parse_kinds, unit_f64};
+use super::option_tree::JsOptions;
+use super::options::string_arg;
 use super::to_js;
 use crate::bindings::errors::OrThrow;
 use crate::driver::{EmbedJob, ExtractJob};
-use crate::recall::facts::{FactStatus, NewFact};
+use crate::options::facts::{self, facts_all, remember_options, RecallOptions};
+use crate::recall::facts::FactStatus;
 use crate::recall::RecallQuery;
 use js_sys::Promise;
 use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen(typescript_custom_section)]
+const REMEMBER_OPTIONS_TS: &str = facts::RememberOptionsSpec::TS;
+#[wasm_bindgen(typescript_custom_section)]
+const FACTS_OPTIONS_TS: &str = facts::FactsOptionsSpec::TS;
+#[wasm_bindgen(typescript_custom_section)]
+const RECALL_OPTIONS_TS: &str = facts::RecallOptionsSpec::TS;
 
 #[wasm_bindgen]
 impl Memory {
@@ -29,14 +37,8 @@ impl Memory {
         >,
     ) -> Result<String, JsValue> {
         let text = string_arg(&text, "text")?;
-        let options = options.unwrap_or(JsValue::UNDEFINED);
-        let o = Opts::new(&options, "remember options")?;
-        o.check_keys(&["category", "importance", "subject"])?;
-        let opts = NewFact {
-            category: o.string("category")?,
-            importance: unit_f64(&o, "importance")?,
-            subject: o.string("subject")?,
-        };
+        let js = JsOptions::read(&options.unwrap_or(JsValue::UNDEFINED), "remember options")?;
+        let opts = remember_options(&js.tree).js()?;
         self.writable()?;
         let r = self.core.borrow_mut().remember(&text, opts, now()).js()?;
         self.changed();
@@ -54,12 +56,8 @@ impl Memory {
         >,
     ) -> Result<Promise, JsValue> {
         let query = string_arg(&query, "query")?;
-        let options = options.unwrap_or(JsValue::UNDEFINED);
-        let o = Opts::new(&options, "recall options")?;
-        o.check_keys(&["k", "kinds", "category"])?;
-        let k = o.uint("k")?.unwrap_or(5);
-        let category = o.string("category")?;
-        let kinds = parse_kinds(o.get("kinds"))?;
+        let js = JsOptions::read(&options.unwrap_or(JsValue::UNDEFINED), "recall options")?;
+        let RecallOptions { k, kinds, category } = RecallOptions::parse(&js.tree).js()?;
         let mut job = EmbedJob::search(&mut self.core.borrow_mut(), &self.job_hooks(), &query);
         let (core, callbacks, store) = (self.core.clone(), self.callbacks(), self.store.clone());
         Ok(wasm_bindgen_futures::future_to_promise(async move {
@@ -105,10 +103,8 @@ impl Memory {
         &self,
         #[wasm_bindgen(unchecked_param_type = "FactsOptions | undefined")] options: Option<JsValue>,
     ) -> Result<JsValue, JsValue> {
-        let options = options.unwrap_or(JsValue::UNDEFINED);
-        let o = Opts::new(&options, "facts options")?;
-        o.check_keys(&["all"])?;
-        let all = o.boolean("all")?.unwrap_or(false);
+        let js = JsOptions::read(&options.unwrap_or(JsValue::UNDEFINED), "facts options")?;
+        let all = facts_all(&js.tree).js()?;
         self.core.borrow_mut().sync_recall();
         let core = self.core.borrow();
         let facts: Vec<_> = core

@@ -3,11 +3,13 @@
 
 use super::errors::js_error;
 use super::memory::Memory;
-use super::options::{string_arg, Opts};
+use super::option_tree::JsOptions;
+use super::options::string_arg;
 use super::to_js;
 use crate::bindings::errors::OrThrow;
 use crate::error::ErrorCode;
 use crate::memory::{Erasure, ForgetOptions};
+use crate::options::{self, forget::ForgetOptionsSpec};
 use js_sys::{Promise, Reflect};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -15,11 +17,6 @@ use wasm_bindgen_futures::JsFuture;
 
 #[wasm_bindgen(typescript_custom_section)]
 const FORGET_TYPES: &'static str = r#"
-export interface ForgetOptions {
-  /** Keep the facts extracted from the forgotten turns (they are forgotten with them by default). */
-  keepDerived?: boolean;
-}
-
 /** What `forget` or `clear` erased, resolved once storage holds the erasure. */
 export interface ForgetReceipt {
   removed: {
@@ -47,12 +44,12 @@ export interface ForgetReceipt {
 }
 "#;
 
+#[wasm_bindgen(typescript_custom_section)]
+const FORGET_OPTIONS_TS: &str = ForgetOptionsSpec::TS;
+
 fn forget_options(v: Option<JsValue>) -> Result<ForgetOptions, JsValue> {
-    let o = Opts::new(&v.unwrap_or(JsValue::UNDEFINED), "forget options")?;
-    o.check_keys(&["keepDerived"])?;
-    Ok(ForgetOptions {
-        keep_derived: o.boolean("keepDerived")?.unwrap_or(false),
-    })
+    let js = JsOptions::read(&v.unwrap_or(JsValue::UNDEFINED), "forget options")?;
+    options::forget::forget_options(&js.tree).js()
 }
 
 #[wasm_bindgen]

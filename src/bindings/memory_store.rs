@@ -2,18 +2,21 @@
 //! `Memory.delete`, and on an instance `export`, `flush` and `close`. The storage I/O runs
 //! here; what to store comes from the core's change log.
 
-use super::cipher::{encrypt_key, Cipher};
+use super::build_parts::BUILD_PARTS;
+use super::cipher::Cipher;
 use super::errors::{invalid_option, js_error};
 use super::memory::Memory;
 use super::memory_options;
-use super::options::{string_arg, Opts};
+use super::option_tree::JsOptions;
+use super::options::string_arg;
 use super::storage::writer::{announce_deleted, Inbox, Store};
 use super::storage::{Backend, StorageKind};
 use super::sync::{sync_server, sync_spec, SyncSpec};
 use super::to_js;
 use crate::bindings::errors::OrThrow;
 use crate::error::ErrorCode;
-use crate::memory::{Memory as Core, MemoryConfig};
+use crate::memory::Memory as Core;
+use crate::options::session::{self, delete_options, SessionOptions};
 use crate::store::opening::{split_sync, Opening};
 use crate::store::records::validate_session_name;
 use crate::store::{parse_document, RecordOp, SessionDocument, SessionMeta};
@@ -23,18 +26,14 @@ use std::sync::Arc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
-const OPEN_KEYS: &[&str] = &[
-    "session", "storage", "ttlMs", "onError", "onChange", "sync", "encrypt",
-];
-const IMPORT_KEYS: &[&str] = &[
-    "session",
-    "storage",
-    "ttlMs",
-    "onError",
-    "onChange",
-    "overwrite",
-    "maxBytes",
-];
+#[wasm_bindgen(typescript_custom_section)]
+const OPEN_OPTIONS_TS: &str = session::OpenOptionsSpec::TS;
+#[wasm_bindgen(typescript_custom_section)]
+const SYNC_OPTIONS_TS: &str = session::SyncOptionsSpec::TS;
+#[wasm_bindgen(typescript_custom_section)]
+const DELETE_OPTIONS_TS: &str = session::DeleteOptionsSpec::TS;
+#[wasm_bindgen(typescript_custom_section)]
+const IMPORT_OPTIONS_TS: &str = session::ImportOptionsSpec::TS;
 
 struct OpenOptions {
     session: Option<String>,
@@ -48,31 +47,28 @@ struct OpenOptions {
     cipher: Option<Cipher>,
 }
 
-fn open_options(o: &Opts) -> Result<OpenOptions, JsValue> {
-    let session = o.string("session")?;
-    if let Some(s) = &session {
-        validate_session_name(s).js()?;
-    }
-    let storage = match o.string("storage")? {
-        Some(s) => StorageKind::parse(&s).js()?,
-        None => super::storage::default_here(),
-    };
-    let ttl_ms = o.number("ttlMs")?;
-    if ttl_ms.is_some_and(|t| t <= 0.0) {
-        return Err(invalid_option(
-            "ttlMs must be a positive number of milliseconds",
-        ));
-    }
+/// The JS side of the checked session options: the storage backend, the callbacks, the keys.
+fn open_options(js: &JsOptions, o: &SessionOptions) -> Result<OpenOptions, JsValue> {
     Ok(OpenOptions {
-        session,
-        storage,
-        ttl_ms,
-        on_error: o.function("onError")?,
-        on_change: o.function("onChange")?,
-        sync: sync_spec(o)?,
-        encrypt: encrypt_key(o)?,
+        session: o.session.clone(),
+        storage: storage_kind(o.storage.as_deref())?,
+        ttl_ms: o.ttl_ms,
+        on_error: js.function(o.on_error),
+        on_change: js.function(o.on_change),
+        sync: match &o.sync {
+            Some(s) => Some(sync_spec(js, s)?),
+            None => None,
+        },
+        encrypt: o.encrypt.map(|h| js.value(h).clone()),
         cipher: None,
     })
+}
+
+fn storage_kind(name: Option<&str>) -> Result<StorageKind, JsValue> {
+    match name {
+        Some(s) => StorageKind::parse(s).js(),
+        None => Ok(super::storage::default_here()),
+    }
 }
 
 /// The Memory over `core`, bound to its stored session (`open` and `import`).
@@ -177,13 +173,12 @@ impl Memory {
     pub async fn open(
         #[wasm_bindgen(unchecked_param_type = "OpenOptions")] options: JsValue,
     ) -> Result<Memory, JsValue> {
-        let o = Opts::new(&options, "Memory.open options")?;
-        let parsed = memory_options::parse_with(&options, &MemoryConfig::default(), OPEN_KEYS)?;
-        let open = open_options(&o)?;
-        let session = open
-            .session
-            .clone()
-            .ok_or_else(|| invalid_option("Memory.open needs session: the name of the chat"))?;
+        let js = JsOptions::read(&options, "Memory.open options")?;
+        let opts = SessionOptions::open(&js.tree, BUILD_PARTS).js()?;
+        let open = open_options(&js, &opts)?;
+        let parsed = memory_options::resolve(&js, opts.memory)?;
+        // `SessionOptions::open` refuses options without a session.
+        let session = open.session.clone().unwrap_or_default();
         let now = js_sys::Date::now();
         let backend = Backend::connect(open.storage).await.js()?;
         sweep_expired(&backend, now).await?;
@@ -255,11 +250,12 @@ impl Memory {
         >,
     ) -> Result<Memory, JsValue> {
         let options = options.unwrap_or(JsValue::UNDEFINED);
-        let o = Opts::new(&options, "Memory.import options")?;
-        let parsed = memory_options::parse_with(&options, &MemoryConfig::default(), IMPORT_KEYS)?;
-        let open = open_options(&o)?;
-        let max_bytes = o
-            .uint("maxBytes")?
+        let js = JsOptions::read(&options, "Memory.import options")?;
+        let opts = SessionOptions::import(&js.tree, BUILD_PARTS).js()?;
+        let open = open_options(&js, &opts)?;
+        let parsed = memory_options::resolve(&js, opts.memory)?;
+        let max_bytes = opts
+            .max_bytes
             .unwrap_or(crate::store::document::DEFAULT_MAX_IMPORT_BYTES);
         let text = match document.as_string() {
             Some(t) => t,
@@ -301,7 +297,7 @@ impl Memory {
             Err(e) if e.code == ErrorCode::CorruptStorage => true,
             Err(e) => return Err(super::errors::thrown(e)),
         };
-        if exists && o.boolean("overwrite")? != Some(true) {
+        if exists && !opts.overwrite {
             return Err(invalid_option(format!(
                 "session {:?} already exists in {}: pass overwrite: true to replace it, \
                  or session: \"another-name\"",
@@ -354,13 +350,13 @@ impl Memory {
         validate_session_name(&session).js()?;
         let (kind, sync) = match &storage {
             Some(v) if v.is_object() => {
-                let o = Opts::new(v, "Memory.delete options")?;
-                o.check_keys(&["storage", "sync"])?;
-                let kind = match o.string("storage")? {
-                    Some(s) => StorageKind::parse(&s).js()?,
-                    None => super::storage::default_here(),
+                let js = JsOptions::read(v, "Memory.delete options")?;
+                let (storage, sync) = delete_options(&js.tree, BUILD_PARTS).js()?;
+                let server = match &sync {
+                    Some(s) => Some(sync_server(s)?),
+                    None => None,
                 };
-                (kind, sync_server(&o)?)
+                (storage_kind(storage.as_deref())?, server)
             }
             other => (storage_arg(other)?, None),
         };
@@ -447,7 +443,7 @@ impl Memory {
 fn storage_arg(storage: &Option<JsValue>) -> Result<StorageKind, JsValue> {
     match storage {
         None => Ok(super::storage::default_here()),
-        Some(s) => Ok(StorageKind::parse(&string_arg(s, "storage")?).js()?),
+        Some(s) => storage_kind(Some(&string_arg(s, "storage")?)),
     }
 }
 

@@ -22,6 +22,7 @@ mod memory_privacy;
 mod memory_store;
 #[cfg(feature = "encoder")]
 mod ner_model;
+mod option_tree;
 mod options;
 mod recall_hooks;
 #[cfg(feature = "redact")]
@@ -36,7 +37,6 @@ mod sync;
 pub mod tokenizer;
 mod tokenizer_cache;
 mod types;
-mod types_recall;
 
 #[cfg(feature = "encoder")]
 pub use embed_model::EmbedModel;

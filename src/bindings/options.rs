@@ -27,10 +27,6 @@ impl Opts {
         })
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.obj.is_none()
-    }
-
     /// The raw value; `None` for a missing, undefined or null field.
     pub fn get(&self, key: &str) -> Option<JsValue> {
         let obj = self.obj.as_ref()?;

@@ -4,18 +4,17 @@
 
 use super::build_parts::not_in_build;
 use super::cipher::Cipher;
-use super::options::Opts;
+use super::option_tree::JsOptions;
+use crate::options::session::SyncSettings;
 use crate::store::{Record, RecordOp};
 use std::rc::Rc;
 use wasm_bindgen::JsValue;
 
 pub enum SyncSpec {}
 
-pub fn sync_spec(o: &Opts) -> Result<Option<SyncSpec>, JsValue> {
-    match o.has("sync") {
-        true => Err(not_in_build("sync")),
-        false => Ok(None),
-    }
+/// Never reached: the core refuses `sync` in this build (`BuildParts`).
+pub fn sync_spec(_: &JsOptions, _: &SyncSettings) -> Result<SyncSpec, JsValue> {
+    Err(not_in_build("sync"))
 }
 
 impl SyncSpec {
@@ -34,8 +33,8 @@ impl SyncSpec {
 
 pub enum SyncServer {}
 
-pub fn sync_server(o: &Opts) -> Result<Option<SyncServer>, JsValue> {
-    sync_spec(o).map(|_| None)
+pub fn sync_server(_: &SyncSettings) -> Result<SyncServer, JsValue> {
+    Err(not_in_build("sync"))
 }
 
 impl SyncServer {

@@ -12,6 +12,7 @@ pub mod js_types;
 pub mod llm;
 pub mod memory;
 pub mod message;
+pub mod options;
 pub mod recall;
 pub mod store;
 pub mod summary;

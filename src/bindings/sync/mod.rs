@@ -5,9 +5,9 @@
 pub mod link;
 
 use super::cipher::Cipher;
-use super::errors::invalid_option;
-use super::options::Opts;
+use super::option_tree::JsOptions;
 use crate::bindings::errors::OrThrow;
+use crate::options::session::SyncSettings;
 use crate::store::{Record, RecordOp};
 use crate::sync::{SyncEngine, SyncOptions};
 use link::SyncLink;
@@ -21,30 +21,11 @@ pub struct SyncSpec {
     pub key: JsValue,
 }
 
-const SYNC_KEYS: &[&str] = &["url", "token", "key", "intervalMs", "user"];
-
-/// Reads `sync` (`{ url, token, key, intervalMs?, user? }`); None when absent.
-pub fn sync_spec(o: &Opts) -> Result<Option<SyncSpec>, JsValue> {
-    if !o.has("sync") {
-        return Ok(None);
-    }
-    let s = o.object("sync")?;
-    s.check_keys(SYNC_KEYS)?;
-    let url = s
-        .string("url")?
-        .ok_or_else(|| invalid_option("sync.url is missing: the sync server's base URL"))?;
-    let token = s
-        .string("token")?
-        .ok_or_else(|| invalid_option("sync.token is missing: the account's bearer token"))?;
-    let key = s.get("key").ok_or_else(|| {
-        invalid_option(
-            "sync.key is missing: the server only ever stores ciphertext, so sync needs a \
-             CryptoKey (AES-GCM, non-extractable) or { passphrase }",
-        )
-    })?;
-    let options =
-        SyncOptions::new(&url, &token, s.number("intervalMs")?, s.string("user")?).js()?;
-    Ok(Some(SyncSpec { options, key }))
+/// The `sync` option the core checked, with the sync crate's checks of the URL and interval.
+pub fn sync_spec(js: &JsOptions, s: &SyncSettings) -> Result<SyncSpec, JsValue> {
+    let options = SyncOptions::new(&s.url, &s.token, s.interval_ms, s.user.clone()).js()?;
+    let key = s.key.map(|h| js.value(h).clone()).unwrap_or_default();
+    Ok(SyncSpec { options, key })
 }
 
 impl SyncSpec {
@@ -88,22 +69,11 @@ fn sync_prefix() -> String {
 /// The sync server of `Memory.delete`'s `sync` option (`{ url, token }`).
 pub struct SyncServer(SyncOptions);
 
-/// Reads `Memory.delete`'s `sync` option; None when absent.
-pub fn sync_server(o: &Opts) -> Result<Option<SyncServer>, JsValue> {
-    if !o.has("sync") {
-        return Ok(None);
-    }
-    let s = o.object("sync")?;
-    s.check_keys(SYNC_KEYS)?;
-    let url = s
-        .string("url")?
-        .ok_or_else(|| invalid_option("sync.url is missing"))?;
-    let token = s
-        .string("token")?
-        .ok_or_else(|| invalid_option("sync.token is missing"))?;
-    Ok(Some(SyncServer(
-        SyncOptions::new(&url, &token, None, None).js()?,
-    )))
+/// `Memory.delete`'s `sync` option (`{ url, token }`), checked by the core.
+pub fn sync_server(s: &SyncSettings) -> Result<SyncServer, JsValue> {
+    Ok(SyncServer(
+        SyncOptions::new(&s.url, &s.token, None, None).js()?,
+    ))
 }
 
 impl SyncServer {
