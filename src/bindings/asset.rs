@@ -5,27 +5,18 @@
 //! the next page load reads it from there instead of the network.
 
 use super::errors::{invalid_option, js_error};
-use super::options::{describe, Opts};
+use super::option_tree::JsOptions;
+use super::options::describe;
 use super::storage::idb::{self, IdbBackend};
+use crate::bindings::errors::OrThrow;
 use crate::error::ErrorCode;
+use crate::options::assets::{LoadOptions as CoreLoadOptions, LoadOptionsSpec};
 use js_sys::Function;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 #[wasm_bindgen(typescript_custom_section)]
-const LOAD_TYPES: &'static str = r#"
-/** Options of `Tokenizer.fromUrl`, `NerModel.fromUrl` and `EmbedModel.fromUrl`. */
-export interface LoadOptions {
-  /** Called as the file downloads (`total` is undefined when the server does not say), and
-   *  once with the whole size when it comes from the cache. */
-  onProgress?: (progress: { loaded: number; total?: number }) => void;
-  /** Keep the file in IndexedDB under its URL and load it from there next time (default true).
-   *  Give a new file a new URL (a version in the path). */
-  cache?: boolean;
-  /** Stops the download: the promise rejects with `ABORTED`. */
-  signal?: AbortSignal;
-}
-"#;
+const LOAD_OPTIONS_TS: &str = LoadOptionsSpec::TS;
 
 #[wasm_bindgen(module = "/src/bindings/fetch_asset.js")]
 extern "C" {
@@ -46,10 +37,11 @@ pub struct LoadOptions {
 
 impl LoadOptions {
     pub fn read(options: &JsValue, what: &'static str) -> Result<LoadOptions, JsValue> {
-        let o = Opts::new(options, what)?;
-        o.check_keys(&["onProgress", "cache", "signal"])?;
-        let signal = match o.get("signal") {
+        let js = JsOptions::read(options, what)?;
+        let o = CoreLoadOptions::parse(&js.tree, what).js()?;
+        let signal = match o.signal.map(|h| js.value(h).clone()) {
             None => JsValue::UNDEFINED,
+            // An AbortSignal's `aborted` is inherited: the tree sees own keys only.
             Some(s) if js_sys::Reflect::has(&s, &"aborted".into()).unwrap_or(false) => s,
             Some(s) => {
                 return Err(invalid_option(format!(
@@ -59,8 +51,8 @@ impl LoadOptions {
             }
         };
         Ok(LoadOptions {
-            on_progress: o.function("onProgress")?,
-            cache: o.boolean("cache")?.unwrap_or(true),
+            on_progress: js.function(o.on_progress),
+            cache: o.cache,
             signal,
         })
     }

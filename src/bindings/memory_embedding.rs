@@ -5,15 +5,15 @@
 
 use super::driver::run;
 use super::memory::Memory;
-use super::options::Opts;
+use super::option_tree::JsOptions;
 use crate::bindings::errors::OrThrow;
 use crate::driver::EmbedJob;
+use crate::options::assets::{pending_limit, EmbedPendingOptionsSpec};
 use js_sys::Promise;
 use wasm_bindgen::prelude::*;
 
-/// Items `embedPending()` embeds when given no `limit`: about a tenth of a second of the
-/// in-page model's work, short enough to run between a Worker's messages.
-const DEFAULT_PENDING_LIMIT: usize = 16;
+#[wasm_bindgen(typescript_custom_section)]
+const EMBED_PENDING_OPTIONS_TS: &str = EmbedPendingOptionsSpec::TS;
 
 #[wasm_bindgen]
 impl Memory {
@@ -33,14 +33,13 @@ impl Memory {
     #[wasm_bindgen(js_name = embedPending, unchecked_return_type = "Promise<number>")]
     pub fn embed_pending(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "{ limit?: number } | undefined")] options: Option<
+        #[wasm_bindgen(unchecked_param_type = "EmbedPendingOptions | undefined")] options: Option<
             JsValue,
         >,
     ) -> Result<Promise, JsValue> {
         let options = options.unwrap_or(JsValue::UNDEFINED);
-        let o = Opts::new(&options, "embedPending options")?;
-        o.check_keys(&["limit"])?;
-        let limit = o.uint("limit")?.unwrap_or(DEFAULT_PENDING_LIMIT);
+        let js = JsOptions::read(&options, "embedPending options")?;
+        let limit = pending_limit(&js.tree).js()?;
         let mut job =
             EmbedJob::backlog(&mut self.core.borrow_mut(), &self.job_hooks(), limit).js()?;
         let (core, callbacks, store) = (self.core.clone(), self.callbacks(), self.store.clone());

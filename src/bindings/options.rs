@@ -2,8 +2,9 @@
 //! message naming the option (`maxTokens must be a non-negative integer, got -5`), rather than a
 //! generic deserialization error.
 
-use super::errors::invalid_option;
-use js_sys::{Function, Object, Reflect};
+use super::errors::{invalid_option, thrown};
+use crate::options::reader::unknown_key;
+use js_sys::{Object, Reflect};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -38,21 +39,6 @@ impl Opts {
         self.get(key).is_some()
     }
 
-    pub fn uint(&self, key: &str) -> Result<Option<usize>, JsValue> {
-        let Some(v) = self.get(key) else {
-            return Ok(None);
-        };
-        match v.as_f64() {
-            Some(n) if n.is_finite() && n >= 0.0 && n.fract() == 0.0 && n <= u32::MAX as f64 => {
-                Ok(Some(n as usize))
-            }
-            _ => Err(invalid_option(format!(
-                "{key} must be a non-negative integer, got {}",
-                describe(&v)
-            ))),
-        }
-    }
-
     pub fn number(&self, key: &str) -> Result<Option<f64>, JsValue> {
         let Some(v) = self.get(key) else {
             return Ok(None);
@@ -75,24 +61,6 @@ impl Opts {
             .ok_or_else(|| invalid_option(format!("{key} must be a string, got {}", describe(&v))))
     }
 
-    pub fn boolean(&self, key: &str) -> Result<Option<bool>, JsValue> {
-        let Some(v) = self.get(key) else {
-            return Ok(None);
-        };
-        v.as_bool().map(Some).ok_or_else(|| {
-            invalid_option(format!("{key} must be true or false, got {}", describe(&v)))
-        })
-    }
-
-    pub fn function(&self, key: &str) -> Result<Option<Function>, JsValue> {
-        let Some(v) = self.get(key) else {
-            return Ok(None);
-        };
-        v.dyn_into::<Function>()
-            .map(Some)
-            .map_err(|v| invalid_option(format!("{key} must be a function, got {}", describe(&v))))
-    }
-
     pub fn object(&self, key: &'static str) -> Result<Opts, JsValue> {
         match self.get(key) {
             Some(v) => Opts::new(&v, key),
@@ -112,17 +80,7 @@ impl Opts {
         for key in keys.iter() {
             let key = key.as_string().unwrap_or_default();
             if !known.contains(&key.as_str()) {
-                let hint = known
-                    .iter()
-                    .min_by_key(|k| edit_distance(k, &key))
-                    .filter(|k| edit_distance(k, &key) <= 3)
-                    .map(|k| format!(" (did you mean {k}?)"))
-                    .unwrap_or_default();
-                return Err(invalid_option(format!(
-                    "unknown option {key:?} in {}{hint}; known options: {}",
-                    self.what,
-                    known.join(", ")
-                )));
+                return Err(thrown(unknown_key(&key, known, self.what)));
             }
         }
         Ok(())
@@ -130,20 +88,6 @@ impl Opts {
 }
 
 pub use super::js::describe;
-
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut cur = vec![i + 1; b.len() + 1];
-        for (j, cb) in b.iter().enumerate() {
-            let cost = usize::from(!ca.eq_ignore_ascii_case(cb));
-            cur[j + 1] = (prev[j] + cost).min(prev[j + 1] + 1).min(cur[j] + 1);
-        }
-        prev = cur;
-    }
-    prev[b.len()]
-}
 
 /// A required string argument, with a coded error instead of wasm-bindgen's TypeError.
 #[wasm_bindgen(module = "/src/bindings/json.js")]

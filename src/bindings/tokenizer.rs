@@ -5,7 +5,8 @@
 use super::entry_input::parse_message;
 use super::errors::{invalid_option, js_error};
 #[cfg(feature = "chat-template")]
-use super::options::Opts;
+#[cfg(feature = "chat-template")]
+use super::option_tree::JsOptions;
 use super::options::{describe, string_arg};
 use crate::bindings::errors::OrThrow;
 use crate::error::ErrorCode;
@@ -22,13 +23,7 @@ use wasm_bindgen::JsCast;
 
 #[cfg(feature = "chat-template")]
 #[wasm_bindgen(typescript_custom_section)]
-const CHAT_TYPES: &'static str = r#"
-/** Options of `Tokenizer.countChat` and `Tokenizer.renderChat`. */
-export interface ChatTemplateOptions {
-  /** Append the header that opens the assistant's reply, as sent for a completion (default true). */
-  addGenerationPrompt?: boolean;
-}
-"#;
+const CHAT_TEMPLATE_OPTIONS_TS: &str = crate::options::assets::ChatTemplateOptionsSpec::TS;
 
 /// Counts tokens the way a model does. Load a model's `tokenizer.json` with
 /// `Tokenizer.fromJson`, or use `Tokenizer.approximate()` when no vocabulary is at hand.
@@ -283,13 +278,12 @@ impl Tokenizer {
         let object_arguments = object_arguments(&messages);
         let messages = chat_messages(&messages)?;
         let template = self.chat_template(&config)?;
-        let o = Opts::new(
+        let js = JsOptions::read(
             &options.unwrap_or(JsValue::UNDEFINED),
             "chat template options",
         )?;
-        o.check_keys(&["addGenerationPrompt"])?;
         let opts = RenderOptions {
-            add_generation_prompt: o.boolean("addGenerationPrompt")?.unwrap_or(true),
+            add_generation_prompt: crate::options::assets::add_generation_prompt(&js.tree).js()?,
             now_ms: Some(js_sys::Date::now()),
             object_arguments,
         };

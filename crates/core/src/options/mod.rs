@@ -6,6 +6,7 @@
 
 #[macro_use]
 pub mod schema;
+pub mod assets;
 pub mod context;
 pub mod facts;
 pub mod forget;

@@ -164,24 +164,28 @@ impl<'a> Opts<'a> {
         let Some(fields) = self.fields else {
             return Ok(());
         };
-        for (key, _) in fields {
-            if known.contains(&key.as_str()) {
-                continue;
-            }
-            let hint = known
-                .iter()
-                .min_by_key(|k| edit_distance(k, key))
-                .filter(|k| edit_distance(k, key) <= 3)
-                .map(|k| format!(" (did you mean {k}?)"))
-                .unwrap_or_default();
-            return Err(Error::option(format!(
-                "unknown option {key:?} in {}{hint}; known options: {}",
-                self.what,
-                known.join(", ")
-            )));
+        match fields
+            .iter()
+            .find(|(key, _)| !known.contains(&key.as_str()))
+        {
+            Some((key, _)) => Err(unknown_key(key, known, self.what)),
+            None => Ok(()),
         }
-        Ok(())
     }
+}
+
+/// The error for `key`, not among `known` in `what`, suggesting the closest known one.
+pub fn unknown_key(key: &str, known: &[&str], what: &str) -> Error {
+    let hint = known
+        .iter()
+        .min_by_key(|k| edit_distance(k, key))
+        .filter(|k| edit_distance(k, key) <= 3)
+        .map(|k| format!(" (did you mean {k}?)"))
+        .unwrap_or_default();
+    Error::option(format!(
+        "unknown option {key:?} in {what}{hint}; known options: {}",
+        known.join(", ")
+    ))
 }
 
 /// Levenshtein distance, ignoring ASCII case (`maxtokens` is `maxTokens`).
