@@ -157,7 +157,7 @@ impl Memory {
                 )),
             };
         let extra = parse_extra(&extra.unwrap_or(JsValue::UNDEFINED))?;
-        let content = content_or_calls(role, text, &extra)?;
+        let content = content_or_calls(role, text, &extra).js()?;
         self.writable()?;
         let id = self
             .core

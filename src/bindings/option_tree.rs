@@ -13,6 +13,12 @@ use wasm_bindgen::JsCast;
 /// patterns, metadata) costs nothing.
 const MAX_DEPTH: usize = 3;
 
+/// Levels read below an entry (`toolCalls[i].function.name`).
+const ENTRY_DEPTH: usize = 4;
+
+/// Fields whose objects are app data, read as JSON text when the core asks, never as a tree.
+const APP_DATA: &[&str] = &["metadata", "arguments"];
+
 /// An options value, converted, with the JS values its handles name.
 pub struct JsOptions {
     pub tree: OptValue,
@@ -23,9 +29,24 @@ impl JsOptions {
     /// `what` names the value in the error a throwing Proxy causes ("Memory options could not
     /// be read: ...").
     pub fn read(value: &JsValue, what: &str) -> Result<JsOptions, JsValue> {
+        JsOptions::read_to(value, what, MAX_DEPTH)
+    }
+
+    /// An entry, message or step: a tool call's `function.name` is four levels down. App data
+    /// (`metadata`, a call's `arguments`) keeps its handle unread: the core asks for its JSON.
+    pub fn read_entry(value: &JsValue, what: &str) -> Result<JsOptions, JsValue> {
+        JsOptions::read_to(value, what, ENTRY_DEPTH)
+    }
+
+    fn read_to(value: &JsValue, what: &str, depth: usize) -> Result<JsOptions, JsValue> {
         let mut values = Vec::new();
-        let tree = convert(value, what, 0, &mut values)?;
+        let tree = convert(value, what, depth, &mut values)?;
         Ok(JsOptions { tree, values })
+    }
+
+    /// The JSON text of the app data behind a handle (`crate::options::entry`).
+    pub fn json(&self, handle: Handle) -> Result<String, String> {
+        super::options::json_string(self.value(handle))
     }
 
     /// The JS value behind a handle of this tree.
@@ -39,10 +60,11 @@ impl JsOptions {
     }
 }
 
+/// `left`: levels still to read below `v`.
 fn convert(
     v: &JsValue,
     what: &str,
-    depth: usize,
+    left: usize,
     values: &mut Vec<JsValue>,
 ) -> Result<OptValue, JsValue> {
     Ok(if v.is_undefined() {
@@ -61,21 +83,25 @@ fn convert(
         OptValue::Other(v.js_typeof().as_string().unwrap_or_default())
     } else if super::js::is_array(v) {
         let mut items = Vec::new();
-        if depth < MAX_DEPTH {
+        if left > 0 {
             for item in super::js::items(v, what).map_err(invalid_option)?.iter() {
-                items.push(convert(&item, what, depth + 1, values)?);
+                items.push(convert(&item, what, left - 1, values)?);
             }
         }
         OptValue::Array(items)
     } else {
         let handle = keep(values, v);
         let mut fields = Vec::new();
-        if depth < MAX_DEPTH {
+        if left > 0 {
             for key in super::js::keys(v, what).map_err(invalid_option)?.iter() {
                 let name = key.as_string().unwrap_or_default();
                 // A getter that throws reads as absent, as `Reflect.get` did before.
                 let value = Reflect::get(v, &key).unwrap_or(JsValue::UNDEFINED);
-                let value = convert(&value, &name, depth + 1, values)?;
+                let value = match APP_DATA.contains(&name.as_str()) && value.is_object() {
+                    // Arrays too: the core asks for app data's JSON by its handle.
+                    true => OptValue::Object(keep(values, &value), Vec::new()),
+                    false => convert(&value, &name, left - 1, values)?,
+                };
                 fields.push((name, value));
             }
         }

@@ -8,6 +8,7 @@
 pub mod schema;
 pub mod assets;
 pub mod context;
+pub mod entry;
 pub mod facts;
 pub mod forget;
 pub mod memory;
