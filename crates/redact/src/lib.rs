@@ -21,6 +21,11 @@ mod scan;
 pub mod validate;
 pub mod vault;
 
+/// The TypeScript of the Redactor's options and results, for the JS face's `.d.ts`.
+pub const TYPESCRIPT_API: &str = include_str!("redactor.d.ts");
+#[cfg(test)]
+mod typescript_tests;
+
 pub use config::{CustomPattern, Mode, ModelOption, RedactorConfig, DEFAULT_MIN_SCORE};
 pub use egress::Counts;
 pub use entity::EntityType;

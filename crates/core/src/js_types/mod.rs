@@ -7,6 +7,7 @@ pub const MESSAGES: &str = include_str!("messages.d.ts");
 pub const CONTEXT: &str = include_str!("context.d.ts");
 pub const STORE: &str = include_str!("store.d.ts");
 pub const RECALL: &str = include_str!("recall.d.ts");
+pub const FORGET: &str = include_str!("forget.d.ts");
 
 pub mod shape;
 #[cfg(test)]

@@ -2,7 +2,7 @@
 //! every field declared as always there is written.
 
 use super::shape::{check, interfaces};
-use super::{CONTEXT, MESSAGES, RECALL, STORE};
+use super::{CONTEXT, FORGET, MESSAGES, RECALL, STORE};
 use crate::context::{Limits, Strategy};
 use crate::history::{NewEntry, Role};
 use crate::memory::{ContextExtras, Memory, MemoryConfig};
@@ -220,4 +220,14 @@ fn the_reader_finds_fields_and_knows_optional_ones() {
         [("a".into(), false), ("b".into(), true), ("e".into(), false)]
     );
     assert_eq!(ts["B"], [("f".into(), true), ("g".into(), false)]);
+}
+
+#[test]
+fn a_forget_receipt_is_as_declared() {
+    let mut m = chat();
+    let id = m.entries()[0].id.clone();
+    let erasure = m.erase(&id, Default::default(), 1.8e12).unwrap();
+    let receipt = json(&erasure);
+    check(&interfaces(FORGET), "ForgetReceipt", &receipt, &["stored"]);
+    assert_eq!(receipt["removed"]["turns"][0], serde_json::json!(id));
 }
