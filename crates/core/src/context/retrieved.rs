@@ -149,20 +149,15 @@ pub fn pick(
         }
     }
     // Token counts are not always additive across line breaks: render, count exactly, and
-    // drop the weakest item until the sections fit.
+    // drop the last-ranked item until the sections fit. By rank, not by score: the best find of
+    // each signal is ranked first whatever its score (an old turn's is low), and stays.
     loop {
         let picked = render(input, &chosen, counter, overhead);
         if picked.tokens <= remaining || chosen.is_empty() {
             return picked;
         }
-        let weakest = (0..chosen.len())
-            .min_by(|&a, &b| {
-                input.items[chosen[a].0]
-                    .score
-                    .total_cmp(&input.items[chosen[b].0].score)
-            })
-            .unwrap_or(0);
-        chosen.remove(weakest);
+        let last = (0..chosen.len()).max_by_key(|&a| chosen[a].0).unwrap_or(0);
+        chosen.remove(last);
     }
 }
 

@@ -199,20 +199,30 @@ fn best_of_each_signal_first(mut items: Vec<RetrievedItem>) -> Vec<RetrievedItem
             .max_by(|a, b| a.1.total_cmp(&b.1).then(b.0.cmp(&a.0)))
             .map(|(i, _)| i)
     };
-    // An old value goes with its correction, which goes just before it.
+    // An old value goes with its corrections, which go just before it: the whole chain, or
+    // the oldest would wait for a correction ranked far behind and never be sent.
     let to_front = |items: &mut Vec<RetrievedItem>, i: usize| {
-        let mut it = items.remove(i);
-        // Sent for its own signal, not as a neighbour: it goes whether its neighbour does or not.
-        it.neighbour_of = None;
-        let newer = it.corrected_by.and_then(|e| {
-            items
-                .iter()
-                .position(|x| x.source == RetrievedSource::Entry(e))
-        });
+        let it = items.remove(i);
+        let mut newer = it.corrected_by;
         items.insert(0, it);
-        if let Some(p) = newer {
-            let c = items.remove(p + 1);
+        let mut moved = 1;
+        while moved < items.len() {
+            let Some(p) = newer.and_then(|e| {
+                items
+                    .iter()
+                    .position(|x| x.source == RetrievedSource::Entry(e))
+            }) else {
+                break;
+            };
+            let c = items.remove(p);
+            newer = c.corrected_by;
             items.insert(0, c);
+            moved += 1;
+        }
+        // Sent for its own signal (or as a correction of what is), not as a neighbour: each
+        // goes whether its neighbour does or not.
+        for x in items.iter_mut().take(moved) {
+            x.neighbour_of = None;
         }
     };
     // For meaning, the surest find that words missed (no shared word, or under half the best
