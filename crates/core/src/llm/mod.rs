@@ -1,7 +1,7 @@
 //! Requests for the app's one `llm` callback and what their answers mean. The core writes the
 //! messages (prompts in `prompts`), reads the answer (`json` tolerates what small models
-//! return), and when an answer is unusable asks once more with the reason; the binding only
-//! calls the function. Everything here is plain data: no JS, no clock.
+//! return), and when an answer is unusable asks once more with the reason; the driver
+//! (`crate::driver`) sequences the calls and the JS face only makes them. Everything here is plain data: no JS, no clock.
 
 pub mod extract;
 pub mod json;

@@ -1,9 +1,9 @@
 //! The engine's requests for the app's `llm` callback: a summary, a fact extraction or an
 //! episode, each written from what is sent (redacted when a redactor is set, like everything
-//! else that leaves), with the reader of its answer. The binding calls `llm`, feeds each answer
-//! to the exchange (which may ask once more), and hands the result to the same
-//! `complete_summary` / `finish_extraction` / `complete_episode` the app's own hooks use, so
-//! timeouts, late answers and failures behave as they do there.
+//! else that leaves), with the reader of its answer. The driver (`crate::driver`) asks for the
+//! `llm` call, feeds each answer to the exchange (which may ask once more), and hands the
+//! result to the same `complete_summary` / `finish_extraction` / `complete_episode` the app's
+//! own hooks use, so timeouts, late answers and failures behave as they do there.
 
 use super::{ExtractRequest, Memory};
 use crate::history::Role;

@@ -1,7 +1,7 @@
 //! Summary memory: when the turns older than the most recent few grow past a trigger, the
 //! engine asks the app's summarizer to fold them into a running summary. The core only plans
-//! (which turns, what prompt) and records the result; calling the summarizer is the binding's
-//! I/O. A failed or late summary loses nothing: the turns stay and trimming takes over.
+//! (which turns, what prompt) and records the result; `crate::driver` asks for the call, and
+//! making it is the JS face's I/O. A failed or late summary loses nothing: the turns stay and trimming takes over.
 
 use crate::error::{Error, Result};
 use crate::history::units::{group, UnitKind};
