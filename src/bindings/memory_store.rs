@@ -17,7 +17,7 @@ use crate::bindings::errors::OrThrow;
 use crate::error::ErrorCode;
 use crate::memory::Memory as Core;
 use crate::options::session::{self, delete_options, SessionOptions};
-use crate::store::opening::{split_sync, Opening};
+use crate::store::opening::{split_sync, stored_already, Import, Opening};
 use crate::store::records::validate_session_name;
 use crate::store::{parse_document, RecordOp, SessionDocument, SessionMeta};
 use crate::tokens::ApproximateCounter;
@@ -291,26 +291,19 @@ impl Memory {
         core.load_records(doc.records.clone()).js()?;
         core.set_id_prefix(&instance_prefix());
         let backend = Backend::connect(open.storage).await.js()?;
-        // A damaged stored session exists too, and `overwrite` is how to replace it.
-        let exists = match backend.load(&doc.session).await {
-            Ok(found) => found.is_some(),
-            Err(e) if e.code == ErrorCode::CorruptStorage => true,
-            Err(e) => return Err(super::errors::thrown(e)),
+        let loaded = backend.load(&doc.session).await.map(|l| l.is_some());
+        let import = Import {
+            session: &doc.session,
+            created_at: doc.created_at,
+            ttl_ms: open.ttl_ms.or(doc.ttl_ms),
+            exists: stored_already(loaded).js()?,
+            overwrite: opts.overwrite,
+            storage: open.storage.as_str(),
         };
-        if exists && !opts.overwrite {
-            return Err(invalid_option(format!(
-                "session {:?} already exists in {}: pass overwrite: true to replace it, \
-                 or session: \"another-name\"",
-                doc.session,
-                open.storage.as_str()
-            )));
-        }
-        let mut meta = SessionMeta::new(&doc.session, now, open.ttl_ms.or(doc.ttl_ms));
-        meta.created_at = doc.created_at;
-        meta.turns = core.entries().len();
-        let records = core.records();
-        meta.bytes = crate::store::StoredSizes::of(&records).total();
-        let ops: Vec<RecordOp> = records.into_iter().map(RecordOp::Put).collect();
+        let (meta, ops) = import
+            .plan(core.entries().len(), core.records(), now)
+            .js()?;
+        let exists = import.exists;
         // One step: a failed import (the quota) leaves the old session, or none, as it was.
         backend.replace(&meta, &ops).await.js()?;
         if exists {

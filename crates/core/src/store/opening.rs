@@ -5,7 +5,7 @@
 //! it links to that server at all. The JS face loads, decrypts and writes; this decides.
 
 use super::records::{is_sync_kind, sealed_data, Stored};
-use super::{Record, RecordOp, SessionMeta, SCHEMA_VERSION};
+use super::{Record, RecordOp, SessionMeta, StoredSizes, SCHEMA_VERSION};
 use crate::error::{Error, ErrorCode, Result};
 
 /// How a session opens.
@@ -85,6 +85,50 @@ impl Opening {
         let mut all: Vec<RecordOp> = records.into_iter().map(RecordOp::Put).collect();
         all.extend(sync_records.iter().cloned().map(RecordOp::Put));
         all
+    }
+}
+
+/// Whether a session is stored under the name an import takes, from what loading it gave: a
+/// damaged stored session exists too, and `overwrite` is how to replace it.
+pub fn stored_already(loaded: Result<bool>) -> Result<bool> {
+    match loaded {
+        Err(e) if e.code == ErrorCode::CorruptStorage => Ok(true),
+        other => other,
+    }
+}
+
+/// How an imported document is stored: refused over a stored session unless `overwrite`, then
+/// the session's bookkeeping (the document's creation time and ttl unless `ttl_ms` is given,
+/// the memory's turns and sizes) and every record, written in one step.
+pub struct Import<'a> {
+    pub session: &'a str,
+    pub created_at: f64,
+    pub ttl_ms: Option<f64>,
+    pub exists: bool,
+    pub overwrite: bool,
+    /// Where it goes, for the refusal's message.
+    pub storage: &'a str,
+}
+
+impl Import<'_> {
+    pub fn plan(
+        &self,
+        turns: usize,
+        records: Vec<Record>,
+        now: f64,
+    ) -> Result<(SessionMeta, Vec<RecordOp>)> {
+        if self.exists && !self.overwrite {
+            return Err(Error::option(format!(
+                "session {:?} already exists in {}: pass overwrite: true to replace it, or \
+                 session: \"another-name\"",
+                self.session, self.storage
+            )));
+        }
+        let mut meta = SessionMeta::new(self.session, now, self.ttl_ms);
+        meta.created_at = self.created_at;
+        meta.turns = turns;
+        meta.bytes = StoredSizes::of(&records).total();
+        Ok((meta, records.into_iter().map(RecordOp::Put).collect()))
     }
 }
 
@@ -192,5 +236,35 @@ mod tests {
         assert!(o.resealed(vec![], &[]).is_empty());
         let (rest, sync) = split_sync(vec![record("fact", false), record("sync-out", true)]);
         assert_eq!((rest.len(), sync.len()), (1, 1));
+    }
+
+    #[test]
+    fn an_import_over_a_stored_session_needs_overwrite() {
+        let import = |exists, overwrite| Import {
+            session: "chat",
+            created_at: 3.0,
+            ttl_ms: Some(9.0),
+            exists,
+            overwrite,
+            storage: "indexeddb",
+        };
+        let Stored::Other(r) = record("fact", false) else {
+            unreachable!()
+        };
+        let e = import(true, false)
+            .plan(0, vec![r.clone()], 5.0)
+            .unwrap_err();
+        assert_eq!(e.code, ErrorCode::InvalidOption);
+        assert!(e.message.contains("overwrite: true"), "{}", e.message);
+        let (meta, ops) = import(true, true).plan(2, vec![r], 5.0).unwrap();
+        assert_eq!(
+            (meta.created_at, meta.updated_at, meta.ttl_ms, meta.turns),
+            (3.0, 5.0, Some(9.0), 2)
+        );
+        assert!(meta.bytes > 0 && ops.len() == 1);
+        let damaged = Error::new(ErrorCode::CorruptStorage, "bad meta");
+        assert!(stored_already(Err(damaged)).unwrap());
+        let failed = Error::new(ErrorCode::StorageFailed, "io");
+        assert!(stored_already(Err(failed)).is_err());
     }
 }
