@@ -1,72 +1,80 @@
 //! Storage backends behind one small interface: `memory` (this JS realm only; Node and tests),
-//! `localstorage` (through gloo-storage) and `indexeddb`. Each stores a session's records and
-//! its meta; the core decides what to write, a backend only how.
+//! `localstorage` and `indexeddb`. Each stores a session's records and its meta. The core
+//! decides what to write, the key layout, how answers read and what a failure means
+//! (`crate::store::layout`, `crate::store::failure`); backends.js only does the I/O.
 
 pub mod idb;
-mod local;
-mod memory_backend;
 pub mod writer;
 
 use crate::error::Result;
-use crate::store::records::Stored;
-use crate::store::{RecordOp, SessionMeta};
+use crate::store::layout::{self, parse_loaded, parse_metas};
+use crate::store::{RecordOp, SessionMeta, StorageFailure};
+use js_sys::Array;
+use wasm_bindgen::prelude::*;
 
-pub use crate::store::layout::StorageKind;
+pub use crate::store::layout::{Loaded, StorageKind};
+
+#[wasm_bindgen(module = "/src/bindings/storage/backends.js")]
+extern "C" {
+    #[wasm_bindgen(js_name = indexedDbHere)]
+    fn indexed_db_here() -> bool;
+    #[wasm_bindgen(js_name = openBackend, catch)]
+    async fn open_backend(kind: &str) -> std::result::Result<JsValue, JsValue>;
+    /// Calls the backend's `method` with `args`.
+    #[wasm_bindgen(catch)]
+    async fn run(
+        backend: &JsValue,
+        method: &str,
+        args: Array,
+    ) -> std::result::Result<JsValue, JsValue>;
+}
 
 /// IndexedDB where the realm has it (browsers, workers), otherwise memory (Node).
 pub fn default_here() -> StorageKind {
-    match idb::available() {
+    match indexed_db_here() {
         true => StorageKind::IndexedDb,
         false => StorageKind::Memory,
     }
 }
 
-/// A session as loaded: its meta and every record.
-pub struct Loaded {
-    pub meta: SessionMeta,
-    pub records: Vec<Stored>,
-}
-
-pub enum Backend {
-    Memory(memory_backend::MemoryBackend),
-    Local(local::LocalBackend),
-    Idb(idb::IdbBackend),
+pub struct Backend {
+    kind: StorageKind,
+    js: JsValue,
 }
 
 impl Backend {
     pub async fn connect(kind: StorageKind) -> Result<Backend> {
-        Ok(match kind {
-            StorageKind::Memory => Backend::Memory(memory_backend::MemoryBackend),
-            StorageKind::LocalStorage => Backend::Local(local::LocalBackend::connect()?),
-            StorageKind::IndexedDb => Backend::Idb(idb::IdbBackend::connect().await?),
-        })
+        let js = open_backend(kind.as_str()).await;
+        let js = js.map_err(|e| failed(kind, "", e))?;
+        Ok(Backend { kind, js })
+    }
+
+    pub fn kind(&self) -> StorageKind {
+        self.kind
     }
 
     pub async fn load(&self, session: &str) -> Result<Option<Loaded>> {
-        match self {
-            Backend::Memory(b) => b.load(session),
-            Backend::Local(b) => b.load(session),
-            Backend::Idb(b) => b.load(session).await,
-        }
+        let texts = self.texts("load", session, &[place(session)]).await?;
+        parse_loaded(session, &texts)
     }
 
     /// Applies `ops` and stores `meta`; a backend with transactions does it atomically.
     pub async fn write(&self, meta: &SessionMeta, ops: &[RecordOp]) -> Result<()> {
-        match self {
-            Backend::Memory(b) => b.write(meta, ops),
-            Backend::Local(b) => b.write(meta, ops),
-            Backend::Idb(b) => b.write(meta, ops).await,
-        }
+        self.store(meta, ops, false).await
     }
 
     /// Replaces the whole session with `ops` (an import): on failure the session is as it
     /// was before, with nothing of the new records in it.
     pub async fn replace(&self, meta: &SessionMeta, ops: &[RecordOp]) -> Result<()> {
-        match self {
-            Backend::Memory(b) => b.replace(meta, ops),
-            Backend::Local(b) => b.replace(meta, ops),
-            Backend::Idb(b) => b.replace(meta, ops).await,
-        }
+        self.store(meta, ops, true).await
+    }
+
+    async fn store(&self, meta: &SessionMeta, ops: &[RecordOp], replace: bool) -> Result<()> {
+        let s = &meta.session;
+        let rows = serde_wasm_bindgen::to_value(&layout::op_rows(s, ops)).unwrap_or_default();
+        let text = serde_json::to_string(meta).unwrap_or_default();
+        let args = [place(s), text.into(), rows, replace.into()];
+        self.call("write", s, &args).await.map(drop)
     }
 
     /// Every stored session's bookkeeping; the first damaged one is an error naming it.
@@ -77,22 +85,42 @@ impl Backend {
     /// Every stored session's bookkeeping, each read on its own: one damaged session does
     /// not hide the others.
     pub async fn metas(&self) -> Result<Vec<Result<SessionMeta>>> {
-        match self {
-            Backend::Memory(b) => b.metas(),
-            Backend::Local(b) => b.metas(),
-            Backend::Idb(b) => b.metas().await,
-        }
+        let (prefix, suffix) = layout::META_KEYS;
+        let texts = self
+            .texts("metas", "", &[prefix.into(), suffix.into()])
+            .await?;
+        // IndexedDB answers with session names, the key-value stores with their meta keys.
+        let by_key = self.kind != StorageKind::IndexedDb;
+        Ok(parse_metas(&texts, by_key))
     }
 
     pub async fn delete(&self, session: &str) -> Result<()> {
-        match self {
-            Backend::Memory(b) => b.delete(session),
-            Backend::Local(b) => b.delete(session),
-            Backend::Idb(b) => b.delete(session).await,
-        }
+        self.call("delete", session, &[place(session)])
+            .await
+            .map(drop)
+    }
+
+    /// Calls the backend's `method`; a failure is worded by the core.
+    async fn call(&self, method: &str, session: &str, args: &[JsValue]) -> Result<JsValue> {
+        let answer = run(&self.js, method, args.iter().collect()).await;
+        answer.map_err(|e| failed(self.kind, session, e))
+    }
+
+    /// A read's answer: a flat list of texts.
+    async fn texts(&self, method: &str, session: &str, args: &[JsValue]) -> Result<Vec<String>> {
+        let answer = Array::from(&self.call(method, session, args).await?);
+        let text = |t: JsValue| t.as_string().unwrap_or_default();
+        Ok(answer.iter().map(text).collect())
     }
 }
 
-fn to_json<T: serde::Serialize>(v: &T) -> String {
-    serde_json::to_string(v).unwrap_or_default()
+/// Where a session's things are, as backends.js takes it (`layout::session_keys`).
+fn place(session: &str) -> JsValue {
+    serde_wasm_bindgen::to_value(&layout::session_keys(session)).unwrap_or_default()
+}
+
+/// A backend's rejection, worded by the core.
+fn failed(kind: StorageKind, session: &str, e: JsValue) -> crate::error::Error {
+    let failure: StorageFailure = serde_wasm_bindgen::from_value(e).unwrap_or_default();
+    failure.error(kind, session)
 }

@@ -55,7 +55,7 @@ fn channel_of(session: &str) -> Option<web_sys::BroadcastChannel> {
 
 /// Tells every tab that has `session` open (this one included) that it was deleted.
 pub fn announce_deleted(backend: &Backend, session: &str) {
-    if matches!(backend, Backend::Memory(_)) {
+    if backend.kind() == super::StorageKind::Memory {
         return;
     }
     if let Some(ch) = channel_of(session) {
@@ -93,7 +93,7 @@ impl Drop for Inbox {
 impl Inbox {
     /// None for the memory backend (nothing to share) or without BroadcastChannel.
     pub fn open(backend: &Backend, session: &str) -> Option<Inbox> {
-        if matches!(backend, Backend::Memory(_)) {
+        if backend.kind() == super::StorageKind::Memory {
             return None;
         }
         let channel = channel_of(session)?;

@@ -2,6 +2,7 @@
 //! stores, the export document, schema migrations and import checks.
 
 pub mod document;
+pub mod failure;
 pub mod layout;
 pub mod migrate;
 pub mod opening;
@@ -10,6 +11,7 @@ pub mod sizes;
 pub mod write_queue;
 
 pub use document::{parse_document, SessionDocument};
+pub use failure::StorageFailure;
 pub use records::{Record, RecordOp, SessionMeta, SCHEMA_VERSION};
 pub use sizes::StoredSizes;
 pub use write_queue::WriteQueue;

@@ -1,0 +1,212 @@
+// The storage backends' raw I/O, one shape for all three; storage/mod.rs calls a method with
+// `run`. Rust hands over where a session is (`place`: [name, meta key, records' prefix,
+// session's prefix], from the core's layout), JSON texts and the core's op rows
+// `[verb, kind, id, text, key]`, and parses what comes back: flat `[meta, label, text, ...]`
+// lists. A failure rejects with { step, name, message, bytes }, which the core words
+// (crates/core/src/store/failure.rs).
+
+const DB_NAME = "llm-memory";
+/** Version 2 added `prepared` (tokenizers' and models' compact forms). */
+const DB_VERSION = 2;
+const SESSION_STORES = ["records", "sessions"];
+
+function failure(step, e, bytes = 0) {
+  if (e?.step) return e;
+  return { step, name: String(e?.name ?? ""), message: String(e?.message ?? ""), bytes };
+}
+
+/** Runs `f`; what it throws or rejects with is a failure of `step`. */
+async function attempt(step, f) {
+  try {
+    return await f();
+  } catch (e) {
+    throw failure(step, e);
+  }
+}
+
+export function indexedDbHere() {
+  return globalThis.indexedDB != null;
+}
+
+/** Calls a backend's method: one import serves them all. */
+export async function run(backend, method, args) {
+  return backend[method](...args);
+}
+
+export async function openBackend(kind) {
+  if (kind === "memory") return new KeyValueBackend(inRealm, () => [...realm.keys()]);
+  if (kind === "indexeddb") return new IdbBackend(await openDb());
+  let storage = null;
+  try {
+    storage = globalThis.window?.localStorage ?? null;
+  } catch {} // privacy settings make the getter throw
+  if (storage === null) throw failure("unavailable");
+  return new KeyValueBackend(storage, () => Object.keys(storage));
+}
+
+async function openDb() {
+  if (!indexedDbHere()) throw failure("unavailable");
+  // A request's events fire in a later task, so the handlers set after this await are in time.
+  const open = await attempt("refused", async () => indexedDB.open(DB_NAME, DB_VERSION));
+  let blocked = false;
+  open.onupgradeneeded = () => {
+    for (const store of [...SESSION_STORES, "prepared"]) {
+      if (!open.result.objectStoreNames.contains(store)) open.result.createObjectStore(store);
+    }
+  };
+  open.onblocked = () => (blocked = true);
+  const db = await settled(open).catch((e) => {
+    throw failure(blocked ? "blocked" : "open", e);
+  });
+  db.onversionchange = () => db.close(); // never be the tab that blocks another's upgrade
+  return db;
+}
+
+/** A request's result once it succeeds. */
+function settled(request) {
+  return new Promise((resolve, reject) => {
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  });
+}
+
+/** Every key `[...prefix, ...]`: arrays sort after strings, so `[...prefix, []]` is above them. */
+const below = (prefix) => IDBKeyRange.bound(prefix, [...prefix, []]);
+
+/** `indexeddb`: stores `records` (key `[session, kind, id]`), `sessions` and `prepared`. */
+class IdbBackend {
+  constructor(db) {
+    this.db = db;
+  }
+
+  /** The results of the requests `f` makes of `stores` in one readonly transaction. */
+  read(stores, f) {
+    return attempt("read", () => {
+      const tx = this.db.transaction(stores, "readonly");
+      return Promise.all(f(...[stores].flat().map((s) => tx.objectStore(s))).map(settled));
+    });
+  }
+
+  /** The changes `f` makes to `stores` in one transaction (all or nothing), once committed.
+   * Relaxed durability: the commit does not wait for the disk flush, which is what makes
+   * per-turn writes cheap. */
+  change(step, stores, f) {
+    return attempt(step, () => {
+      const tx = this.db.transaction(stores, "readwrite", { durability: "relaxed" });
+      try {
+        f(...[stores].flat().map((s) => tx.objectStore(s)));
+      } catch (e) {
+        tx.abort(); // still active: a request that throws is never queued
+        throw e;
+      }
+      return new Promise((resolve, reject) => {
+        tx.oncomplete = () => resolve();
+        tx.onerror = tx.onabort = (e) => reject(tx.error ?? e.target?.error);
+      });
+    });
+  }
+
+  async load([session]) {
+    const [text, all] = await this.read(SESSION_STORES, (records, sessions) => [
+      sessions.get(session),
+      records.getAll(below([session])),
+    ]);
+    if (typeof text !== "string") return [];
+    return [text, ...all.flatMap((t, i) => [`records[${i}]`, t])];
+  }
+
+  write([session], text, ops, replace) {
+    return this.change("write", SESSION_STORES, (records, sessions) => {
+      if (replace) records.delete(below([session]));
+      for (const [verb, kind, id, value] of ops) {
+        if (verb === "put") records.put(value, [session, kind, id]);
+        else records.delete(verb === "del" ? [session, kind, id] : below([session, kind]));
+      }
+      sessions.put(text, session);
+    });
+  }
+
+  async metas() {
+    const [names, texts] = await this.read("sessions", (s) => [s.getAllKeys(), s.getAll()]);
+    // Both lists come in key order, so a damaged meta is named by its key.
+    return names.flatMap((name, i) => [String(name), texts[i]]);
+  }
+
+  delete([session]) {
+    return this.change("delete", SESSION_STORES, (records, sessions) => {
+      records.delete(below([session]));
+      sessions.delete(session);
+    });
+  }
+
+  async getPrepared(key) {
+    const [value] = await this.read("prepared", (prepared) => [prepared.get(key)]);
+    return value instanceof Uint8Array ? value : undefined;
+  }
+
+  putPrepared(key, bytes) {
+    return this.change("write", "prepared", (prepared) => prepared.put(bytes, key));
+  }
+}
+
+/** `localstorage` and `memory`: one key per record, so a turn is written whole or not at all
+ * and a burst of turns never rewrites the history. */
+class KeyValueBackend {
+  constructor(storage, allKeys) {
+    this.storage = storage;
+    this.allKeys = allKeys;
+  }
+
+  keys(prefix) {
+    return this.allKeys().filter((k) => k.startsWith(prefix));
+  }
+
+  set(key, text) {
+    try {
+      this.storage.setItem(key, text);
+    } catch (e) {
+      throw failure("write", e, new TextEncoder().encode(text).length);
+    }
+  }
+
+  async load([, meta, records]) {
+    const text = this.storage.getItem(meta);
+    if (text === null) return [];
+    return [text, ...this.keys(records).flatMap((k) => [k, this.storage.getItem(k)])];
+  }
+
+  /** With `replace` (an import), a failure (the quota) puts the session back as it was. */
+  async write(place, text, ops, replace) {
+    const before = replace ? this.keys(place[3]).map((k) => [k, this.storage.getItem(k)]) : [];
+    if (replace) await this.delete(place);
+    try {
+      for (const [verb, , , value, key] of ops) {
+        if (verb === "put") this.set(key, value);
+        else if (verb === "del") this.storage.removeItem(key);
+        else this.keys(key).forEach((k) => this.storage.removeItem(k));
+      }
+      this.set(place[1], text);
+    } catch (e) {
+      if (replace) await this.delete(place);
+      before.forEach(([k, v]) => this.set(k, v));
+      throw e;
+    }
+  }
+
+  async metas(prefix, suffix) {
+    const keys = this.keys(prefix).filter((k) => k.endsWith(suffix));
+    return keys.flatMap((k) => [k, this.storage.getItem(k)]);
+  }
+
+  async delete([, , , all]) {
+    this.keys(all).forEach((k) => this.storage.removeItem(k));
+  }
+}
+
+/** The `memory` backend's keys: this realm's only, shared by its every `Memory`. */
+const realm = new Map();
+const inRealm = {
+  getItem: (key) => realm.get(key) ?? null,
+  setItem: (key, text) => realm.set(key, text),
+  removeItem: (key) => realm.delete(key),
+};
