@@ -69,7 +69,8 @@ pub struct SyncLink {
     failures: Cell<u32>,
     tally: Cell<Tally>,
     timer: RefCell<Option<JsValue>>,
-    tick: RefCell<Option<Closure<dyn FnMut()>>>,
+    /// What the timer calls: a cycle.
+    tick: Closure<dyn FnMut()>,
 }
 
 impl SyncLink {
@@ -79,27 +80,26 @@ impl SyncLink {
         cipher: Cipher,
         engine: SyncEngine,
     ) -> Rc<SyncLink> {
-        let link = Rc::new(SyncLink {
-            options,
-            session: session.to_string(),
-            cipher,
-            engine: RefCell::new(engine),
-            store: RefCell::new(None),
-            schedule: RefCell::new(Schedule::default()),
-            failures: Cell::new(0),
-            tally: Cell::new(Tally::default()),
-            timer: RefCell::new(None),
-            tick: RefCell::new(None),
-        });
-        let weak = Rc::downgrade(&link);
-        let tick = Closure::<dyn FnMut()>::new(move || {
-            if let Some(link) = weak.upgrade() {
-                link.timer.borrow_mut().take();
-                link.request(None);
+        Rc::new_cyclic(|weak: &Weak<SyncLink>| {
+            let weak = weak.clone();
+            SyncLink {
+                options,
+                session: session.to_string(),
+                cipher,
+                engine: RefCell::new(engine),
+                store: RefCell::new(None),
+                schedule: RefCell::new(Schedule::default()),
+                failures: Cell::new(0),
+                tally: Cell::new(Tally::default()),
+                timer: RefCell::new(None),
+                tick: Closure::new(move || {
+                    if let Some(link) = weak.upgrade() {
+                        link.timer.borrow_mut().take();
+                        link.request(None);
+                    }
+                }),
             }
-        });
-        *link.tick.borrow_mut() = Some(tick);
-        link
+        })
     }
 
     pub fn set_store(&self, store: Weak<dyn LocalStore>) {
@@ -175,10 +175,8 @@ impl SyncLink {
 
     fn arm(&self, ms: f64) {
         self.disarm();
-        if let Some(tick) = self.tick.borrow().as_ref() {
-            let f: &Function = tick.as_ref().unchecked_ref();
-            *self.timer.borrow_mut() = Some(start_timer(f, ms));
-        }
+        let f: &Function = self.tick.as_ref().unchecked_ref();
+        *self.timer.borrow_mut() = Some(start_timer(f, ms));
     }
 
     /// The link's task: runs cycles while the schedule wants them, and does what each asks.

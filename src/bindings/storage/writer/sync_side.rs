@@ -59,17 +59,6 @@ impl Store {
             self.schedule();
         }
     }
-
-    /// The session was deleted on the server: remove it from local storage, tell the other
-    /// tabs, and stop storing here.
-    #[cfg(feature = "sync")]
-    pub async fn delete_everywhere_here(&self) -> crate::error::Result<()> {
-        let session = self.meta.borrow().session.clone();
-        self.writer.borrow_mut().deleted_on_server(&session);
-        self.backend.delete(&session).await?;
-        announce_deleted(&self.backend, &session);
-        Ok(())
-    }
 }
 
 #[cfg(feature = "sync")]
@@ -98,9 +87,17 @@ impl LocalStore for Store {
             .unwrap_or_default()
     }
 
+    /// The session was deleted on the server: remove it from local storage, tell the other
+    /// tabs, and stop storing here.
     fn deleted_on_server(
         self: Rc<Self>,
     ) -> std::pin::Pin<Box<dyn std::future::Future<Output = crate::error::Result<()>>>> {
-        Box::pin(async move { self.delete_everywhere_here().await })
+        Box::pin(async move {
+            let session = self.meta.borrow().session.clone();
+            self.writer.borrow_mut().deleted_on_server(&session);
+            self.backend.delete(&session).await?;
+            announce_deleted(&self.backend, &session);
+            Ok(())
+        })
     }
 }
