@@ -56,6 +56,14 @@ pub mod link {
         pub fn stop(&self) {
             match *self {}
         }
+
+        pub async fn pack(&self, _fresh: &[RecordOp]) -> crate::error::Result<Vec<RecordOp>> {
+            match *self {}
+        }
+
+        pub fn stored(self: &Rc<Self>, _ops: &[RecordOp]) {
+            match **self {}
+        }
     }
 }
 

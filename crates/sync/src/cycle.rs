@@ -44,8 +44,9 @@ pub trait Io {
     fn now(&self) -> f64;
 }
 
-/// Records moved since the instance opened: pushed, pulled, rewritten by compactions.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+/// Records moved since the instance opened: pushed, pulled, rewritten by compactions (what
+/// `mem.sync()` resolves with, as `{ pushed, pulled, compacted }`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
 pub struct Tally {
     pub pushed: usize,
     pub pulled: usize,

@@ -21,6 +21,7 @@ pub mod limits;
 pub mod outbox;
 pub mod protocol;
 pub mod pull;
+pub mod schedule;
 
 pub use compact::Compaction;
 pub use outbox::{Outgoing, Payload, PushBatch};
@@ -28,7 +29,7 @@ pub use protocol::{PullPage, PushAck, Response, SyncOptions};
 pub use pull::Pulled;
 
 use llm_memory_core::store::records::key;
-use llm_memory_core::store::Record;
+use llm_memory_core::store::{Record, RecordOp};
 use std::collections::{BTreeMap, HashSet};
 
 /// Local record kinds the sync keeps beside a session's records; the memory never sees them.
@@ -125,6 +126,32 @@ impl SyncEngine {
     pub fn is_gone(&self, kind: &str, id: &str) -> bool {
         self.gone.contains(&key(kind, id))
     }
+}
+
+/// A random id prefix for the sync records an instance mints: 12 base-36 characters, so two
+/// devices never pick the same. `random` gives numbers in [0, 1) (the core has no randomness).
+pub fn instance_prefix(mut random: impl FnMut() -> f64) -> String {
+    let mut s: String = (0..12)
+        .map(|_| {
+            let d = (random().clamp(0.0, 1.0) * 36.0) as u32;
+            std::char::from_digit(d.min(35), 36).unwrap_or('0')
+        })
+        .collect();
+    s.push('.');
+    s
+}
+
+/// What a session that never synced from this device sends first: every record it holds, and
+/// the cursor record that marks it done.
+pub fn first_push(records: Vec<Record>, now: f64) -> Vec<RecordOp> {
+    let mut ops: Vec<RecordOp> = records.into_iter().map(RecordOp::Put).collect();
+    ops.push(RecordOp::Put(Record {
+        kind: kind::CURSOR.into(),
+        id: "cursor".into(),
+        order: now,
+        data: serde_json::json!({ "seq": 0 }),
+    }));
+    ops
 }
 
 /// The `sync-gone` record id of a deleted record: `"<kind>:<id>"` (kinds have no `:`).

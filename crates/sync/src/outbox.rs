@@ -148,8 +148,29 @@ impl SyncEngine {
         ops
     }
 
-    /// Local changes were stored: the sync records among them wait for the server now.
-    pub fn note_stored(&mut self, ops: &[RecordOp]) {
+    /// What to encrypt for `outs`, in their order: the additional data that binds each to the
+    /// session and its id, and the plaintext.
+    pub fn to_seal(session: &str, outs: &[Outgoing]) -> (Vec<String>, Vec<String>) {
+        outs.iter()
+            .map(|o| (super::protocol::aad(session, &o.id), o.plain.clone()))
+            .unzip()
+    }
+
+    /// The local records of `outs`, once encrypted (`datas`, in their order), to store with
+    /// the changes they carry. They are ordered from `now` a microsecond apart, so that they
+    /// are pushed in the order they were made.
+    pub fn packed(&self, outs: &[Outgoing], datas: Vec<String>, now: f64) -> Vec<RecordOp> {
+        outs.iter()
+            .zip(datas)
+            .enumerate()
+            .flat_map(|(i, (o, d))| self.stored_records(o, d, now + i as f64 / 1000.0))
+            .collect()
+    }
+
+    /// Local changes were stored: the sync records among them wait for the server now. True
+    /// when more wait than before: a cycle should push them.
+    pub fn note_stored(&mut self, ops: &[RecordOp]) -> bool {
+        let before = self.unsent();
         for op in ops {
             if let RecordOp::Put(r) = op {
                 if r.kind == kind::OUTBOX {
@@ -159,6 +180,7 @@ impl SyncEngine {
                 }
             }
         }
+        self.unsent() > before
     }
 
     /// The next push: the oldest unsent records within the server's limits, or none.

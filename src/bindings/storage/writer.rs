@@ -5,14 +5,17 @@
 //! After each write, other tabs on the same session hear of it on a BroadcastChannel.
 //! With a key, every record is encrypted before it is stored; with sync, each burst of changes
 //! is also packed into sync records, stored in the same write, and handed to the sync link.
+//! When to write, what a write's outcome does and who hears what is decided by the core's
+//! `store::Writer`; this file runs its writes and settles the promises.
 
 use super::Backend;
 use crate::bindings::cipher::Cipher;
 use crate::bindings::errors::js_error;
 use crate::bindings::sync::link::SyncLink;
-use crate::error::Error;
+use crate::error::{Error, Result};
 use crate::memory::Memory as Core;
-use crate::store::{RecordOp, SessionMeta, WriteQueue};
+use crate::store::writer::{Applied, Arrived, Write, Written, DELETED_MESSAGE};
+use crate::store::{RecordOp, SessionMeta, Writer};
 use js_sys::Function;
 use std::cell::RefCell;
 use std::rc::{Rc, Weak};
@@ -21,33 +24,24 @@ use wasm_bindgen::JsCast;
 
 mod sync_side;
 
-/// A write runs at a time; `flush()` callers wait for the queue to empty.
-#[derive(Default)]
-struct Flow {
-    queue: WriteQueue,
-    running: bool,
-    waiters: Vec<(Function, Function)>,
-}
+/// A `flush()` caller: its promise's resolve and reject.
+type Waiter = (Function, Function);
 
 pub struct Store {
     pub backend: Backend,
     pub meta: RefCell<SessionMeta>,
     core: Weak<RefCell<Core>>,
-    flow: RefCell<Flow>,
-    channel: Option<web_sys::BroadcastChannel>,
+    writer: RefCell<Writer<Waiter>>,
+    /// The session's channel between tabs (none for the memory backend).
+    inbox: Option<Inbox>,
     on_error: Option<Function>,
-    on_change: RefCell<Option<Function>>,
-    _listener: Option<Listener>,
+    on_change: Option<Function>,
     /// Encrypts records at rest (the `encrypt` or `sync` key).
     cipher: Option<Cipher>,
     pub sync: RefCell<Option<Rc<SyncLink>>>,
 }
 
 type Listener = Closure<dyn FnMut(web_sys::MessageEvent)>;
-
-/// What `Memory.delete` (or expiry) says on a session's channel: open tabs stop storing, so
-/// a later change does not bring back a partial session.
-const DELETED: &str = "{\"deleted\":true}";
 
 fn channel_of(session: &str) -> Option<web_sys::BroadcastChannel> {
     web_sys::BroadcastChannel::new(&format!("llm-memory/{session}")).ok()
@@ -59,35 +53,23 @@ pub fn announce_deleted(backend: &Backend, session: &str) {
         return;
     }
     if let Some(ch) = channel_of(session) {
-        let _ = ch.post_message(&JsValue::from_str(DELETED));
+        let _ = ch.post_message(&JsValue::from_str(DELETED_MESSAGE));
         ch.close();
     }
 }
 
 /// A session's channel between tabs, opened before the session is read: what another tab
-/// stores while this one loads is kept here and applied once the store exists, not missed.
+/// stores while this one loads is kept and handed to the store once it exists, not missed.
 pub struct Inbox {
-    /// Taken by the store; still here if opening failed, and then closed on drop.
-    channel: Option<web_sys::BroadcastChannel>,
-    early: Rc<RefCell<Vec<JsValue>>>,
-    _buffer: Listener,
+    channel: web_sys::BroadcastChannel,
+    to: Rc<RefCell<Listening>>,
+    _listener: Listener,
 }
 
-impl Inbox {
-    /// The channel and what it heard so far, for the store that takes over.
-    fn take(mut self) -> (Option<web_sys::BroadcastChannel>, Vec<JsValue>) {
-        (self.channel.take(), self.early.take())
-    }
-}
-
-impl Drop for Inbox {
-    /// Opening failed: stop listening, or the next message would call a dropped closure.
-    fn drop(&mut self) {
-        if let Some(ch) = self.channel.take() {
-            ch.set_onmessage(None);
-            ch.close();
-        }
-    }
+/// Who hears the channel: nobody yet (messages wait), then the store.
+enum Listening {
+    Early(Vec<JsValue>),
+    Store(Weak<Store>),
 }
 
 impl Inbox {
@@ -97,16 +79,49 @@ impl Inbox {
             return None;
         }
         let channel = channel_of(session)?;
-        let early = Rc::new(RefCell::new(Vec::new()));
-        let keep = early.clone();
-        let buffer =
-            Listener::new(move |e: web_sys::MessageEvent| keep.borrow_mut().push(e.data()));
-        channel.set_onmessage(Some(buffer.as_ref().unchecked_ref()));
+        let to = Rc::new(RefCell::new(Listening::Early(Vec::new())));
+        let hear = to.clone();
+        let listener = Listener::new(move |e: web_sys::MessageEvent| {
+            let store = match &mut *hear.borrow_mut() {
+                Listening::Early(early) => {
+                    early.push(e.data());
+                    None
+                }
+                Listening::Store(store) => store.upgrade(),
+            };
+            if let Some(store) = store {
+                store.receive(e.data());
+            }
+        });
+        channel.set_onmessage(Some(listener.as_ref().unchecked_ref()));
         Some(Inbox {
-            channel: Some(channel),
-            early,
-            _buffer: buffer,
+            channel,
+            to,
+            _listener: listener,
         })
+    }
+
+    /// The store takes over: it hears what came so far, then each message as it comes.
+    fn hand_to(&self, store: &Rc<Store>) {
+        let now = Listening::Store(Rc::downgrade(store));
+        if let Listening::Early(early) = self.to.replace(now) {
+            for message in early {
+                store.receive(message);
+            }
+        }
+    }
+
+    /// Stops listening (closing, or opening failed), or the next message would call a
+    /// dropped closure.
+    fn close(&self) {
+        self.channel.set_onmessage(None);
+        self.channel.close();
+    }
+}
+
+impl Drop for Inbox {
+    fn drop(&mut self) {
+        self.close();
     }
 }
 
@@ -120,61 +135,54 @@ impl Store {
         inbox: Option<Inbox>,
         cipher: Option<Cipher>,
     ) -> Rc<Store> {
-        let (channel, early) = inbox.map_or((None, Vec::new()), Inbox::take);
-        let store = Rc::new_cyclic(|weak: &Weak<Store>| {
-            let listener = channel.as_ref().map(|ch| {
-                let store = weak.clone();
-                let l = Listener::new(move |e: web_sys::MessageEvent| {
-                    if let Some(store) = store.upgrade() {
-                        store.receive(e.data());
-                    }
-                });
-                ch.set_onmessage(Some(l.as_ref().unchecked_ref()));
-                l
-            });
-            Store {
-                backend,
-                meta: RefCell::new(meta),
-                core: Rc::downgrade(core),
-                flow: RefCell::new(Flow::default()),
-                channel,
-                on_error,
-                on_change: RefCell::new(on_change),
-                _listener: listener,
-                cipher,
-                sync: RefCell::new(None),
-            }
+        let store = Rc::new(Store {
+            backend,
+            meta: RefCell::new(meta),
+            core: Rc::downgrade(core),
+            writer: RefCell::new(Writer::default()),
+            inbox,
+            on_error,
+            on_change,
+            cipher,
+            sync: RefCell::new(None),
         });
-        for message in early {
-            store.receive(message);
+        if let Some(inbox) = &store.inbox {
+            inbox.hand_to(&store);
         }
         store
     }
 
-    /// Another tab stored changes: apply them here and tell the app.
-    fn receive(&self, data: JsValue) {
+    /// Another tab's message: the changes it stored, or the session's deletion.
+    fn receive(self: &Rc<Self>, data: JsValue) {
         let Some(text) = data.as_string() else {
             return;
         };
-        if text == DELETED {
-            self.detach();
-            return;
-        }
-        let Some(ops) = self.flow.borrow_mut().queue.received(&text) else {
-            return;
-        };
-        let Some(core) = self.core.upgrade() else {
-            return;
-        };
-        let result = core.borrow_mut().apply_remote(ops);
-        match result {
-            Ok(()) => {
-                let f = self.on_change.borrow().clone();
-                if let Some(f) = f {
+        let arrived = self
+            .writer
+            .borrow_mut()
+            .heard(&text, |ops| self.to_memory(ops));
+        self.arrived(arrived);
+    }
+
+    /// Applies changes made elsewhere to the memory (`None`: it was freed).
+    fn to_memory(&self, ops: Vec<RecordOp>) -> Applied {
+        Some(self.core.upgrade()?.borrow_mut().apply_remote(ops))
+    }
+
+    /// Does what the writer says of changes from another tab or device.
+    fn arrived(self: &Rc<Self>, arrived: Arrived) {
+        match arrived {
+            Arrived::Nothing => {}
+            Arrived::Deleted => self.detach(),
+            Arrived::Failed(e) => self.report(&e),
+            Arrived::Applied { changed, write } => {
+                if write {
+                    self.schedule();
+                }
+                if let (true, Some(f)) = (changed, &self.on_change) {
                     let _ = f.call0(&JsValue::NULL);
                 }
             }
-            Err(e) => self.report(&e),
         }
     }
 
@@ -185,7 +193,7 @@ impl Store {
             link.stop();
         }
         let session = self.meta.borrow().session.clone();
-        let e = self.flow.borrow_mut().queue.deleted_elsewhere(&session);
+        let e = self.writer.borrow_mut().deleted_elsewhere(&session);
         self.report(&e);
     }
 
@@ -201,79 +209,80 @@ impl Store {
     /// Starts a background write of whatever the core changed, unless one is running (it
     /// picks the new changes up before it stops).
     pub fn schedule(self: &Rc<Self>) {
-        {
-            let mut flow = self.flow.borrow_mut();
-            if flow.running {
-                return;
-            }
-            flow.running = true;
+        if self.writer.borrow_mut().start() {
+            self.spawn_pump();
         }
+    }
+
+    fn spawn_pump(self: &Rc<Self>) {
         let store = self.clone();
         wasm_bindgen_futures::spawn_local(async move { store.pump().await });
     }
 
+    /// The writer's loop: takes the fresh changes, packs them for sync, writes, and does what
+    /// the outcome asks, until the writer has nothing left or a write fails.
     async fn pump(self: Rc<Self>) {
         loop {
-            let mut fresh = self.flow.borrow_mut().queue.take_unsynced();
+            let mut fresh = self.writer.borrow_mut().take_unsynced();
             if let Some(core) = self.core.upgrade() {
                 fresh.extend(core.borrow_mut().take_changes());
             }
-            let outbox = self.pack_for_sync(&fresh).await;
-            fresh.extend(outbox);
-            let Some(ops) = self.flow.borrow_mut().queue.next_batch(fresh) else {
+            let packed = self.pack_for_sync(&fresh).await;
+            fresh.extend(packed);
+            let Some(write) = self.next_write(fresh) else {
                 break;
             };
-            let meta = self.next_meta(&ops);
-            let written = match &self.cipher {
-                Some(c) => match c.seal_ops(&meta.session, &ops).await {
-                    Ok(sealed) => self.backend.write(&meta, &sealed).await,
-                    Err(e) => Err(e),
-                },
-                None => self.backend.write(&meta, &ops).await,
-            };
-            if let Err(e) = &written {
-                self.report(e);
-            } else {
-                *self.meta.borrow_mut() = meta;
-                self.broadcast(&ops);
-                self.hand_to_sync(&ops);
-            }
-            let failed = written.is_err();
-            self.flow.borrow_mut().queue.written(ops, written);
-            if failed {
-                break;
+            let outcome = self.store_write(&write).await;
+            let written = self.writer.borrow_mut().written(write, outcome);
+            match written {
+                Written::Stored {
+                    meta,
+                    broadcast,
+                    ops,
+                } => {
+                    *self.meta.borrow_mut() = meta;
+                    if let (Some(inbox), Some(text)) = (&self.inbox, broadcast) {
+                        let _ = inbox.channel.post_message(&JsValue::from_str(&text));
+                    }
+                    self.hand_to_sync(&ops);
+                }
+                Written::Failed(e) => {
+                    self.report(&e);
+                    break;
+                }
             }
         }
-        let (waiters, error) = {
-            let mut flow = self.flow.borrow_mut();
-            flow.running = false;
-            (
-                std::mem::take(&mut flow.waiters),
-                flow.queue.error().cloned(),
-            )
-        };
-        for (resolve, reject) in waiters {
-            let _ = match &error {
-                None => resolve.call0(&JsValue::NULL),
-                Some(e) => reject.call1(&JsValue::NULL, &js_error(e.code, &e.message)),
+        let answers = self.writer.borrow_mut().idle();
+        for ((resolve, reject), outcome) in answers {
+            let _ = match outcome {
+                Ok(()) => resolve.call0(&JsValue::NULL),
+                Err(e) => reject.call1(&JsValue::NULL, &js_error(e.code, &e.message)),
             };
         }
     }
 
-    fn next_meta(&self, ops: &[RecordOp]) -> SessionMeta {
+    fn next_write(&self, fresh: Vec<RecordOp>) -> Option<Write> {
         let core = self.core.upgrade();
         let turns = core.as_ref().map(|c| c.borrow().entries().len());
+        let records = || {
+            core.as_ref()
+                .map_or_else(Vec::new, |c| c.borrow().records())
+        };
         let meta = self.meta.borrow();
-        let turns = turns.unwrap_or(meta.turns);
-        let records = || core.map_or_else(Vec::new, |c| c.borrow().records());
-        let mut flow = self.flow.borrow_mut();
-        flow.queue
-            .next_meta(&meta, ops, turns, records, js_sys::Date::now())
+        let now = js_sys::Date::now();
+        self.writer
+            .borrow_mut()
+            .next_write(fresh, &meta, turns, records, now)
     }
 
-    fn broadcast(&self, ops: &[RecordOp]) {
-        if let (Some(ch), Some(text)) = (&self.channel, WriteQueue::broadcast(ops)) {
-            let _ = ch.post_message(&JsValue::from_str(&text));
+    /// Stores a write, encrypted first with a key.
+    async fn store_write(&self, write: &Write) -> Result<()> {
+        match &self.cipher {
+            Some(c) => {
+                let sealed = c.seal_ops(&write.meta.session, &write.ops).await?;
+                self.backend.write(&write.meta, &sealed).await
+            }
+            None => self.backend.write(&write.meta, &write.ops).await,
         }
     }
 
@@ -282,11 +291,9 @@ impl Store {
         let mut waiter = None;
         let promise = js_sys::Promise::new(&mut |resolve, reject| waiter = Some((resolve, reject)));
         if let Some(w) = waiter {
-            self.flow.borrow_mut().waiters.push(w);
-        }
-        let running = self.flow.borrow().running;
-        if !running {
-            self.schedule();
+            if self.writer.borrow_mut().flush_requested(w) {
+                self.spawn_pump();
+            }
         }
         promise
     }
@@ -295,9 +302,8 @@ impl Store {
         if let Some(link) = self.sync.borrow().as_ref() {
             link.stop();
         }
-        if let Some(ch) = &self.channel {
-            ch.set_onmessage(None);
-            ch.close();
+        if let Some(inbox) = &self.inbox {
+            inbox.close();
         }
     }
 }

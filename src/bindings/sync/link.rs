@@ -1,15 +1,16 @@
 //! Runs a session's sync cycles (`crate::sync::cycle`): on open, after each local write,
 //! every `intervalMs`, on `mem.sync()`, and after a failure with backoff. One cycle runs at a
-//! time; requests that arrive meanwhile share the next one. What a cycle does and what comes
-//! after it is decided in `crate::sync`; this file makes the requests, runs the crypto and
-//! the timers, and answers the callers.
+//! time; requests that arrive meanwhile share the next one. What a cycle does, when the next
+//! runs and who hears what is decided in `crate::sync` (`cycle`, `schedule`); this file makes
+//! the requests, runs the crypto and the timers, and answers the callers.
 
-use super::counts;
 use crate::bindings::cipher::Cipher;
 use crate::bindings::errors::thrown;
+use crate::bindings::to_js;
 use crate::error::{Error, Result};
 use crate::store::{Record, RecordOp};
-use crate::sync::cycle::{stopped_error, HttpReply, Io, Link, Next, Tally};
+use crate::sync::cycle::{stopped_error, HttpReply, Io, Link, Tally};
+use crate::sync::schedule::{Requested, Schedule, Turn};
 use crate::sync::{SyncEngine, SyncOptions};
 use js_sys::Function;
 use std::cell::{Cell, RefCell};
@@ -58,28 +59,18 @@ pub trait LocalStore {
         -> Pin<Box<dyn Future<Output = crate::error::Result<()>>>>;
 }
 
-/// A caller of `mem.sync()`: told how many records moved since it asked (a cycle already
-/// running when it asked counts too: it carries that caller's changes).
-struct Asking {
-    resolve: Function,
-    reject: Function,
-    before: Tally,
-}
-
 pub struct SyncLink {
     pub options: SyncOptions,
     session: String,
     cipher: Cipher,
     pub engine: RefCell<SyncEngine>,
     store: RefCell<Option<Weak<dyn LocalStore>>>,
-    running: Cell<bool>,
-    wanted: Cell<bool>,
-    stopped: Cell<bool>,
-    waiters: RefCell<Vec<Asking>>,
+    schedule: RefCell<Schedule<Waiter>>,
     failures: Cell<u32>,
     tally: Cell<Tally>,
     timer: RefCell<Option<JsValue>>,
-    tick: RefCell<Option<Closure<dyn FnMut()>>>,
+    /// What the timer calls: a cycle.
+    tick: Closure<dyn FnMut()>,
 }
 
 impl SyncLink {
@@ -89,38 +80,30 @@ impl SyncLink {
         cipher: Cipher,
         engine: SyncEngine,
     ) -> Rc<SyncLink> {
-        let link = Rc::new(SyncLink {
-            options,
-            session: session.to_string(),
-            cipher,
-            engine: RefCell::new(engine),
-            store: RefCell::new(None),
-            running: Cell::new(false),
-            wanted: Cell::new(false),
-            stopped: Cell::new(false),
-            waiters: RefCell::new(Vec::new()),
-            failures: Cell::new(0),
-            tally: Cell::new(Tally::default()),
-            timer: RefCell::new(None),
-            tick: RefCell::new(None),
-        });
-        let weak = Rc::downgrade(&link);
-        let tick = Closure::<dyn FnMut()>::new(move || {
-            if let Some(link) = weak.upgrade() {
-                link.timer.borrow_mut().take();
-                link.request(None);
+        Rc::new_cyclic(|weak: &Weak<SyncLink>| {
+            let weak = weak.clone();
+            SyncLink {
+                options,
+                session: session.to_string(),
+                cipher,
+                engine: RefCell::new(engine),
+                store: RefCell::new(None),
+                schedule: RefCell::new(Schedule::default()),
+                failures: Cell::new(0),
+                tally: Cell::new(Tally::default()),
+                timer: RefCell::new(None),
+                tick: Closure::new(move || {
+                    if let Some(link) = weak.upgrade() {
+                        link.timer.borrow_mut().take();
+                        link.request(None);
+                    }
+                }),
             }
-        });
-        *link.tick.borrow_mut() = Some(tick);
-        link
+        })
     }
 
     pub fn set_store(&self, store: Weak<dyn LocalStore>) {
         *self.store.borrow_mut() = Some(store);
-    }
-
-    pub fn cipher(&self) -> &Cipher {
-        &self.cipher
     }
 
     fn store(&self) -> Option<Rc<dyn LocalStore>> {
@@ -129,25 +112,41 @@ impl SyncLink {
 
     /// Runs a cycle soon; `waiter` hears how it went (`{ pushed, pulled }` or the error).
     pub fn request(self: &Rc<Self>, waiter: Option<Waiter>) {
-        if self.stopped.get() {
-            if let Some((_, reject)) = waiter {
-                let _ = reject.call1(&JsValue::NULL, &self.stopped_error());
+        let requested = self.schedule.borrow_mut().request(waiter, self.tally.get());
+        match requested {
+            Requested::Start => {
+                let me = self.clone();
+                wasm_bindgen_futures::spawn_local(async move { me.work().await });
             }
-            return;
+            Requested::Joined => {}
+            Requested::Refused(waiter) => {
+                if let Some((_, reject)) = waiter {
+                    let _ = reject.call1(&JsValue::NULL, &self.stopped_error());
+                }
+            }
         }
-        if let Some((resolve, reject)) = waiter {
-            self.waiters.borrow_mut().push(Asking {
-                resolve,
-                reject,
-                before: self.tally.get(),
-            });
+    }
+
+    /// Packs fresh changes into encrypted sync records, as local records to store with them.
+    pub async fn pack(&self, fresh: &[RecordOp]) -> Result<Vec<RecordOp>> {
+        let outs = self.engine.borrow_mut().plan(fresh);
+        if outs.is_empty() {
+            return Ok(Vec::new());
         }
-        self.wanted.set(true);
-        if self.running.replace(true) {
-            return;
+        let (aads, plains) = SyncEngine::to_seal(&self.session, &outs);
+        let datas = self.cipher.seal(aads, plains).await?;
+        Ok(self
+            .engine
+            .borrow()
+            .packed(&outs, datas, js_sys::Date::now()))
+    }
+
+    /// Local records were stored: a cycle pushes the sync records among them.
+    pub fn stored(self: &Rc<Self>, ops: &[RecordOp]) {
+        let more = self.engine.borrow_mut().note_stored(ops);
+        if more {
+            self.request(None);
         }
-        let me = self.clone();
-        wasm_bindgen_futures::spawn_local(async move { me.work().await });
     }
 
     /// A cycle now, as a promise of `{ pushed, pulled }`.
@@ -164,7 +163,7 @@ impl SyncLink {
 
     /// Stops the timers and further cycles (close, free, deletion).
     pub fn stop(&self) {
-        self.stopped.set(true);
+        self.schedule.borrow_mut().stop();
         self.disarm();
     }
 
@@ -176,19 +175,21 @@ impl SyncLink {
 
     fn arm(&self, ms: f64) {
         self.disarm();
-        if ms <= 0.0 || self.stopped.get() {
-            return;
-        }
-        if let Some(tick) = self.tick.borrow().as_ref() {
-            let f: &Function = tick.as_ref().unchecked_ref();
-            *self.timer.borrow_mut() = Some(start_timer(f, ms));
-        }
+        let f: &Function = self.tick.as_ref().unchecked_ref();
+        *self.timer.borrow_mut() = Some(start_timer(f, ms));
     }
 
+    /// The link's task: runs cycles while the schedule wants them, and does what each asks.
     async fn work(self: Rc<Self>) {
-        while self.wanted.replace(false) && !self.stopped.get() {
+        loop {
+            let turn = self.schedule.borrow_mut().next_turn();
+            if let Turn::Idle(left) = turn {
+                for (_, reject) in left {
+                    let _ = reject.call1(&JsValue::NULL, &self.stopped_error());
+                }
+                return;
+            }
             self.disarm();
-            let waiters = std::mem::take(&mut *self.waiters.borrow_mut());
             let link = Link {
                 io: &*self,
                 engine: &self.engine,
@@ -197,55 +198,36 @@ impl SyncLink {
                 tally: &self.tally,
                 failures: &self.failures,
             };
-            let outcome = match link.run(js_sys::Math::random()).await {
-                Next::Synced { ms } => {
-                    self.arm(ms);
-                    Ok(())
-                }
-                Next::Failed {
-                    error,
-                    report,
-                    retry_ms,
-                } => {
-                    if let Some(ms) = retry_ms {
-                        self.arm(ms);
-                    }
-                    if report {
-                        Io::report(&*self, &error);
-                    }
-                    Err(error)
-                }
-                Next::Deleted(error) => {
-                    self.deleted_here(&error).await;
-                    Err(error)
-                }
-            };
-            for w in waiters {
-                let _ = match &outcome {
-                    Ok(()) => {
-                        let done = self.tally.get().since(w.before);
-                        let done = counts(done.pushed, done.pulled, done.compacted);
-                        w.resolve.call1(&JsValue::NULL, &done)
-                    }
-                    Err(e) => w.reject.call1(&JsValue::NULL, &thrown(e.clone())),
+            let next = link.run(js_sys::Math::random()).await;
+            let after = self.schedule.borrow_mut().finished(next, self.tally.get());
+            if let Some(ms) = after.timer_ms {
+                self.arm(ms);
+            }
+            if after.delete_here {
+                self.delete_here().await;
+            }
+            if let Some(e) = &after.report {
+                Io::report(&*self, e);
+            }
+            for ((resolve, reject), outcome) in after.answers {
+                let _ = match outcome {
+                    Ok(moved) => match to_js(&moved) {
+                        Ok(m) => resolve.call1(&JsValue::NULL, &m),
+                        Err(e) => reject.call1(&JsValue::NULL, &e),
+                    },
+                    Err(e) => reject.call1(&JsValue::NULL, &thrown(e)),
                 };
             }
         }
-        let left = std::mem::take(&mut *self.waiters.borrow_mut());
-        for w in left {
-            let _ = w.reject.call1(&JsValue::NULL, &self.stopped_error());
-        }
-        self.running.set(false);
     }
 
-    /// The server says the session was deleted: delete it here too, and stop.
-    async fn deleted_here(&self, e: &Error) {
-        self.stop();
-        if let Some(store) = self.store() {
+    /// The server says the session was deleted: delete it here too.
+    async fn delete_here(&self) {
+        let store = self.store();
+        if let Some(store) = store {
             if let Err(err) = store.clone().deleted_on_server().await {
                 store.report(&err);
             }
-            store.report(e);
         }
     }
 }

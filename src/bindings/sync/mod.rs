@@ -9,11 +9,10 @@ use super::option_tree::JsOptions;
 use crate::bindings::errors::OrThrow;
 use crate::options::session::SyncSettings;
 use crate::store::{Record, RecordOp};
-use crate::sync::{SyncEngine, SyncOptions};
+use crate::sync::{instance_prefix, SyncEngine, SyncOptions};
 use link::SyncLink;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
 
 /// The `sync` option, checked (its key resolved separately).
 pub struct SyncSpec {
@@ -34,36 +33,17 @@ impl SyncSpec {
         Cipher::resolve(&self.key, &self.options.salt_label(session), "sync.key").await
     }
 
-    /// What a session that never synced from this browser sends first: every record it holds,
-    /// and the cursor record that marks it done.
+    /// What a session that never synced from this browser sends first.
     pub fn first_push(&self, records: Vec<Record>, now: f64) -> Vec<RecordOp> {
-        let mut ops: Vec<RecordOp> = records.into_iter().map(RecordOp::Put).collect();
-        ops.push(RecordOp::Put(Record {
-            kind: crate::sync::kind::CURSOR.into(),
-            id: "cursor".into(),
-            order: now,
-            data: serde_json::json!({ "seq": 0 }),
-        }));
-        ops
+        crate::sync::first_push(records, now)
     }
 
     /// The link of an opened session, its engine restored from the stored sync records.
     pub fn link(&self, session: &str, cipher: Cipher, stored: &[Record]) -> Rc<SyncLink> {
-        let mut engine = SyncEngine::new(&sync_prefix());
+        let mut engine = SyncEngine::new(&instance_prefix(js_sys::Math::random));
         engine.restore(stored);
         SyncLink::new(self.options.clone(), session, cipher, engine)
     }
-}
-
-/// A random id prefix for the sync records this instance mints (12 base-36 characters: two
-/// devices never pick the same).
-fn sync_prefix() -> String {
-    let mut s = String::new();
-    for _ in 0..12 {
-        let d = (js_sys::Math::random() * 36.0) as u32;
-        s.push(std::char::from_digit(d.min(35), 36).unwrap_or('0'));
-    }
-    format!("{s}.")
 }
 
 /// The sync server of `Memory.delete`'s `sync` option (`{ url, token }`).
@@ -83,13 +63,4 @@ impl SyncServer {
         let reply = link::call("DELETE", &url, &self.0.token, None).await;
         crate::sync::cycle::deleted_on_server(&reply).js()
     }
-}
-
-/// A JS object `{ pushed, pulled }`.
-pub fn counts(pushed: usize, pulled: usize, compacted: usize) -> JsValue {
-    let o = js_sys::Object::new();
-    let _ = js_sys::Reflect::set(&o, &"pushed".into(), &(pushed as f64).into());
-    let _ = js_sys::Reflect::set(&o, &"pulled".into(), &(pulled as f64).into());
-    let _ = js_sys::Reflect::set(&o, &"compacted".into(), &(compacted as f64).into());
-    o.unchecked_into()
 }

@@ -9,9 +9,11 @@ pub mod opening;
 pub mod records;
 pub mod sizes;
 pub mod write_queue;
+pub mod writer;
 
 pub use document::{parse_document, SessionDocument};
 pub use failure::StorageFailure;
 pub use records::{Record, RecordOp, SessionMeta, SCHEMA_VERSION};
 pub use sizes::StoredSizes;
 pub use write_queue::WriteQueue;
+pub use writer::Writer;

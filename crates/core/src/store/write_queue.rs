@@ -2,7 +2,7 @@
 //! wait in one queue and go out in one compacted batch per write; a failed write puts its batch
 //! back in front of what came since, so nothing is dropped and nothing is reordered. The
 //! session's `bytes` are kept up to date from the records' sizes. A session deleted while
-//! open stops storing for good. The writer (the JS face) runs the writes and tells the tabs.
+//! open stops storing for good. `Writer` (`writer.rs`) runs the loop around it.
 
 use super::records::{compact, is_sync_kind};
 use super::{Record, RecordOp, SessionMeta, StoredSizes};
@@ -78,8 +78,13 @@ impl WriteQueue {
         meta
     }
 
-    /// Records a write's outcome: a failed batch goes back in front of what came since.
+    /// Records a write's outcome: a failed batch goes back in front of what came since. A
+    /// write that ends after the session was deleted changes nothing: the deletion's error
+    /// stays, for every later `flush()`.
     pub fn written(&mut self, ops: Vec<RecordOp>, outcome: Result<(), Error>) {
+        if self.gone {
+            return;
+        }
         match outcome {
             Ok(()) => self.error = None,
             Err(e) => {

@@ -484,5 +484,39 @@ fn retries_back_off_within_bounds() {
     assert_eq!(backoff::retry_delay_ms(1, 0.0, Some(10_000.0)), 10_000.0);
 }
 
+#[test]
+fn an_instance_prefix_is_twelve_base36_characters() {
+    let mut n = 0.0;
+    let prefix = instance_prefix(|| {
+        n += 0.09;
+        n % 1.0
+    });
+    assert_eq!(prefix.len(), 13);
+    assert!(prefix.ends_with('.'));
+    assert!(prefix[..12]
+        .chars()
+        .all(|c| c.is_ascii_digit() || c.is_ascii_lowercase()));
+    assert_eq!(instance_prefix(|| 0.99999), "zzzzzzzzzzzz.");
+}
+
+#[test]
+fn a_first_push_carries_every_record_and_the_cursor() {
+    let r = Record {
+        kind: "entry".into(),
+        id: "a".into(),
+        order: 1.0,
+        data: serde_json::json!({}),
+    };
+    let ops = first_push(vec![r.clone()], 5.0);
+    let mut fresh = SyncEngine::new("p.");
+    fresh.restore(&[match &ops[1] {
+        RecordOp::Put(c) => c.clone(),
+        other => panic!("{other:?}"),
+    }]);
+    assert_eq!(ops[0], RecordOp::Put(r));
+    assert_eq!((ops.len(), fresh.cursor()), (2, 0));
+}
+
 mod compaction;
 mod cycle;
+mod schedule;

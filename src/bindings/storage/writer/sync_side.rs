@@ -6,10 +6,7 @@ use crate::bindings::sync::link::SyncLink;
 use crate::store::RecordOp;
 use std::rc::Rc;
 #[cfg(feature = "sync")]
-use {
-    super::announce_deleted, crate::bindings::sync::link::LocalStore, crate::error::Error,
-    wasm_bindgen::prelude::*,
-};
+use {super::announce_deleted, crate::bindings::sync::link::LocalStore, crate::error::Error};
 
 impl Store {
     /// Connects a sync link and this writer both ways: the writer hands it stored sync records,
@@ -27,117 +24,40 @@ impl Store {
         match **link {}
     }
 
-    /// Without sync, nothing to pack.
-    #[cfg(not(feature = "sync"))]
-    pub(super) async fn pack_for_sync(&self, _fresh: &[RecordOp]) -> Vec<RecordOp> {
-        Vec::new()
-    }
-
-    /// Without sync, nothing to hand on.
-    #[cfg(not(feature = "sync"))]
-    pub(super) fn hand_to_sync(&self, _ops: &[RecordOp]) {}
-
     /// Packs fresh changes into encrypted sync records, as local records to store with them.
     /// A sealing failure (never expected with a valid key) is reported; the changes are still
     /// stored here.
-    #[cfg(feature = "sync")]
     pub(super) async fn pack_for_sync(&self, fresh: &[RecordOp]) -> Vec<RecordOp> {
         let link = self.sync.borrow().clone();
         let Some(link) = link else {
             return Vec::new();
         };
-        let outs = link.engine.borrow_mut().plan(fresh);
-        if outs.is_empty() {
-            return Vec::new();
-        }
-        let session = self.meta.borrow().session.clone();
-        let aads = outs
-            .iter()
-            .map(|o| crate::sync::protocol::aad(&session, &o.id))
-            .collect();
-        let plains = outs.iter().map(|o| o.plain.clone()).collect();
-        match link.cipher().seal(aads, plains).await {
-            Ok(datas) => {
-                let now = js_sys::Date::now();
-                let engine = link.engine.borrow();
-                outs.iter()
-                    .zip(datas)
-                    .enumerate()
-                    .flat_map(|(i, (o, d))| engine.stored_records(o, d, now + i as f64 / 1000.0))
-                    .collect()
-            }
-            Err(e) => {
-                self.report(&e);
-                Vec::new()
-            }
-        }
+        link.pack(fresh).await.unwrap_or_else(|e| {
+            self.report(&e);
+            Vec::new()
+        })
     }
 
     /// After a write: stored sync records wait for the server, which the link is asked to do.
-    #[cfg(feature = "sync")]
     pub(super) fn hand_to_sync(&self, ops: &[RecordOp]) {
         let link = self.sync.borrow().clone();
         if let Some(link) = link {
-            let before = link.engine.borrow().unsent();
-            link.engine.borrow_mut().note_stored(ops);
-            if link.engine.borrow().unsent() > before {
-                link.request(None);
-            }
+            link.stored(ops);
         }
     }
 
     /// Records to store and push as if the memory had just made them.
     pub fn enqueue_changes(self: &Rc<Self>, ops: Vec<RecordOp>) {
-        if self.flow.borrow_mut().queue.add_changes(ops) {
+        if self.writer.borrow_mut().add_changes(ops) {
             self.schedule();
         }
     }
 
     /// Sync bookkeeping to store locally (acknowledged records leaving the outbox, the cursor).
     pub fn enqueue_local(self: &Rc<Self>, ops: Vec<RecordOp>) {
-        if self.flow.borrow_mut().queue.add_local(ops) {
+        if self.writer.borrow_mut().add_local(ops) {
             self.schedule();
         }
-    }
-
-    /// Another device's changes: applied to the memory, stored, and told to the app.
-    #[cfg(feature = "sync")]
-    pub fn apply_pulled(self: &Rc<Self>, apply: Vec<RecordOp>, local: Vec<RecordOp>) {
-        if self.flow.borrow().queue.is_gone() {
-            return;
-        }
-        let changed = !apply.is_empty();
-        if changed {
-            let Some(core) = self.core.upgrade() else {
-                return;
-            };
-            let result = core.borrow_mut().apply_remote(apply.clone());
-            if let Err(e) = result {
-                self.report(&e);
-                return;
-            }
-        }
-        let mut ops = apply;
-        ops.extend(local);
-        self.flow.borrow_mut().queue.add_local(ops);
-        self.schedule();
-        if changed {
-            let f = self.on_change.borrow().clone();
-            if let Some(f) = f {
-                let _ = f.call0(&JsValue::NULL);
-            }
-        }
-    }
-
-    /// The session was deleted on the server: remove it from local storage, tell the other
-    /// tabs, and stop storing here.
-    #[cfg(feature = "sync")]
-    pub async fn delete_everywhere_here(&self) -> crate::error::Result<()> {
-        let session = self.meta.borrow().session.clone();
-        self.flow.borrow_mut().queue.deleted_on_server(&session);
-        self.backend.delete(&session).await?;
-        announce_deleted(&self.backend, &session);
-        Ok(())
     }
 }
 
@@ -147,8 +67,13 @@ impl LocalStore for Store {
         Store::enqueue_local(&self, ops);
     }
 
+    /// Another device's changes: applied to the memory, stored, and told to the app.
     fn apply_pulled(self: Rc<Self>, apply: Vec<RecordOp>, local: Vec<RecordOp>) {
-        Store::apply_pulled(&self, apply, local);
+        let arrived = self
+            .writer
+            .borrow_mut()
+            .pulled(apply, local, |ops| self.to_memory(ops));
+        self.arrived(arrived);
     }
 
     fn report(&self, e: &Error) {
@@ -162,9 +87,17 @@ impl LocalStore for Store {
             .unwrap_or_default()
     }
 
+    /// The session was deleted on the server: remove it from local storage, tell the other
+    /// tabs, and stop storing here.
     fn deleted_on_server(
         self: Rc<Self>,
     ) -> std::pin::Pin<Box<dyn std::future::Future<Output = crate::error::Result<()>>>> {
-        Box::pin(async move { self.delete_everywhere_here().await })
+        Box::pin(async move {
+            let session = self.meta.borrow().session.clone();
+            self.writer.borrow_mut().deleted_on_server(&session);
+            self.backend.delete(&session).await?;
+            announce_deleted(&self.backend, &session);
+            Ok(())
+        })
     }
 }
