@@ -20,7 +20,7 @@ use crate::options::session::{self, delete_options, SessionOptions};
 use crate::options::{BuildParts, OptValue};
 use crate::store::opening::{expired_sessions, instance_prefix, split_sync, stored_already};
 use crate::store::opening::{Import, Opening};
-use crate::store::records::validate_session_name;
+use crate::store::records::{session_list, validate_session_name};
 use crate::store::{parse_document, RecordOp, SessionDocument, SessionMeta};
 use js_sys::Function;
 use wasm_bindgen::prelude::*;
@@ -132,14 +132,6 @@ async fn sweep_expired(backend: &Backend, now: f64) -> Result<(), JsValue> {
         announce_deleted(backend, &session);
     }
     Ok(())
-}
-
-fn session_info(meta: &SessionMeta) -> Result<JsValue, JsValue> {
-    let v = to_js(meta)?;
-    if let Some(e) = meta.expires_at() {
-        js_sys::Reflect::set(&v, &"expiresAt".into(), &e.into())?;
-    }
-    Ok(v)
 }
 
 impl Memory {
@@ -288,15 +280,8 @@ impl Memory {
     pub async fn list_sessions(
         #[wasm_bindgen(unchecked_param_type = "StorageName | undefined")] storage: Option<JsValue>,
     ) -> Result<JsValue, JsValue> {
-        let kind = storage_arg(&storage)?;
-        let backend = Backend::connect(kind).await.js()?;
-        let arr = js_sys::Array::new();
-        let mut metas = backend.sessions().await.js()?;
-        metas.sort_by(|a, b| b.updated_at.total_cmp(&a.updated_at));
-        for m in &metas {
-            arr.push(&session_info(m)?);
-        }
-        Ok(arr.into())
+        let backend = Backend::connect(storage_arg(&storage)?).await.js()?;
+        to_js(&session_list(backend.sessions().await.js()?))
     }
 
     /// Deletes a stored session and everything in it. With `sync` (`{ url, token }`), it is
