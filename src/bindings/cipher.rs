@@ -2,8 +2,9 @@
 //! CryptoKey resolved once and the WebCrypto calls (`crypto.js`) that seal and open records.
 
 use crate::error::{Error, ErrorCode};
-use crate::store::records::{sealed_data, Stored, SEALED_FIELD};
-use crate::store::{Record, RecordOp};
+use crate::store::records::Stored;
+use crate::store::sealing::{open_inputs, opened, seal_inputs, sealed_ops};
+use crate::store::RecordOp;
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(module = "/src/bindings/crypto.js")]
@@ -57,11 +58,6 @@ pub struct Cipher {
     key: JsValue,
 }
 
-/// Associated data of a record at rest: its session, kind and id.
-fn rest_aad(session: &str, kind: &str, id: &str) -> String {
-    format!("llm-memory local\n{session}\n{kind}\n{id}")
-}
-
 impl Cipher {
     /// The `key` option (a CryptoKey or `{ passphrase }`), checked, as a key.
     pub async fn resolve(spec: &JsValue, salt_label: &str, what: &str) -> Result<Cipher, JsValue> {
@@ -96,31 +92,8 @@ impl Cipher {
 
     /// The changes as they are stored: each put's data encrypted.
     pub async fn seal_ops(&self, session: &str, ops: &[RecordOp]) -> Result<Vec<RecordOp>, Error> {
-        let puts: Vec<&Record> = ops
-            .iter()
-            .filter_map(|op| match op {
-                RecordOp::Put(r) => Some(r),
-                _ => None,
-            })
-            .collect();
-        let aads = puts
-            .iter()
-            .map(|r| rest_aad(session, &r.kind, &r.id))
-            .collect();
-        let plains = puts.iter().map(|r| r.data.to_string()).collect();
-        let mut sealed = self.seal(aads, plains).await?.into_iter();
-        Ok(ops
-            .iter()
-            .map(|op| match op {
-                RecordOp::Put(r) => RecordOp::Put(Record {
-                    kind: r.kind.clone(),
-                    id: r.id.clone(),
-                    order: r.order,
-                    data: serde_json::json!({ SEALED_FIELD: sealed.next().unwrap_or_default() }),
-                }),
-                other => other.clone(),
-            })
-            .collect())
+        let (aads, plains) = seal_inputs(session, ops);
+        Ok(sealed_ops(ops, self.seal(aads, plains).await?))
     }
 
     /// Decrypts the sealed records among those loaded; the others stay as they are.
@@ -129,40 +102,9 @@ impl Cipher {
         session: &str,
         records: Vec<Stored>,
     ) -> Result<Vec<Stored>, Error> {
-        let mut aads = Vec::new();
-        let mut datas = Vec::new();
-        for s in &records {
-            if let Stored::Other(r) = s {
-                if let Some(d) = sealed_data(&r.data) {
-                    aads.push(rest_aad(session, &r.kind, &r.id));
-                    datas.push(d.to_string());
-                }
-            }
-        }
+        let (aads, datas) = open_inputs(session, &records);
         let place = format!("opening session {session:?}");
-        let mut plains = self.open(aads, datas, &place).await?.into_iter();
-        let mut out = Vec::with_capacity(records.len());
-        for s in records {
-            match s {
-                Stored::Other(r) if sealed_data(&r.data).is_some() => {
-                    let data = plains.next().unwrap_or_default();
-                    let text = format!(
-                        "{{\"kind\":{},\"id\":{},\"order\":{},\"data\":{data}}}",
-                        serde_json::Value::from(r.kind.as_str()),
-                        serde_json::Value::from(r.id.as_str()),
-                        serde_json::to_string(&r.order).unwrap_or_else(|_| "0".into()),
-                    );
-                    let parsed = crate::store::records::parse_stored(&text).map_err(|e| {
-                        Error::new(
-                            ErrorCode::CorruptStorage,
-                            format!("stored {} {:?} of session {session:?} cannot be read after decryption ({e})", r.kind, r.id),
-                        )
-                    })?;
-                    out.push(parsed);
-                }
-                other => out.push(other),
-            }
-        }
-        Ok(out)
+        let plains = self.open(aads, datas, &place).await?;
+        opened(session, records, plains)
     }
 }

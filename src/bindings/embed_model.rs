@@ -6,7 +6,7 @@
 
 use super::asset::{self, LoadOptions};
 use super::errors::invalid_option;
-use super::options::{describe, string_arg};
+use super::options::string_arg;
 use crate::bindings::errors::OrThrow;
 use crate::error::ErrorCode;
 use crate::ner::EmbedModel as Core;
@@ -100,21 +100,11 @@ impl EmbedModel {
         &self,
         #[wasm_bindgen(unchecked_param_type = "string[]")] texts: JsValue,
     ) -> Result<Array, JsValue> {
-        if !super::js::is_array(&texts) {
-            return Err(invalid_option(format!(
-                "embed takes an array of strings, got {}",
-                describe(&texts)
-            )));
-        }
-        let items = super::js::items(&texts, "embed's texts").map_err(invalid_option)?;
-        let mut owned = Vec::with_capacity(items.length() as usize);
-        for (i, t) in items.iter().enumerate() {
-            owned.push(t.as_string().ok_or_else(|| {
-                invalid_option(format!(
-                    "embed takes an array of strings; item {i} is not a string"
-                ))
-            })?);
-        }
+        let texts = super::js::string_items(&texts, "embed").map_err(invalid_option)?;
+        let owned: Vec<String> = texts
+            .iter()
+            .map(|t| t.as_string().unwrap_or_default())
+            .collect();
         let refs: Vec<&str> = owned.iter().map(String::as_str).collect();
         Ok(self
             .model

@@ -23,6 +23,13 @@ pub fn parse_message(value: &JsValue) -> Result<(Role, String, NewEntry), JsValu
     entry::parse_message(&js.tree, &mut |h| js.json(h)).js()
 }
 
+/// A chat to render: its messages and which tool calls had object arguments.
+#[cfg(feature = "chat-template")]
+pub fn parse_chat(value: &JsValue) -> Result<entry::Chat, JsValue> {
+    let js = JsOptions::read_chat(value)?;
+    entry::parse_chat(&js.tree, &mut |h| js.json(h)).js()
+}
+
 /// An agent step.
 pub fn parse_step(value: &JsValue) -> Result<Step, JsValue> {
     let js = JsOptions::read_entry(value, "step")?;

@@ -30,6 +30,23 @@ pub fn items(v: &JsValue, what: &str) -> Result<Array, String> {
     array_from_checked(v).map_err(|e| format!("{what} could not be read: {}", error_text(&e)))
 }
 
+/// The items of an array of strings; `what` names the taker in the error.
+pub fn string_items(v: &JsValue, what: &str) -> Result<Array, String> {
+    if !is_array(v) {
+        return Err(format!(
+            "{what} takes an array of strings, got {}",
+            describe(v)
+        ));
+    }
+    let items = items(v, &format!("{what}'s texts"))?;
+    match items.iter().position(|t| !t.is_string()) {
+        Some(i) => Err(format!(
+            "{what} takes an array of strings; item {i} is not a string"
+        )),
+        None => Ok(items),
+    }
+}
+
 /// An object's own enumerable keys.
 pub fn keys(v: &JsValue, what: &str) -> Result<Array, String> {
     keys_checked(v).map_err(|e| format!("{what} could not be read: {}", error_text(&e)))

@@ -10,16 +10,14 @@ use super::options::string_arg;
 use super::storage::writer::Store;
 use super::to_js;
 use crate::bindings::errors::OrThrow;
-use crate::driver::{ContextAsk, ContextJob};
+use crate::driver::{ContextJob, Job};
 use crate::error::ErrorCode;
 use crate::history::steps::StepView;
 use crate::history::Role;
 use crate::memory::{Memory as Core, MemoryConfig};
 use crate::options::context::{ContextOptions, ContextOptionsSpec};
-use crate::tokens::ApproximateCounter;
 use std::cell::RefCell;
 use std::rc::Rc;
-use std::sync::Arc;
 use wasm_bindgen::prelude::*;
 
 /// The conversation memory of one chat: it keeps the turns, decides what the model sees each
@@ -81,6 +79,24 @@ impl Memory {
         self.hooks.callbacks()
     }
 
+    /// Runs `job` with this memory's callbacks, then `finish` on the core; queues a write of
+    /// what they changed and resolves to what `finish` returns.
+    pub(super) fn run_job<J: Job + 'static>(
+        &self,
+        mut job: J,
+        finish: impl FnOnce(J, &RefCell<Core>) -> Result<JsValue, JsValue> + 'static,
+    ) -> js_sys::Promise {
+        let (core, callbacks, store) = (self.core.clone(), self.callbacks(), self.store.clone());
+        wasm_bindgen_futures::future_to_promise(async move {
+            super::driver::run(&core, &callbacks, &mut job).await;
+            let out = finish(job, &core);
+            if let Some(store) = &store {
+                store.schedule();
+            }
+            out
+        })
+    }
+
     /// Queues a background write of what just changed.
     pub(super) fn changed(&self) {
         if let Some(store) = &self.store {
@@ -111,12 +127,7 @@ impl Memory {
     ) -> Result<Memory, JsValue> {
         let options = options.unwrap_or(JsValue::UNDEFINED);
         let parsed = memory_options::parse(&options, &MemoryConfig::default())?;
-        let counter = parsed
-            .counter
-            .clone()
-            .unwrap_or_else(|| Arc::new(ApproximateCounter::default()));
-        let core = Core::new(parsed.config.clone(), counter).js()?;
-        Ok(Memory::from_parts(core, parsed))
+        Ok(Memory::from_parts(parsed.core()?, parsed))
     }
 
     /// Changes options (strategy, budget, prompt, tokenizer, ...) on a live memory; keys left
@@ -200,28 +211,10 @@ impl Memory {
     ) -> Result<js_sys::Promise, JsValue> {
         let options = options.unwrap_or(JsValue::UNDEFINED);
         let js = JsOptions::read(&options, "context options")?;
-        let ContextOptions {
-            query,
-            tools,
-            detail,
-        } = ContextOptions::parse(&js.tree).js()?;
-        let ask = ContextAsk {
-            query,
-            tools,
-            detail,
-        };
-        let mut job = ContextJob::new(&self.job_hooks(), ask);
-        let (core, callbacks, store) = (self.core.clone(), self.callbacks(), self.store.clone());
-        Ok(wasm_bindgen_futures::future_to_promise(async move {
-            super::driver::run(&core, &callbacks, &mut job).await;
-            let built = job.finish(&mut core.borrow_mut()).js()?;
-            if let Some(store) = &store {
-                store.schedule();
-            }
-            let out = js_sys::Object::new();
-            js_sys::Reflect::set(&out, &"messages".into(), &to_js(&built.messages)?)?;
-            js_sys::Reflect::set(&out, &"report".into(), &to_js(&built.report)?)?;
-            Ok(out.into())
+        let ask = ContextOptions::parse(&js.tree).js()?.into();
+        let job = ContextJob::new(&self.job_hooks(), ask);
+        Ok(self.run_job(job, |job, core| {
+            to_js(&job.finish(&mut core.borrow_mut()).js()?)
         }))
     }
 
@@ -272,15 +265,7 @@ impl Memory {
     /// The pinned facts, `{ id, text }[]`.
     #[wasm_bindgen(unchecked_return_type = "PinnedFact[]")]
     pub fn pinned(&self) -> Result<JsValue, JsValue> {
-        let core = self.core.borrow();
-        let arr = js_sys::Array::new();
-        for p in core.pinned() {
-            let o = js_sys::Object::new();
-            js_sys::Reflect::set(&o, &"id".into(), &p.id.as_str().into())?;
-            js_sys::Reflect::set(&o, &"text".into(), &p.text.as_str().into())?;
-            arr.push(&o);
-        }
-        Ok(arr.into())
+        to_js(self.core.borrow().pinned())
     }
 
     /// The summaries written so far, oldest first; the last is the current one.

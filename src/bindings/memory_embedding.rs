@@ -3,7 +3,6 @@
 //! batches so that no search has to embed a long history first. What waits and in what order
 //! is the core's (`memory::embedding`); this file runs the model or the app's `embed`.
 
-use super::driver::run;
 use super::memory::Memory;
 use super::option_tree::JsOptions;
 use crate::bindings::errors::OrThrow;
@@ -40,16 +39,11 @@ impl Memory {
         let options = options.unwrap_or(JsValue::UNDEFINED);
         let js = JsOptions::read(&options, "embedPending options")?;
         let limit = pending_limit(&js.tree).js()?;
-        let mut job =
-            EmbedJob::backlog(&mut self.core.borrow_mut(), &self.job_hooks(), limit).js()?;
-        let (core, callbacks, store) = (self.core.clone(), self.callbacks(), self.store.clone());
-        Ok(wasm_bindgen_futures::future_to_promise(async move {
-            run(&core, &callbacks, &mut job).await;
-            let left = job.finish_backlog(&mut core.borrow_mut()).js()?;
-            if let Some(store) = &store {
-                store.schedule();
-            }
-            Ok(JsValue::from(left))
+        let job = EmbedJob::backlog(&mut self.core.borrow_mut(), &self.job_hooks(), limit).js()?;
+        Ok(self.run_job(job, |job, core| {
+            Ok(JsValue::from(
+                job.finish_backlog(&mut core.borrow_mut()).js()?,
+            ))
         }))
     }
 }

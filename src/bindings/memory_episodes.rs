@@ -3,14 +3,16 @@
 //! call. `driver` runs the hooks.
 
 use super::driver::{now, run};
-use super::errors::invalid_option;
 use super::memory::Memory;
-use super::options::{describe, string_arg};
+use super::option_tree::JsOptions;
+use super::options::{string_arg, text_or_json};
 use super::to_js;
 use crate::bindings::errors::OrThrow;
 use crate::driver::{EmbedJob, EpisodeJob};
-use crate::recall::{tools, ItemKind, RecallQuery};
-use js_sys::{Array, Promise};
+use crate::error::ErrorCode;
+use crate::options::facts::episode_count;
+use crate::recall::tools;
+use js_sys::Promise;
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen]
@@ -54,47 +56,14 @@ impl Memory {
         #[wasm_bindgen(unchecked_param_type = "number | undefined")] k: Option<JsValue>,
     ) -> Result<Promise, JsValue> {
         let situation = string_arg(&situation, "situation")?;
-        let k = match k {
-            None => 3,
-            Some(v) if v.is_undefined() || v.is_null() => 3,
-            Some(v) => match v.as_f64() {
-                Some(n) if n >= 1.0 && n.fract() == 0.0 && n <= 1000.0 => n as usize,
-                _ => {
-                    return Err(invalid_option(format!(
-                        "k must be a positive integer, got {}",
-                        describe(&v)
-                    )))
-                }
-            },
-        };
-        let mut job = EmbedJob::search(&mut self.core.borrow_mut(), &self.job_hooks(), &situation);
-        let (core, callbacks, store) = (self.core.clone(), self.callbacks(), self.store.clone());
-        Ok(wasm_bindgen_futures::future_to_promise(async move {
-            run(&core, &callbacks, &mut job).await;
+        let k = JsOptions::read(&k.unwrap_or(JsValue::UNDEFINED), "k")?;
+        let k = episode_count(&k.tree).js()?;
+        let job = EmbedJob::search(&mut self.core.borrow_mut(), &self.job_hooks(), &situation);
+        Ok(self.run_job(job, move |job, core| {
             // A failed embed falls back to words; results have no place for its note.
             let (vector, _notes) = job.finish();
-            // The vectors made on the way are stored with the session.
-            if let Some(store) = &store {
-                store.schedule();
-            }
-            let q = RecallQuery {
-                text: &situation,
-                vector: vector.as_deref(),
-                k,
-                kinds: vec![ItemKind::Episode],
-                category: None,
-                exclude: None,
-            };
             let c = core.borrow();
-            let out = Array::new();
-            for hit in c.recall(&q, now()) {
-                if let Some(e) = c.episodes().iter().find(|e| e.id == hit.id) {
-                    let v = to_js(e)?;
-                    js_sys::Reflect::set(&v, &"score".into(), &hit.score.into())?;
-                    out.push(&v);
-                }
-            }
-            Ok(out.into())
+            to_js(&c.recall_episodes(&situation, vector.as_deref(), k, now()))
         }))
     }
 
@@ -123,14 +92,9 @@ impl Memory {
         #[wasm_bindgen(unchecked_param_type = "string | object")] args: JsValue,
     ) -> Promise {
         let name = name.as_string();
-        let args = if args.is_undefined() || args.is_null() {
-            Some(String::new())
-        } else if let Some(s) = args.as_string() {
-            Some(s)
-        } else {
-            js_sys::JSON::stringify(&args)
-                .ok()
-                .and_then(|s| s.as_string())
+        let args = match args.is_undefined() || args.is_null() {
+            true => Some(String::new()),
+            false => text_or_json(&args, ErrorCode::InvalidOption, "").ok(),
         };
         let result = match (name, args) {
             (None, _) => error_result("the tool name must be a string"),

@@ -3,13 +3,14 @@
 //! they had before (`update`, `history`), kept for one release. `driver` runs the hooks they
 //! call; no `RefCell` borrow of the core is held while JS runs.
 
-use super::driver::{now, run};
+use super::driver::now;
 use super::memory::Memory;
 use super::option_tree::JsOptions;
 use super::options::string_arg;
 use super::to_js;
 use crate::bindings::errors::OrThrow;
 use crate::driver::{EmbedJob, ExtractJob};
+use crate::memory::ExtractOutcome;
 use crate::options::facts::{self, facts_all, remember_options, RecallOptions};
 use crate::recall::facts::FactStatus;
 use crate::recall::RecallQuery;
@@ -58,16 +59,10 @@ impl Memory {
         let query = string_arg(&query, "query")?;
         let js = JsOptions::read(&options.unwrap_or(JsValue::UNDEFINED), "recall options")?;
         let RecallOptions { k, kinds, category } = RecallOptions::parse(&js.tree).js()?;
-        let mut job = EmbedJob::search(&mut self.core.borrow_mut(), &self.job_hooks(), &query);
-        let (core, callbacks, store) = (self.core.clone(), self.callbacks(), self.store.clone());
-        Ok(wasm_bindgen_futures::future_to_promise(async move {
-            run(&core, &callbacks, &mut job).await;
+        let job = EmbedJob::search(&mut self.core.borrow_mut(), &self.job_hooks(), &query);
+        Ok(self.run_job(job, move |job, core| {
             // A failed embed falls back to words; results have no place for its note.
             let (vector, _notes) = job.finish();
-            // The vectors made on the way are stored with the session.
-            if let Some(store) = &store {
-                store.schedule();
-            }
             let q = RecallQuery {
                 text: &query,
                 vector: vector.as_deref(),
@@ -76,8 +71,7 @@ impl Memory {
                 category: category.as_deref(),
                 exclude: None,
             };
-            let hits = core.borrow().recall(&q, now());
-            to_js(&hits)
+            to_js(&core.borrow().recall(&q, now()))
         }))
     }
 
@@ -136,22 +130,9 @@ impl Memory {
         let hooks = self.job_hooks();
         let job = ExtractJob::asked(&self.core.borrow(), &hooks).js()?;
         self.writable()?;
-        let (core, callbacks, store) = (self.core.clone(), self.callbacks(), self.store.clone());
-        Ok(wasm_bindgen_futures::future_to_promise(async move {
-            let outcome = match job {
-                Some(mut job) => {
-                    run(&core, &callbacks, &mut job).await;
-                    job.outcome()
-                }
-                None => Default::default(),
-            };
-            if let Some(s) = &store {
-                s.schedule();
-            }
-            let out = js_sys::Object::new();
-            js_sys::Reflect::set(&out, &"applied".into(), &(outcome.applied as f64).into())?;
-            js_sys::Reflect::set(&out, &"notes".into(), &to_js(&outcome.notes)?)?;
-            Ok(out.into())
-        }))
+        Ok(match job {
+            Some(job) => self.run_job(job, |job, _| to_js(&job.outcome())),
+            None => Promise::resolve(&to_js(&ExtractOutcome::default())?),
+        })
     }
 }

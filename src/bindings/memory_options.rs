@@ -6,9 +6,10 @@ use super::build_parts::{redactor_of, BUILD_PARTS};
 use super::option_tree::JsOptions;
 use super::tokenizer::Tokenizer;
 use crate::bindings::errors::OrThrow;
-use crate::memory::MemoryConfig;
+use crate::memory::{Memory as Core, MemoryConfig};
 use crate::options::memory::{MemoryOptions, MemoryOptionsSpec, Redact};
-use crate::tokens::SharedCounter;
+use crate::tokens::{ApproximateCounter, SharedCounter};
+use std::sync::Arc;
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -23,6 +24,16 @@ pub struct ParsedOptions {
     pub recall: super::recall_hooks::RecallOptions,
     /// `redact`: `Some(None)` turns redaction off, `Some(Some(..))` on; `None` leaves it.
     pub redact: Option<Option<Box<dyn crate::memory::Redacting>>>,
+}
+
+impl ParsedOptions {
+    /// A core memory with these options, counting with the tokenizer given, else the
+    /// approximate counter.
+    pub fn core(&self) -> Result<Core, JsValue> {
+        let counter =
+            (self.counter.clone()).unwrap_or_else(|| Arc::new(ApproximateCounter::default()));
+        Core::new(self.config.clone(), counter).js()
+    }
 }
 
 /// Applies `value` on top of `base`: absent keys keep the base's values.

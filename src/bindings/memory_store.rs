@@ -4,11 +4,11 @@
 
 use super::build_parts::BUILD_PARTS;
 use super::cipher::Cipher;
-use super::errors::{invalid_option, js_error};
+use super::errors::invalid_option;
 use super::memory::Memory;
-use super::memory_options;
+use super::memory_options::{self, ParsedOptions};
 use super::option_tree::JsOptions;
-use super::options::string_arg;
+use super::options::{string_arg, text_or_json};
 use super::storage::writer::{announce_deleted, Inbox, Store};
 use super::storage::{Backend, StorageKind};
 use super::sync::{sync_server, sync_spec, SyncSpec};
@@ -17,12 +17,12 @@ use crate::bindings::errors::OrThrow;
 use crate::error::ErrorCode;
 use crate::memory::Memory as Core;
 use crate::options::session::{self, delete_options, SessionOptions};
-use crate::store::opening::{split_sync, stored_already, Import, Opening};
-use crate::store::records::validate_session_name;
+use crate::options::{BuildParts, OptValue};
+use crate::store::opening::{expired_sessions, instance_prefix, split_sync, stored_already};
+use crate::store::opening::{Import, Opening};
+use crate::store::records::{session_list, validate_session_name};
 use crate::store::{parse_document, RecordOp, SessionDocument, SessionMeta};
-use crate::tokens::ApproximateCounter;
 use js_sys::Function;
-use std::sync::Arc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
@@ -35,6 +35,7 @@ const DELETE_OPTIONS_TS: &str = session::DeleteOptionsSpec::TS;
 #[wasm_bindgen(typescript_custom_section)]
 const IMPORT_OPTIONS_TS: &str = session::ImportOptionsSpec::TS;
 
+/// The checked options of `open` and `import`, with their JS-side parts.
 struct OpenOptions {
     session: Option<String>,
     storage: StorageKind,
@@ -43,24 +44,34 @@ struct OpenOptions {
     on_change: Option<Function>,
     sync: Option<SyncSpec>,
     encrypt: Option<JsValue>,
-    /// The key records are stored with, once resolved (`encrypt.key`, else `sync.key`).
-    cipher: Option<Cipher>,
+    overwrite: bool,
+    max_bytes: Option<usize>,
+    parsed: ParsedOptions,
 }
 
-/// The JS side of the checked session options: the storage backend, the callbacks, the keys.
-fn open_options(js: &JsOptions, o: &SessionOptions) -> Result<OpenOptions, JsValue> {
+/// Reads `Memory.open`'s or `Memory.import`'s options (`parse` checks them) and resolves the
+/// storage backend, the callbacks, the keys and the Memory options.
+fn read_options(
+    value: &JsValue,
+    what: &str,
+    parse: fn(&OptValue, BuildParts) -> crate::error::Result<SessionOptions>,
+) -> Result<OpenOptions, JsValue> {
+    let js = JsOptions::read(value, what)?;
+    let o = parse(&js.tree, BUILD_PARTS).js()?;
     Ok(OpenOptions {
-        session: o.session.clone(),
         storage: storage_kind(o.storage.as_deref())?,
-        ttl_ms: o.ttl_ms,
         on_error: js.function(o.on_error),
         on_change: js.function(o.on_change),
         sync: match &o.sync {
-            Some(s) => Some(sync_spec(js, s)?),
+            Some(s) => Some(sync_spec(&js, s)?),
             None => None,
         },
         encrypt: o.encrypt.map(|h| js.value(h).clone()),
-        cipher: None,
+        parsed: memory_options::resolve(&js, o.memory)?,
+        session: o.session,
+        ttl_ms: o.ttl_ms,
+        overwrite: o.overwrite,
+        max_bytes: o.max_bytes,
     })
 }
 
@@ -74,14 +85,14 @@ fn storage_kind(name: Option<&str>) -> Result<StorageKind, JsValue> {
 /// The Memory over `core`, bound to its stored session (`open` and `import`).
 fn bind(
     core: Core,
-    parsed: memory_options::ParsedOptions,
     backend: Backend,
     meta: SessionMeta,
     open: OpenOptions,
+    cipher: Option<Cipher>,
     inbox: Option<Inbox>,
     read_only: bool,
 ) -> Memory {
-    let memory = Memory::from_parts(core, parsed);
+    let memory = Memory::from_parts(core, open.parsed);
     let store = Store::new(
         backend,
         meta,
@@ -89,7 +100,7 @@ fn bind(
         open.on_error,
         open.on_change,
         inbox,
-        open.cipher,
+        cipher,
     );
     memory.attach(store, read_only)
 }
@@ -114,37 +125,13 @@ async fn resolve_ciphers(
     Ok((rest, sync_cipher))
 }
 
-/// A short random id prefix per opened instance, so two tabs never mint the same entry id.
-fn instance_prefix() -> String {
-    let n = (js_sys::Math::random() * 36f64.powi(4)) as u32;
-    let mut s = String::new();
-    let mut x = n;
-    for _ in 0..4 {
-        s.push(std::char::from_digit(x % 36, 36).unwrap_or('0'));
-        x /= 36;
-    }
-    format!("{s}-")
-}
-
-/// Removes sessions whose time to live has passed, as `open` does before loading. A session
-/// whose bookkeeping cannot be read is skipped, not a reason to refuse opening another one:
-/// `Memory.sessions()` names it, and opening it says it is damaged.
+/// Removes sessions whose time to live has passed, as `open` does before loading.
 async fn sweep_expired(backend: &Backend, now: f64) -> Result<(), JsValue> {
-    for meta in backend.metas().await.js()?.into_iter().flatten() {
-        if meta.is_expired(now) {
-            backend.delete(&meta.session).await.js()?;
-            announce_deleted(backend, &meta.session);
-        }
+    for session in expired_sessions(backend.metas().await.js()?, now) {
+        backend.delete(&session).await.js()?;
+        announce_deleted(backend, &session);
     }
     Ok(())
-}
-
-fn session_info(meta: &SessionMeta) -> Result<JsValue, JsValue> {
-    let v = to_js(meta)?;
-    if let Some(e) = meta.expires_at() {
-        js_sys::Reflect::set(&v, &"expiresAt".into(), &e.into())?;
-    }
-    Ok(v)
 }
 
 impl Memory {
@@ -173,21 +160,14 @@ impl Memory {
     pub async fn open(
         #[wasm_bindgen(unchecked_param_type = "OpenOptions")] options: JsValue,
     ) -> Result<Memory, JsValue> {
-        let js = JsOptions::read(&options, "Memory.open options")?;
-        let opts = SessionOptions::open(&js.tree, BUILD_PARTS).js()?;
-        let open = open_options(&js, &opts)?;
-        let parsed = memory_options::resolve(&js, opts.memory)?;
+        let open = read_options(&options, "Memory.open options", SessionOptions::open)?;
         // `SessionOptions::open` refuses options without a session.
         let session = open.session.clone().unwrap_or_default();
         let now = js_sys::Date::now();
         let backend = Backend::connect(open.storage).await.js()?;
         sweep_expired(&backend, now).await?;
-        let counter = parsed
-            .counter
-            .clone()
-            .unwrap_or_else(|| Arc::new(ApproximateCounter::default()));
-        let mut core = Core::new(parsed.config.clone(), counter).js()?;
-        core.set_id_prefix(&instance_prefix());
+        let mut core = open.parsed.core()?;
+        core.set_id_prefix(&instance_prefix(js_sys::Math::random()));
         let (cipher, sync_cipher) = resolve_ciphers(&open, &session).await?;
         let inbox = Inbox::open(&backend, &session);
         let loaded = backend.load(&session).await.js()?;
@@ -217,9 +197,7 @@ impl Memory {
             _ => None,
         };
         let (meta, read_only) = (opening.meta, opening.read_only);
-        let mut open = open;
-        open.cipher = cipher;
-        let memory = bind(core, parsed, backend, meta, open, inbox, read_only);
+        let memory = bind(core, backend, meta, open, cipher, inbox, read_only);
         let store = memory.store.clone();
         if let Some(store) = &store {
             store.enqueue_local(resealed);
@@ -250,26 +228,12 @@ impl Memory {
         >,
     ) -> Result<Memory, JsValue> {
         let options = options.unwrap_or(JsValue::UNDEFINED);
-        let js = JsOptions::read(&options, "Memory.import options")?;
-        let opts = SessionOptions::import(&js.tree, BUILD_PARTS).js()?;
-        let open = open_options(&js, &opts)?;
-        let parsed = memory_options::resolve(&js, opts.memory)?;
-        let max_bytes = opts
+        let open = read_options(&options, "Memory.import options", SessionOptions::import)?;
+        let max_bytes = open
             .max_bytes
             .unwrap_or(crate::store::document::DEFAULT_MAX_IMPORT_BYTES);
-        let text = match document.as_string() {
-            Some(t) => t,
-            None if document.is_object() => js_sys::JSON::stringify(&document)
-                .ok()
-                .and_then(|s| s.as_string())
-                .ok_or_else(|| js_error(ErrorCode::InvalidDocument, "the document is not JSON"))?,
-            None => {
-                return Err(js_error(
-                    ErrorCode::InvalidDocument,
-                    "Memory.import takes the exported document (object or JSON text)",
-                ))
-            }
-        };
+        let takes = "Memory.import takes the exported document (object or JSON text)";
+        let text = text_or_json(&document, ErrorCode::InvalidDocument, takes)?;
         let now = js_sys::Date::now();
         let fallback = open.session.clone().unwrap_or_else(|| "imported".into());
         let mut doc = parse_document(
@@ -283,13 +247,9 @@ impl Memory {
         if let Some(s) = &open.session {
             doc.session = s.clone();
         }
-        let counter = parsed
-            .counter
-            .clone()
-            .unwrap_or_else(|| Arc::new(ApproximateCounter::default()));
-        let mut core = Core::new(parsed.config.clone(), counter).js()?;
+        let mut core = open.parsed.core()?;
         core.load_records(doc.records.clone()).js()?;
-        core.set_id_prefix(&instance_prefix());
+        core.set_id_prefix(&instance_prefix(js_sys::Math::random()));
         let backend = Backend::connect(open.storage).await.js()?;
         let loaded = backend.load(&doc.session).await.map(|l| l.is_some());
         let import = Import {
@@ -297,7 +257,7 @@ impl Memory {
             created_at: doc.created_at,
             ttl_ms: open.ttl_ms.or(doc.ttl_ms),
             exists: stored_already(loaded).js()?,
-            overwrite: opts.overwrite,
+            overwrite: open.overwrite,
             storage: open.storage.as_str(),
         };
         let (meta, ops) = import
@@ -311,7 +271,7 @@ impl Memory {
             announce_deleted(&backend, &meta.session);
         }
         let inbox = Inbox::open(&backend, &meta.session);
-        Ok(bind(core, parsed, backend, meta, open, inbox, false))
+        Ok(bind(core, backend, meta, open, None, inbox, false))
     }
 
     /// The stored sessions: `{ session, createdAt, updatedAt, turns, bytes, ttlMs?,
@@ -320,15 +280,8 @@ impl Memory {
     pub async fn list_sessions(
         #[wasm_bindgen(unchecked_param_type = "StorageName | undefined")] storage: Option<JsValue>,
     ) -> Result<JsValue, JsValue> {
-        let kind = storage_arg(&storage)?;
-        let backend = Backend::connect(kind).await.js()?;
-        let arr = js_sys::Array::new();
-        let mut metas = backend.sessions().await.js()?;
-        metas.sort_by(|a, b| b.updated_at.total_cmp(&a.updated_at));
-        for m in &metas {
-            arr.push(&session_info(m)?);
-        }
-        Ok(arr.into())
+        let backend = Backend::connect(storage_arg(&storage)?).await.js()?;
+        to_js(&session_list(backend.sessions().await.js()?))
     }
 
     /// Deletes a stored session and everything in it. With `sync` (`{ url, token }`), it is
@@ -434,10 +387,11 @@ impl Memory {
 /// The storage a static method was asked for: a name, or the default when left out. Taken as
 /// a `JsValue` because wasm-bindgen's string glue faults on a number or an object.
 fn storage_arg(storage: &Option<JsValue>) -> Result<StorageKind, JsValue> {
-    match storage {
-        None => Ok(super::storage::default_here()),
-        Some(s) => storage_kind(Some(&string_arg(s, "storage")?)),
-    }
+    let name = storage
+        .as_ref()
+        .map(|s| string_arg(s, "storage"))
+        .transpose()?;
+    storage_kind(name.as_deref())
 }
 
 /// The `code` of a thrown error, if it has one.

@@ -38,6 +38,12 @@ impl JsOptions {
         JsOptions::read_to(value, what, ENTRY_DEPTH)
     }
 
+    /// A chat's messages: an array of entries, one level more.
+    #[cfg(feature = "chat-template")]
+    pub fn read_chat(value: &JsValue) -> Result<JsOptions, JsValue> {
+        JsOptions::read_to(value, "messages", ENTRY_DEPTH + 1)
+    }
+
     fn read_to(value: &JsValue, what: &str, depth: usize) -> Result<JsOptions, JsValue> {
         let mut values = Vec::new();
         let tree = convert(value, what, depth, &mut values)?;

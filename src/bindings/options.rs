@@ -1,7 +1,8 @@
 //! Reading JS arguments: a required string, and app data as JSON text (option objects are
 //! read by `option_tree` and the core).
 
-use super::errors::invalid_option;
+use super::errors::{invalid_option, js_error};
+use crate::error::ErrorCode;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -31,4 +32,16 @@ pub fn json_string(v: &JsValue) -> Result<String, String> {
 pub fn string_arg(v: &JsValue, name: &str) -> Result<String, JsValue> {
     v.as_string()
         .ok_or_else(|| invalid_option(format!("{name} must be a string, got {}", describe(v))))
+}
+
+/// A document given as its JSON text or as the parsed value (a tokenizer.json, an exported
+/// session): its text. Anything else, or an object JSON cannot write, is a `code` error saying
+/// what the argument takes.
+pub fn text_or_json(v: &JsValue, code: ErrorCode, takes: &str) -> Result<String, JsValue> {
+    let text = match v.as_string() {
+        Some(s) => Some(s),
+        None if v.is_object() => js_sys::JSON::stringify(v).ok().and_then(|s| s.as_string()),
+        None => None,
+    };
+    text.ok_or_else(|| js_error(code, takes))
 }

@@ -5,7 +5,7 @@
 use crate::bindings::errors::OrThrow;
 use crate::bindings::errors::{invalid_option, js_error};
 use crate::bindings::ner_model::JsNerModel;
-use crate::bindings::options::{describe, string_arg};
+use crate::bindings::options::{describe, string_arg, text_or_json};
 use crate::bindings::stream_restorer::JsStreamRestorer;
 use crate::bindings::to_js;
 use crate::error::{Error, ErrorCode};
@@ -97,23 +97,22 @@ fn config_without_model(value: &JsValue, what: &str) -> Result<RedactorConfig, J
             }
         }
     }
-    match json_of(value, what)? {
+    match json_of(value, what, ErrorCode::InvalidOption)? {
         None => Ok(RedactorConfig::default()),
         Some(json) => Ok(RedactorConfig::from_json(&json).js()?),
     }
 }
 
-/// JSON text of a JS value (`undefined`/`null` → `None`).
-fn json_of(value: &JsValue, what: &str) -> Result<Option<String>, JsValue> {
+/// JSON text of a JS value (`undefined`/`null` → `None`), else a `code` error.
+fn json_of(value: &JsValue, what: &str, code: ErrorCode) -> Result<Option<String>, JsValue> {
     if value.is_undefined() || value.is_null() {
         return Ok(None);
     }
-    if let Some(s) = value.as_string() {
-        return Ok(Some(s));
-    }
-    let text = js_sys::JSON::stringify(value)
-        .map_err(|_| invalid_option(format!("{what} cannot be converted to JSON")))?;
-    Ok(text.as_string())
+    let takes = format!(
+        "{what} must be an object or its JSON text, got {}",
+        describe(value)
+    );
+    text_or_json(value, code, &takes).map(Some)
 }
 
 /// Detects personal data and secrets in text and replaces them with placeholders that can be
@@ -194,7 +193,7 @@ impl JsRedactor {
         &mut self,
         #[wasm_bindgen(unchecked_param_type = "string | VaultDocument")] vault: JsValue,
     ) -> Result<(), JsValue> {
-        let json = json_of(&vault, "vault")?
+        let json = json_of(&vault, "vault", ErrorCode::InvalidDocument)?
             .ok_or_else(|| Error::new(ErrorCode::InvalidDocument, "no vault given"))
             .js()?;
         self.inner.set_vault(Vault::from_json(&json).js()?);

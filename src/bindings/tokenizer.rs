@@ -1,17 +1,12 @@
 //! `Tokenizer`: a Hugging Face tokenizer.json or the approximate counter, shared by any number
 //! of `Memory` instances.
 
-#[cfg(feature = "chat-template")]
-use super::entry_input::parse_message;
 use super::errors::{invalid_option, js_error};
 #[cfg(feature = "chat-template")]
-#[cfg(feature = "chat-template")]
 use super::option_tree::JsOptions;
-use super::options::{describe, string_arg};
+use super::options::{describe, string_arg, text_or_json};
 use crate::bindings::errors::OrThrow;
 use crate::error::ErrorCode;
-#[cfg(feature = "chat-template")]
-use crate::message::ChatMessage;
 #[cfg(feature = "chat-template")]
 use crate::tokens::chat_template::{ChatTemplate, RenderOptions};
 use crate::tokens::{ApproximateCounter, HfTokenizer, SharedCounter};
@@ -85,29 +80,14 @@ impl Tokenizer {
 
 /// The bytes of a tokenizer.json given as text, bytes or the parsed object.
 pub(super) fn json_bytes(json: &JsValue) -> Result<Vec<u8>, JsValue> {
-    Ok(if let Some(s) = json.as_string() {
-        s.into_bytes()
-    } else if let Some(a) = json.dyn_ref::<js_sys::Uint8Array>() {
-        a.to_vec()
-    } else if let Some(b) = json.dyn_ref::<js_sys::ArrayBuffer>() {
-        js_sys::Uint8Array::new(b).to_vec()
-    } else if json.is_object() {
-        js_sys::JSON::stringify(json)
-            .ok()
-            .and_then(|s| s.as_string())
-            .ok_or_else(|| {
-                js_error(
-                    ErrorCode::InvalidTokenizer,
-                    "the tokenizer object could not be turned into JSON",
-                )
-            })?
-            .into_bytes()
-    } else {
-        return Err(js_error(
-            ErrorCode::InvalidTokenizer,
-            "Tokenizer.fromJson takes the tokenizer.json text, its bytes, or the parsed object",
-        ));
-    })
+    if let Some(a) = json.dyn_ref::<js_sys::Uint8Array>() {
+        return Ok(a.to_vec());
+    }
+    if let Some(b) = json.dyn_ref::<js_sys::ArrayBuffer>() {
+        return Ok(js_sys::Uint8Array::new(b).to_vec());
+    }
+    let takes = "Tokenizer.fromJson takes the tokenizer.json text, its bytes, or the parsed object";
+    Ok(text_or_json(json, ErrorCode::InvalidTokenizer, takes)?.into_bytes())
 }
 
 #[wasm_bindgen]
@@ -147,24 +127,11 @@ impl Tokenizer {
         &self,
         #[wasm_bindgen(unchecked_param_type = "string[]")] texts: js_sys::Array,
     ) -> Result<Vec<u32>, JsValue> {
-        if !super::js::is_array(&texts) {
-            return Err(invalid_option(format!(
-                "countMany takes an array of strings, got {}",
-                describe(&texts)
-            )));
-        }
-        let texts = super::js::items(&texts, "countMany's texts").map_err(invalid_option)?;
+        let texts = super::js::string_items(&texts, "countMany").map_err(invalid_option)?;
         let n = texts.length();
-        let mut units = Vec::with_capacity(n as usize);
-        for i in 0..n {
-            let t = texts.get(i);
-            if !t.is_string() {
-                return Err(invalid_option(format!(
-                    "countMany takes an array of strings; item {i} is not a string"
-                )));
-            }
-            units.push(t.unchecked_into::<js_sys::JsString>().length() as usize);
-        }
+        let units: Vec<usize> = (texts.iter())
+            .map(|t| t.unchecked_into::<js_sys::JsString>().length() as usize)
+            .collect();
         let joined = String::from(texts.join(""));
         let counts = match crate::tokens::utf16::split(&joined, &units) {
             Some(parts) => self.counter.count_many(&parts),
@@ -275,8 +242,7 @@ impl Tokenizer {
             JsValue,
         >,
     ) -> Result<String, JsValue> {
-        let object_arguments = object_arguments(&messages);
-        let messages = chat_messages(&messages)?;
+        let (messages, object_arguments) = super::entry_input::parse_chat(&messages)?;
         let template = self.chat_template(&config)?;
         let js = JsOptions::read(
             &options.unwrap_or(JsValue::UNDEFINED),
@@ -294,24 +260,8 @@ impl Tokenizer {
 #[cfg(feature = "chat-template")]
 impl Tokenizer {
     fn chat_template(&self, config: &JsValue) -> Result<Arc<ChatTemplate>, JsValue> {
-        let text = if let Some(s) = config.as_string() {
-            s
-        } else if config.is_object() {
-            js_sys::JSON::stringify(config)
-                .ok()
-                .and_then(|s| s.as_string())
-                .ok_or_else(|| {
-                    js_error(
-                        ErrorCode::InvalidTokenizer,
-                        "the tokenizer_config object could not be turned into JSON",
-                    )
-                })?
-        } else {
-            return Err(js_error(
-                ErrorCode::InvalidTokenizer,
-                "pass the model's tokenizer_config.json as its text or the parsed object",
-            ));
-        };
+        let takes = "pass the model's tokenizer_config.json as its text or the parsed object";
+        let text = text_or_json(config, ErrorCode::InvalidTokenizer, takes)?;
         if let Some((key, t)) = self.chat.borrow().as_ref() {
             if *key == text {
                 return Ok(t.clone());
@@ -321,63 +271,4 @@ impl Tokenizer {
         *self.chat.borrow_mut() = Some((text, t.clone()));
         Ok(t)
     }
-}
-
-/// The tool calls (message index, call index) whose `function.arguments` is an object, not
-/// JSON text: templates get them as objects (see `RenderOptions::object_arguments`).
-#[cfg(feature = "chat-template")]
-fn object_arguments(messages: &JsValue) -> Vec<(usize, usize)> {
-    let get = |v: &JsValue, key: &str| js_sys::Reflect::get(v, &key.into()).unwrap_or_default();
-    let mut out = Vec::new();
-    if !super::js::is_array(messages) {
-        return out;
-    }
-    let Ok(messages) = super::js::items(messages, "messages") else {
-        return out;
-    };
-    for (i, m) in messages.iter().enumerate() {
-        let calls = get(&m, "tool_calls");
-        let calls = if calls.is_undefined() {
-            get(&m, "toolCalls")
-        } else {
-            calls
-        };
-        if !super::js::is_array(&calls) {
-            continue;
-        }
-        let Ok(calls) = super::js::items(&calls, "tool_calls") else {
-            continue;
-        };
-        for (j, c) in calls.iter().enumerate() {
-            let args = get(&get(&c, "function"), "arguments");
-            if args.is_object() && !super::js::is_array(&args) {
-                out.push((i, j));
-            }
-        }
-    }
-    out
-}
-
-#[cfg(feature = "chat-template")]
-fn chat_messages(value: &JsValue) -> Result<Vec<ChatMessage>, JsValue> {
-    if !super::js::is_array(value) {
-        return Err(js_error(
-            ErrorCode::InvalidEntry,
-            "messages must be an array of chat messages ({ role, content, ... })",
-        ));
-    }
-    let mut out = Vec::new();
-    let messages =
-        super::js::items(value, "messages").map_err(|e| js_error(ErrorCode::InvalidEntry, &e))?;
-    for m in messages.iter() {
-        let (role, content, extra) = parse_message(&m)?;
-        out.push(ChatMessage {
-            role,
-            content,
-            name: extra.name,
-            tool_calls: extra.tool_calls,
-            tool_call_id: extra.tool_call_id,
-        });
-    }
-    Ok(out)
 }

@@ -17,7 +17,7 @@ use crate::history::units::UnitIndex;
 use crate::history::Role;
 use crate::message::ChatMessage;
 
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct BuiltContext {
     pub messages: Vec<ChatMessage>,
     pub report: ContextReport,

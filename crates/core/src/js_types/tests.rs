@@ -188,6 +188,13 @@ fn recall_results_are_as_declared() {
         .complete_episode(request.request_id, answer, 1.7e12)
         .unwrap();
     check(&ts, "Episode", &json(&episode), &[]);
+    m.sync_recall();
+    let scored = m.recall_episodes("Rex", None, 3, 1.7e12);
+    assert_eq!(scored.len(), 1);
+    let mut written = json(&scored[0]);
+    assert!(written["score"].as_f64().unwrap() > 0.0);
+    written.as_object_mut().unwrap().remove("score");
+    check(&ts, "Episode", &written, &[]);
     for tool in crate::recall::tools::definitions().as_array().unwrap() {
         check(&ts, "MemoryTool", tool, &[]);
     }
@@ -198,7 +205,15 @@ fn stored_sessions_are_as_declared() {
     let ts = interfaces(STORE);
     let m = chat();
     let meta = SessionMeta::new("chat", 1.0, Some(60_000.0));
-    check(&ts, "SessionInfo", &json(&meta), &["expiresAt"]);
+    let newer = SessionMeta::new("newer", 2.0, None);
+    let listed = crate::store::records::session_list(vec![meta.clone(), newer]);
+    assert_eq!(
+        listed[0].meta.session, "newer",
+        "the most recently changed first"
+    );
+    assert_eq!(json(&listed[1])["expiresAt"], 60_001.0);
+    check(&ts, "SessionInfo", &json(&listed[1]), &[]);
+    check(&ts, "SessionInfo", &json(&listed[0]), &[]);
     let doc = json(&SessionDocument::new(&meta, m.records()));
     check(&ts, "SessionDocument", &doc, &[]);
     for record in doc["records"].as_array().unwrap() {

@@ -41,7 +41,7 @@ pub enum ExtractAnswer<'a> {
 }
 
 /// The result of one extraction: operations applied and notes for the report.
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
 pub struct ExtractOutcome {
     pub applied: usize,
     pub notes: Vec<String>,

@@ -18,6 +18,14 @@ pub const EPISODE_KIND: &str = crate::store::records::kind::EPISODE;
 /// Embeddings packed by the hundred per record (see `recall::chunks`).
 pub const VECTORS_KIND: &str = crate::store::records::kind::VECTORS;
 
+/// An episode as `recallEpisodes` gives it: with its score.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ScoredEpisode<'a> {
+    #[serde(flatten)]
+    pub episode: &'a Episode,
+    pub score: f64,
+}
+
 /// Per-call inputs of `context_with` that are not configuration.
 #[derive(Debug, Clone, Default)]
 pub struct ContextExtras {
@@ -314,6 +322,33 @@ impl Memory {
 
     pub fn episodes(&self) -> &[Episode] {
         self.recall.episodes.all()
+    }
+
+    /// The `k` episodes most like `situation`, best first, each with its score.
+    pub fn recall_episodes(
+        &self,
+        situation: &str,
+        vector: Option<&[f32]>,
+        k: usize,
+        now: f64,
+    ) -> Vec<ScoredEpisode<'_>> {
+        let q = RecallQuery {
+            text: situation,
+            vector,
+            k,
+            kinds: vec![ItemKind::Episode],
+            category: None,
+            exclude: None,
+        };
+        let hits = self.recall(&q, now).into_iter();
+        hits.filter_map(|hit| {
+            let episode = self.recall.episodes.get(&hit.id)?;
+            Some(ScoredEpisode {
+                episode,
+                score: hit.score,
+            })
+        })
+        .collect()
     }
 
     /// Hybrid search over turns, current facts and episodes.

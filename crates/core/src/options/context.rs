@@ -49,6 +49,17 @@ impl ContextOptions {
     }
 }
 
+/// What `context()` asks the driver for.
+impl From<ContextOptions> for crate::driver::ContextAsk {
+    fn from(o: ContextOptions) -> Self {
+        crate::driver::ContextAsk {
+            query: o.query,
+            tools: o.tools,
+            detail: o.detail,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

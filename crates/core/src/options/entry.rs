@@ -8,6 +8,7 @@ use super::value::{Handle, OptValue};
 use crate::error::{Error, ErrorCode, Result};
 use crate::history::steps::Step;
 use crate::history::{FunctionCall, NewEntry, Role, ToolCall};
+use crate::message::ChatMessage;
 
 /// Turns the app value behind a handle into JSON text, or says why it is not JSON data.
 pub type JsonOf<'a> = dyn FnMut(Handle) -> std::result::Result<String, String> + 'a;
@@ -65,6 +66,59 @@ pub fn parse_message(value: &OptValue, json: &mut JsonOf) -> Result<(Role, Strin
     let extra = entry_fields(&o, json, true)?;
     let content = content_or_calls(role, content, &extra)?;
     Ok((role, content, extra))
+}
+
+/// A chat's messages, and the tool calls (message index, call index) whose arguments were an
+/// object.
+pub type Chat = (Vec<ChatMessage>, Vec<(usize, usize)>);
+
+/// A chat to render with a template (`countChat`, `renderChat`): its messages, and the tool
+/// calls (message index, call index) whose arguments were given as an object, which templates
+/// get as one (`RenderOptions::object_arguments`).
+pub fn parse_chat(value: &OptValue, json: &mut JsonOf) -> Result<Chat> {
+    let OptValue::Array(items) = value else {
+        return Err(invalid(
+            "messages must be an array of chat messages ({ role, content, ... })".into(),
+        ));
+    };
+    let mut messages = Vec::with_capacity(items.len());
+    let mut object_arguments = Vec::new();
+    for (i, item) in items.iter().enumerate() {
+        let (role, content, extra) = parse_message(item, json)?;
+        let given = given_arguments(item)?;
+        for (j, call) in extra.tool_calls.iter().enumerate() {
+            // An array is app data too (kept by its handle), but only objects are "object
+            // arguments": its JSON text tells them apart.
+            let object = matches!(given.get(j), Some(Some(OptValue::Object(..))));
+            if object && call.function.arguments.starts_with('{') {
+                object_arguments.push((i, j));
+            }
+        }
+        messages.push(ChatMessage {
+            role,
+            content,
+            name: extra.name,
+            tool_calls: extra.tool_calls,
+            tool_call_id: extra.tool_call_id,
+        });
+    }
+    Ok((messages, object_arguments))
+}
+
+/// The `function.arguments` of each tool call of a message read by `parse_message`.
+fn given_arguments(message: &OptValue) -> Result<Vec<Option<&OptValue>>> {
+    let o = Opts::new(message, "message")?;
+    let Some(OptValue::Array(calls)) = o.get("tool_calls").or_else(|| o.get("toolCalls")) else {
+        return Ok(Vec::new());
+    };
+    calls
+        .iter()
+        .map(|c| {
+            Ok(Opts::new(c, "tool call")?
+                .object("function")?
+                .get("arguments"))
+        })
+        .collect()
 }
 
 /// The content of a message, which only an assistant message with tool calls may leave out
@@ -287,5 +341,33 @@ mod tests {
             step(json!({ "type": "planning", "plan": "p" })).unwrap(),
             Step::Planning { .. }
         ));
+    }
+
+    #[test]
+    fn a_chat_says_which_tool_calls_had_object_arguments() {
+        let call = |args: serde_json::Value| json!({ "id": "c", "function": { "name": "f", "arguments": args } });
+        let chat = from_json(json!([
+            { "role": "user", "content": "hi" },
+            { "role": "assistant", "content": null,
+              "tool_calls": [call(json!("{\"x\":1}")), call(json!({ "x": 1 }))] },
+            { "role": "assistant", "content": "", "toolCalls": [call(json!({ "y": 2 }))] },
+        ]));
+        let (messages, objects) = parse_chat(&chat, &mut json_of).unwrap();
+        assert_eq!(messages.len(), 3);
+        assert_eq!(messages[1].tool_calls.len(), 2);
+        assert_eq!(objects, vec![(1, 1), (2, 0)]);
+        // An array given as arguments is JSON text to templates, as before.
+        let array = |_: Handle| Ok("[1]".to_string());
+        let listed = from_json(
+            json!([{ "role": "assistant", "content": "", "tool_calls": [call(json!({}))] }]),
+        );
+        assert!(parse_chat(&listed, &mut { array }).unwrap().1.is_empty());
+        let e = parse_chat(&from_json(json!("hi")), &mut json_of).unwrap_err();
+        assert_eq!(e.code, ErrorCode::InvalidEntry);
+        let bad = from_json(json!([{ "role": "wizard", "content": "x" }]));
+        assert_eq!(
+            parse_chat(&bad, &mut json_of).unwrap_err().code,
+            ErrorCode::InvalidRole
+        );
     }
 }

@@ -103,6 +103,18 @@ fn kinds(v: Option<&OptValue>) -> Result<Vec<ItemKind>> {
         .collect()
 }
 
+/// `recallEpisodes(situation, k)`'s `k`: a whole number from 1 to 1000, 3 when left out.
+pub fn episode_count(value: &OptValue) -> Result<usize> {
+    match value {
+        OptValue::Undefined | OptValue::Null => Ok(3),
+        OptValue::Number(n) if (1.0..=1000.0).contains(n) && n.fract() == 0.0 => Ok(*n as usize),
+        other => Err(Error::option(format!(
+            "k must be a positive integer, got {}",
+            other.describe()
+        ))),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -191,5 +203,16 @@ mod tests {
             message(facts_all(&from_json(json!(true)))),
             "facts options must be an object"
         );
+    }
+
+    #[test]
+    fn an_episode_count_is_a_whole_number_from_one_to_a_thousand() {
+        assert_eq!(episode_count(&OptValue::Undefined).unwrap(), 3);
+        assert_eq!(episode_count(&OptValue::Null).unwrap(), 3);
+        assert_eq!(episode_count(&OptValue::Number(7.0)).unwrap(), 7);
+        for bad in [0.0, 1.5, 1001.0, f64::NAN] {
+            assert!(message(episode_count(&OptValue::Number(bad))).contains("k must be"));
+        }
+        assert!(message(episode_count(&from_json(json!("3")))).contains("the string"));
     }
 }

@@ -7,6 +7,7 @@ pub mod layout;
 pub mod migrate;
 pub mod opening;
 pub mod records;
+pub mod sealing;
 pub mod sizes;
 pub mod write_queue;
 pub mod writer;

@@ -132,6 +132,27 @@ impl Import<'_> {
     }
 }
 
+/// A short id prefix per opened instance, from a random number in [0, 1): two tabs that open
+/// one session never mint the same entry id (`Memory::set_id_prefix`).
+pub fn instance_prefix(random: f64) -> String {
+    let mut x = (random * 36f64.powi(4)) as u32;
+    let mut prefix = String::with_capacity(5);
+    for _ in 0..4 {
+        prefix.push(std::char::from_digit(x % 36, 36).unwrap_or('0'));
+        x /= 36;
+    }
+    prefix.push('-');
+    prefix
+}
+
+/// The sessions whose time to live has passed, which opening removes first. A session whose
+/// bookkeeping cannot be read is skipped, not a reason to refuse opening another one:
+/// `Memory.sessions()` names it, and opening it says it is damaged.
+pub fn expired_sessions(metas: Vec<Result<SessionMeta>>, now: f64) -> Vec<String> {
+    let expired = metas.into_iter().flatten().filter(|m| m.is_expired(now));
+    expired.map(|m| m.session).collect()
+}
+
 /// Splits what a backend loaded into the memory's records and the sync bookkeeping.
 pub fn split_sync(records: Vec<Stored>) -> (Vec<Stored>, Vec<Record>) {
     let mut sync = Vec::new();
@@ -266,5 +287,23 @@ mod tests {
         assert!(stored_already(Err(damaged)).unwrap());
         let failed = Error::new(ErrorCode::StorageFailed, "io");
         assert!(stored_already(Err(failed)).is_err());
+    }
+
+    #[test]
+    fn instance_prefixes_are_four_base36_digits_and_a_dash() {
+        assert_eq!(instance_prefix(0.0), "0000-");
+        assert_eq!(instance_prefix(0.999_999_9), "zzzz-");
+        assert_eq!(instance_prefix(35.0 / 36f64.powi(4)), "z000-");
+        assert_ne!(instance_prefix(0.25), instance_prefix(0.5));
+    }
+
+    #[test]
+    fn expired_sessions_skip_unreadable_bookkeeping() {
+        let damaged = Err(Error::new(ErrorCode::CorruptStorage, "damaged"));
+        let fresh = SessionMeta::new("fresh", 0.0, Some(100.0));
+        let old = SessionMeta::new("old", 0.0, Some(10.0));
+        let kept = SessionMeta::new("kept", 0.0, None);
+        let metas = vec![damaged, Ok(fresh), Ok(old), Ok(kept)];
+        assert_eq!(expired_sessions(metas, 50.0), vec!["old".to_string()]);
     }
 }

@@ -92,6 +92,26 @@ impl SessionMeta {
     }
 }
 
+/// A stored session as `Memory.sessions()` lists it: its bookkeeping and when it expires.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SessionInfo {
+    #[serde(flatten)]
+    pub meta: SessionMeta,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub expires_at: Option<f64>,
+}
+
+/// The stored sessions as `Memory.sessions()` lists them: the most recently changed first.
+pub fn session_list(mut metas: Vec<SessionMeta>) -> Vec<SessionInfo> {
+    metas.sort_by(|a, b| b.updated_at.total_cmp(&a.updated_at));
+    let info = |meta: SessionMeta| SessionInfo {
+        expires_at: meta.expires_at(),
+        meta,
+    };
+    metas.into_iter().map(info).collect()
+}
+
 /// Session names become parts of storage keys; keep them printable and bounded. U+FFFD is
 /// refused because a JS name with a lone surrogate arrives as one: two different names
 /// ("\uD800", "\uDBFF") would share a session.
