@@ -4,23 +4,13 @@
 //! read that instead, several times faster. Without IndexedDB it only parses.
 
 use super::asset::{self, LoadOptions};
-use super::storage::idb::{self, IdbBackend};
+use super::storage::idb::IdbBackend;
 use super::tokenizer::{json_bytes, Tokenizer};
 use crate::bindings::errors::OrThrow;
+use crate::store::layout::prepared_key;
 use crate::tokens::HfTokenizer;
 use std::sync::Arc;
 use wasm_bindgen::prelude::*;
-
-/// FNV-1a over the whole file plus its length: a cache key, not a security measure (a stale
-/// or damaged entry only falls back to parsing the JSON).
-fn cache_key(bytes: &[u8]) -> String {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in bytes {
-        h ^= u64::from(*b);
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    format!("tokenizer:{h:016x}:{}", bytes.len())
-}
 
 #[wasm_bindgen]
 impl Tokenizer {
@@ -33,11 +23,9 @@ impl Tokenizer {
         json: JsValue,
     ) -> Result<Tokenizer, JsValue> {
         let bytes = json_bytes(&json)?;
-        let db = match idb::available() {
-            true => IdbBackend::connect().await.ok(),
-            false => None,
-        };
-        let key = cache_key(&bytes);
+        // Without IndexedDB, or where it does not open, this only parses.
+        let db = IdbBackend::connect().await.ok();
+        let key = prepared_key(&bytes);
         if let Some(db) = &db {
             if let Ok(Some(prepared)) = db.get_prepared(&key).await {
                 if let Ok(hf) = HfTokenizer::from_prepared(&prepared) {

@@ -36,11 +36,9 @@ export async function run(backend, method, args) {
 export async function openBackend(kind) {
   if (kind === "memory") return new KeyValueBackend(inRealm, () => [...realm.keys()]);
   if (kind === "indexeddb") return new IdbBackend(await openDb());
-  let storage = null;
-  try {
-    storage = globalThis.window?.localStorage ?? null;
-  } catch {} // privacy settings make the getter throw
-  if (storage === null) throw failure("unavailable");
+  // Privacy settings can make the getter throw: unavailable as well.
+  const storage = await attempt("unavailable", async () => globalThis.window?.localStorage);
+  if (!storage) throw failure("unavailable");
   return new KeyValueBackend(storage, () => Object.keys(storage));
 }
 

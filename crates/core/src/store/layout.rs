@@ -1,7 +1,8 @@
 //! Where records live in a store: the storage kinds, the key layout of key-value stores
-//! (`llm-memory/<session>/r/<kind>/<id>` per record, `llm-memory/<session>/meta`), and what a
-//! damaged stored record or meta says. Session names are escaped so that `/` in a name cannot
-//! reach another session's keys. The JS face's backends do the I/O.
+//! (`llm-memory/<session>/r/<kind>/<id>` per record, `llm-memory/<session>/meta`), the keys of
+//! the `prepared` store, a write's ops as the rows a backend applies, and how the backends'
+//! answers and damaged stored records read. Session names are escaped so that `/` in a name
+//! cannot reach another session's keys. The JS face's backends do the I/O.
 
 use super::records::{parse_stored, Stored};
 use super::{RecordOp, SessionMeta};
@@ -120,6 +121,17 @@ pub fn op_rows(session: &str, ops: &[RecordOp]) -> Vec<[String; 5]> {
         }
     }
     rows
+}
+
+/// The `prepared` store's key for a tokenizer file: FNV-1a over the whole file plus its length.
+/// A cache key, not a security measure (a stale or damaged entry only falls back to parsing).
+pub fn prepared_key(bytes: &[u8]) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in bytes {
+        h ^= u64::from(*b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    format!("tokenizer:{h:016x}:{}", bytes.len())
 }
 
 /// A session as loaded: its meta and every record.
@@ -272,6 +284,14 @@ mod tests {
             metas[1].is_ok(),
             "one damaged session does not hide the others"
         );
+    }
+
+    #[test]
+    fn a_tokenizer_file_keeps_its_prepared_key() {
+        // Keys already in users' IndexedDB must keep matching their files.
+        assert_eq!(prepared_key(b""), "tokenizer:cbf29ce484222325:0");
+        assert_eq!(prepared_key(b"a"), "tokenizer:af63dc4c8601ec8c:1");
+        assert_ne!(prepared_key(b"ab"), prepared_key(b"ba"));
     }
 
     #[test]
