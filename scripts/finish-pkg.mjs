@@ -1,8 +1,8 @@
-// Finishes pkg/: optional parameters in the .d.ts, the examples of docs/api in its JSDoc, and
+// Finishes pkg/: optional parameters in the .d.ts, the reference of docs/api in its JSDoc, and
 // package.json from Cargo.toml so the package version has one source.
 import { readFileSync, writeFileSync, copyFileSync, mkdirSync, readdirSync, existsSync } from "node:fs";
 import { declaredMembers, orderMembers } from "./member-order.mjs";
-import { mergeExamples } from "./api-examples.mjs";
+import { mergeDocs } from "./api-docs.mjs";
 
 // wasm-bindgen types an `Option<JsValue>` parameter given an explicit type as required; the
 // bindings spell optional ones `T | undefined`, which become `name?: T` here.
@@ -56,13 +56,9 @@ function glueError(message) {
   writeFileSync(errorsPath, errorsJs.replace("const CODES = [];", `const CODES = ${JSON.stringify(codes)};`));
 }
 
-// The members' `@example`s live in docs/api/<Class>.md, not in the Rust doc comments
-// wasm-bindgen copies into both files (see api-examples.mjs).
-for (const file of readdirSync("src/bindings", { recursive: true }).filter((f) => f.endsWith(".rs"))) {
-  if (/^\s*\/\/\/\s*@example/m.test(readFileSync(`src/bindings/${file}`, "utf8")))
-    throw new Error(`finish-pkg: src/bindings/${file} has an @example; examples live in docs/api/<Class>.md`);
-}
-({ dts: types, js } = mergeExamples(dir, types, js, declaredMembers()));
+// Each exported member's prose and example live in docs/api/<Class>.md, not in Rust doc
+// comments (see api-docs.mjs, which refuses a member documented in both places).
+({ dts: types, js } = mergeDocs(dir, types, js, declaredMembers()));
 writeFileSync(dts, types);
 writeFileSync(jsPath, js);
 

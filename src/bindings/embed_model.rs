@@ -14,9 +14,6 @@ use js_sys::{Array, Float32Array};
 use std::rc::{Rc, Weak};
 use wasm_bindgen::prelude::*;
 
-/// A sentence embedder running in this page: all-MiniLM-L6-v2 (384 dimensions, English-first)
-/// or another BERT model converted to the same file. Vectors have length 1, so a dot product is
-/// their cosine.
 #[wasm_bindgen]
 pub struct EmbedModel {
     model: Rc<Core>,
@@ -38,9 +35,6 @@ impl EmbedModel {
 
 #[wasm_bindgen]
 impl EmbedModel {
-    /// Loads a model file (`models/embed.bin` from `make embed-model`), given as `Uint8Array`
-    /// or `ArrayBuffer`. Throws `INVALID_MODEL` for a file that is truncated, corrupt, of
-    /// another version, or not a sentence embedder.
     #[wasm_bindgen(js_name = fromBytes, unchecked_return_type = "EmbedModel")]
     pub async fn from_bytes(
         #[wasm_bindgen(unchecked_param_type = "Uint8Array | ArrayBuffer")] bytes: JsValue,
@@ -49,9 +43,6 @@ impl EmbedModel {
         Ok(EmbedModel::register(Core::from_bytes(&bytes).js()?))
     }
 
-    /// Downloads a model file with progress, or takes it from IndexedDB where an earlier
-    /// `fromUrl` of the same URL kept it. Rejects with `MODEL_UNAVAILABLE` when the download
-    /// fails, `ABORTED` when `signal` stopped it, and `INVALID_MODEL` when the file is bad.
     #[wasm_bindgen(js_name = fromUrl, unchecked_return_type = "EmbedModel")]
     pub async fn from_url(
         #[wasm_bindgen(unchecked_param_type = "string")] url: JsValue,
@@ -72,7 +63,6 @@ impl EmbedModel {
         Ok(model)
     }
 
-    /// Whether this model came from the IndexedDB copy (`fromUrl`).
     #[wasm_bindgen(getter, js_name = fromCache)]
     pub fn from_cache(&self) -> bool {
         self.from_cache
@@ -93,8 +83,6 @@ impl EmbedModel {
 
 #[wasm_bindgen]
 impl EmbedModel {
-    /// One vector per text, in order: `Float32Array`s of `dimensions` values, length 1. Texts
-    /// longer than `maxTokens` are embedded in windows whose vectors are averaged.
     #[wasm_bindgen(unchecked_return_type = "Float32Array[]")]
     pub fn embed(
         &self,
@@ -114,25 +102,21 @@ impl EmbedModel {
             .collect())
     }
 
-    /// Length of every vector (384 for all-MiniLM-L6-v2).
     #[wasm_bindgen(getter)]
     pub fn dimensions(&self) -> usize {
         self.model.dimensions()
     }
 
-    /// Tokens one window holds, `[CLS]` and `[SEP]` included (256 for all-MiniLM-L6-v2).
     #[wasm_bindgen(getter, js_name = maxTokens)]
     pub fn max_tokens(&self) -> usize {
         self.model.max_tokens()
     }
 
-    /// SPDX id of the weights' licence (`"Apache-2.0"` for all-MiniLM-L6-v2).
     #[wasm_bindgen(getter)]
     pub fn license(&self) -> String {
         self.model.license().to_string()
     }
 
-    /// Who made the weights and where this copy came from: show it where the model is credited.
     #[wasm_bindgen(getter)]
     pub fn attribution(&self) -> String {
         self.model.attribution().to_string()

@@ -20,8 +20,6 @@ use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
-/// The conversation memory of one chat: it keeps the turns, decides what the model sees each
-/// turn under a token budget, and reports why.
 #[wasm_bindgen]
 pub struct Memory {
     pub(super) core: Rc<RefCell<Core>>,
@@ -118,7 +116,6 @@ impl Memory {
 
 #[wasm_bindgen]
 impl Memory {
-    /// Creates a memory. Throws an `Error` with code `INVALID_OPTION` for bad options.
     #[wasm_bindgen(constructor)]
     pub fn new(
         #[wasm_bindgen(unchecked_param_type = "MemoryOptions | undefined")] options: Option<
@@ -130,8 +127,6 @@ impl Memory {
         Ok(Memory::from_parts(parsed.core()?, parsed))
     }
 
-    /// Changes options (strategy, budget, prompt, tokenizer, ...) on a live memory; keys left
-    /// out keep their values. The history is kept.
     pub fn configure(
         &mut self,
         #[wasm_bindgen(unchecked_param_type = "MemoryOptions")] options: JsValue,
@@ -149,8 +144,6 @@ impl Memory {
         Ok(())
     }
 
-    /// Appends a message and returns its id. `extra` may carry `name`, `toolCalls` (OpenAI
-    /// format), `toolCallId`, `metadata` and `timestamp` (ms; default now).
     pub fn add(
         &self,
         #[wasm_bindgen(unchecked_param_type = "Role")] role: JsValue,
@@ -179,8 +172,6 @@ impl Memory {
         Ok(id)
     }
 
-    /// Appends a message given in the OpenAI chat format (`{ role, content, name?,
-    /// tool_calls?, tool_call_id? }`), such as the `message` of a chat-completions response.
     #[wasm_bindgen(js_name = addMessage)]
     pub fn add_message(
         &self,
@@ -197,11 +188,6 @@ impl Memory {
         Ok(id)
     }
 
-    /// Builds what to send this turn: `{ messages, report }`. With strategy "summary" and a
-    /// `summarize` or `llm` callback, first folds older turns into the summary when the
-    /// trigger is hit; with `extract` or `llm`, first extracts facts from the last exchange.
-    /// The report lists the entries sent and the rest as ranges; `{ detail: "all" }` lists
-    /// every entry.
     #[wasm_bindgen(unchecked_return_type = "Promise<ContextResult>")]
     pub fn context(
         &self,
@@ -218,7 +204,6 @@ impl Memory {
         }))
     }
 
-    /// All entries in order, each with its cached `tokens` (message cost, overhead included).
     #[wasm_bindgen(unchecked_return_type = "Entry[]")]
     pub fn entries(&self) -> Result<JsValue, JsValue> {
         let core = self.core.borrow();
@@ -231,14 +216,11 @@ impl Memory {
         Ok(arr.into())
     }
 
-    /// Number of entries.
     #[wasm_bindgen(getter)]
     pub fn length(&self) -> usize {
         self.core.borrow().entries().len()
     }
 
-    /// Pins a fact: sent every turn in a `[Pinned facts]` section while the budget allows.
-    /// Returns its id, for `unpin`.
     pub fn pin(
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
@@ -250,7 +232,6 @@ impl Memory {
         Ok(id)
     }
 
-    /// Removes a pinned fact. Throws `NOT_FOUND` for an unknown id.
     pub fn unpin(
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue,
@@ -262,19 +243,16 @@ impl Memory {
         Ok(())
     }
 
-    /// The pinned facts, `{ id, text }[]`.
     #[wasm_bindgen(unchecked_return_type = "PinnedFact[]")]
     pub fn pinned(&self) -> Result<JsValue, JsValue> {
         to_js(self.core.borrow().pinned())
     }
 
-    /// The summaries written so far, oldest first; the last is the current one.
     #[wasm_bindgen(unchecked_return_type = "Summary[]")]
     pub fn summaries(&self) -> Result<JsValue, JsValue> {
         to_js(self.core.borrow().summaries())
     }
 
-    /// Records an agent step (`{ type: "task" | "planning" | "action", ... }`); returns its id.
     #[wasm_bindgen(js_name = addStep)]
     pub fn add_step(
         &self,
@@ -287,14 +265,11 @@ impl Memory {
         Ok(id)
     }
 
-    /// The step records, oldest first.
     #[wasm_bindgen(unchecked_return_type = "StepRecord[]")]
     pub fn steps(&self) -> Result<JsValue, JsValue> {
         to_js(self.core.borrow().steps())
     }
 
-    /// The step log as chat messages: view "full" (default) for acting, "summary" for
-    /// re-planning (no model outputs, only the latest plan).
     #[wasm_bindgen(js_name = stepMessages, unchecked_return_type = "ChatMessage[]")]
     pub fn step_messages(
         &self,

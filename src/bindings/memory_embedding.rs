@@ -16,19 +16,11 @@ const EMBED_PENDING_OPTIONS_TS: &str = EmbedPendingOptionsSpec::TS;
 
 #[wasm_bindgen]
 impl Memory {
-    /// Turns, facts and episodes still waiting for a vector (0 without `embed` / `embedder`).
-    /// Searches rank them by words only until they have one; vectors are stored with the
-    /// session, so a reopened session starts with none waiting.
     #[wasm_bindgen(getter, js_name = pendingEmbeddings)]
     pub fn pending_embeddings(&self) -> usize {
         self.core.borrow_mut().pending_embeddings()
     }
 
-    /// Embeds up to `limit` waiting items (default 16) with the `embedder` or `embed` and
-    /// stores their vectors; resolves to how many still wait. Call it in idle time (a Worker,
-    /// `requestIdleCallback`) after `add`, `Memory.open` or `Memory.import`: `context()` embeds
-    /// only a few waiting items itself when the model runs in the page. Rejects with
-    /// `CALLBACK_FAILED` when embedding fails (the items keep waiting).
     #[wasm_bindgen(js_name = embedPending, unchecked_return_type = "Promise<number>")]
     pub fn embed_pending(
         &self,

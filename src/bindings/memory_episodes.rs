@@ -17,9 +17,6 @@ use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen]
 impl Memory {
-    /// Asks the `summarize` callback (else `llm`, with the built-in episode prompt) for a JSON
-    /// episode over the turns since the last episode and stores it; resolves to the episode,
-    /// or `null` when there are no new turns.
     #[wasm_bindgen(js_name = recordEpisode, unchecked_return_type = "Promise<Episode | null>")]
     pub fn record_episode(&self) -> Result<Promise, JsValue> {
         let hooks = self.job_hooks();
@@ -48,7 +45,6 @@ impl Memory {
         Ok(promise)
     }
 
-    /// The past episodes most similar to `situation`, best first, each with its `score`.
     #[wasm_bindgen(js_name = recallEpisodes, unchecked_return_type = "Promise<(Episode & { score: number })[]>")]
     pub fn recall_episodes(
         &self,
@@ -67,24 +63,17 @@ impl Memory {
         }))
     }
 
-    /// The stored episodes, oldest first.
     #[wasm_bindgen(unchecked_return_type = "Episode[]")]
     pub fn episodes(&self) -> Result<JsValue, JsValue> {
         self.core.borrow_mut().sync_recall();
         to_js(self.core.borrow().episodes())
     }
 
-    /// The memory tools in OpenAI's function-calling format, to pass as `tools` in a
-    /// chat-completions request: `store_memory`, `recall_memory`, `list_memories`,
-    /// `forget_memory`. Run the model's calls with `callTool`.
     #[wasm_bindgen(unchecked_return_type = "MemoryTool[]")]
     pub fn tools(&self) -> Result<JsValue, JsValue> {
         to_js(tools::definitions())
     }
 
-    /// Executes one memory tool call and resolves to the tool-result string to add as the
-    /// `tool` message. Never rejects: unknown tools and bad arguments resolve to an
-    /// `{"error": ...}` result the model can read and correct.
     #[wasm_bindgen(js_name = callTool, unchecked_return_type = "Promise<string>")]
     pub fn call_tool(
         &self,

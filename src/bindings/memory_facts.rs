@@ -26,10 +26,6 @@ const RECALL_OPTIONS_TS: &str = facts::RecallOptionsSpec::TS;
 
 #[wasm_bindgen]
 impl Memory {
-    /// Stores a long-term fact and returns its id (`"f1"`, ...). A fact on the same subject as
-    /// an older one ("my favorite color is green" after "... is blue") supersedes it: the old
-    /// one stays in `factHistory(id)` but is no longer recalled. The same words twice return
-    /// the existing id.
     pub fn remember(
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
@@ -46,8 +42,6 @@ impl Memory {
         Ok(r.id)
     }
 
-    /// Searches past turns, current facts and episodes: BM25, plus cosine when `embed` is set,
-    /// fused by rank with recency and importance. Best first.
     #[wasm_bindgen(unchecked_return_type = "Promise<RecallHit[]>")]
     pub fn recall(
         &self,
@@ -75,8 +69,6 @@ impl Memory {
         }))
     }
 
-    /// Rewrites a fact; its old text stays in `factHistory(id)`. Throws `NOT_FOUND` for an id
-    /// that is not a current fact.
     #[wasm_bindgen(js_name = updateFact)]
     pub fn update_fact(
         &self,
@@ -91,7 +83,6 @@ impl Memory {
         Ok(())
     }
 
-    /// The current facts, oldest first; `{ all: true }` adds superseded and deleted ones.
     #[wasm_bindgen(unchecked_return_type = "Fact[]")]
     pub fn facts(
         &self,
@@ -109,8 +100,6 @@ impl Memory {
         to_js(&facts)
     }
 
-    /// A fact's change trail, oldest first: added, updated, superseded (with `by`), deleted.
-    /// Throws `NOT_FOUND` for an unknown id.
     #[wasm_bindgen(js_name = factHistory, unchecked_return_type = "FactChange[]")]
     pub fn fact_history(
         &self,
@@ -122,9 +111,6 @@ impl Memory {
         to_js(&trail)
     }
 
-    /// Extracts facts from the turns not seen yet and applies them: through the `extract`
-    /// option's hook, else the `llm` option with the built-in prompt (add / update / delete
-    /// against the current facts). `context()` does this by itself after each assistant reply.
     #[wasm_bindgen(js_name = extractFacts, unchecked_return_type = "Promise<{ applied: number; notes: string[] }>")]
     pub fn extract_facts(&self) -> Result<Promise, JsValue> {
         let hooks = self.job_hooks();

@@ -28,15 +28,6 @@ fn forget_options(v: Option<JsValue>) -> Result<ForgetOptions, JsValue> {
 
 #[wasm_bindgen]
 impl Memory {
-    /// Forgets a turn, a fact or an episode by id, and every copy derived from it: the
-    /// summaries and episodes that hold its words, the facts extracted from it (`keepDerived:
-    /// true` keeps those), its search index entry and embedding (stored ones included), and
-    /// the redaction vault's values that nothing kept holds any more. Resolves, once storage
-    /// holds the erasure, to a receipt: `{ removed: { turns, summaries, steps, facts, episodes,
-    /// vectors, vaultValues }, kept: { vaultValues }, stored }` (ids; placeholders for vault
-    /// values; `kept` lists the erased records' values a kept record still holds). A failed
-    /// write resolves with `stored: false` and the coded `error` (the erasure is queued and
-    /// written by the next `flush()`); an unknown id throws `NOT_FOUND` at once.
     #[wasm_bindgen(unchecked_return_type = "Promise<ForgetReceipt>")]
     pub fn forget(
         &self,
@@ -54,10 +45,6 @@ impl Memory {
         self.receipt(&erasure)
     }
 
-    /// Clears the conversation (turns, summaries, steps) and what was derived from it:
-    /// episodes, facts extracted from its turns (`keepDerived: true` keeps those), embeddings
-    /// and vault values nothing kept holds. Pinned facts, facts the app stored itself and
-    /// options stay. Resolves to the same receipt as `forget`.
     #[wasm_bindgen(unchecked_return_type = "Promise<ForgetReceipt>")]
     pub fn clear(
         &self,

@@ -10,8 +10,6 @@ use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen]
 impl Memory {
-    /// Puts the real values back in place of placeholders in a model's reply (tolerating
-    /// `[email_1]`, `EMAIL_1`). Without redaction it returns the text unchanged.
     pub fn restore(
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
@@ -19,8 +17,6 @@ impl Memory {
         Ok(self.core.borrow().restore_text(&string_arg(&text, "text")?))
     }
 
-    /// A restorer for a reply streamed in chunks: `push(chunk)` returns what can be shown so
-    /// far (a placeholder split across chunks is held back until complete), `finish()` the rest.
     #[wasm_bindgen(js_name = streamRestorer)]
     pub fn stream_restorer(&self) -> Result<JsStreamRestorer, JsValue> {
         self.core
@@ -35,7 +31,6 @@ impl Memory {
             })
     }
 
-    /// Whether contexts are redacted at the egress.
     #[wasm_bindgen(getter)]
     pub fn redacts(&self) -> bool {
         self.core.borrow().redacts()

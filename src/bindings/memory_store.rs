@@ -149,13 +149,6 @@ impl Memory {
 
 #[wasm_bindgen]
 impl Memory {
-    /// Opens a stored session (created when new): everything the memory holds is kept in
-    /// `storage` ("indexeddb" by default in browsers, "localstorage", or "memory") and written
-    /// as it changes. Sessions past their `ttlMs` are removed first. With `sync`, it is pulled
-    /// from the sync server before this resolves (offline, the local copy opens as it is) and
-    /// every change is pushed; with a key (`sync.key` or `encrypt.key`), records are stored
-    /// encrypted. Rejects with `WRONG_KEY` when the key cannot read them, `NOT_FOUND` when the
-    /// session was deleted on another device.
     #[wasm_bindgen(js_name = open, unchecked_return_type = "Memory")]
     pub async fn open(
         #[wasm_bindgen(unchecked_param_type = "OpenOptions")] options: JsValue,
@@ -218,8 +211,6 @@ impl Memory {
         Ok(memory)
     }
 
-    /// Creates a stored session from an exported document (`mem.export()`, or a version-1
-    /// plain message list). The document is checked before anything is stored.
     #[wasm_bindgen(js_name = import, unchecked_return_type = "Memory")]
     pub async fn import_document(
         #[wasm_bindgen(unchecked_param_type = "SessionDocument | string")] document: JsValue,
@@ -274,8 +265,6 @@ impl Memory {
         Ok(bind(core, backend, meta, open, None, inbox, false))
     }
 
-    /// The stored sessions: `{ session, createdAt, updatedAt, turns, bytes, ttlMs?,
-    /// expiresAt?, schemaVersion }[]`, the most recently changed first.
     #[wasm_bindgen(js_name = sessions, unchecked_return_type = "SessionInfo[]")]
     pub async fn list_sessions(
         #[wasm_bindgen(unchecked_param_type = "StorageName | undefined")] storage: Option<JsValue>,
@@ -284,9 +273,6 @@ impl Memory {
         to_js(&session_list(backend.sessions().await.js()?))
     }
 
-    /// Deletes a stored session and everything in it. With `sync` (`{ url, token }`), it is
-    /// deleted on the server too, and every other device deletes its copy at its next pull;
-    /// a failure there rejects with `SYNC_FAILED` (the local copy is gone already: call again).
     #[wasm_bindgen(js_name = delete)]
     pub async fn delete_session(
         #[wasm_bindgen(unchecked_param_type = "string")] session: JsValue,
@@ -315,7 +301,6 @@ impl Memory {
         Ok(())
     }
 
-    /// The whole memory as a versioned JSON document, for `Memory.import` (lossless).
     #[wasm_bindgen(unchecked_return_type = "SessionDocument")]
     pub fn export(&self) -> Result<JsValue, JsValue> {
         let meta = match &self.store {
@@ -326,9 +311,6 @@ impl Memory {
         to_js(&doc)
     }
 
-    /// Resolves when every change so far is stored; rejects with a coded error
-    /// (`QUOTA_EXCEEDED`, `STORAGE_FAILED`, ...) if a write failed. Unstored changes stay
-    /// queued and are retried by the next `flush()`.
     #[wasm_bindgen(unchecked_return_type = "Promise<void>")]
     pub fn flush(&self) -> js_sys::Promise {
         match &self.store {
@@ -337,12 +319,6 @@ impl Memory {
         }
     }
 
-    /// Pushes what this device has not sent and pulls the other devices' changes now (it also
-    /// happens on open, after each write and every `sync.intervalMs`). Resolves with the number
-    /// of records pushed, of other devices' records pulled, and of server records rewritten
-    /// without what a `forget` or `clear` removed (`compacted`); rejects with `SYNC_FAILED`
-    /// (offline: retried with backoff, nothing is lost), `WRONG_KEY`, or `NOT_FOUND` when the
-    /// session was deleted on another device (it is then deleted here too).
     #[wasm_bindgen(unchecked_return_type = "Promise<SyncResult>")]
     pub fn sync(&self) -> js_sys::Promise {
         let Some(store) = self.store.clone() else {
@@ -362,22 +338,17 @@ impl Memory {
         })
     }
 
-    /// Stops listening to other tabs (and telling them of this tab's changes), and stops
-    /// syncing. The memory stays usable; later changes are still stored (and pushed by the
-    /// next instance that opens the session with `sync`).
     pub fn close(&self) {
         if let Some(store) = &self.store {
             store.close();
         }
     }
 
-    /// The stored session's name (undefined for a memory made with `new Memory`).
     #[wasm_bindgen(getter)]
     pub fn session(&self) -> Option<String> {
         self.store.as_ref().map(|s| s.meta.borrow().session.clone())
     }
 
-    /// True when the session was stored by a newer version: readable, never written.
     #[wasm_bindgen(getter, js_name = readOnly)]
     pub fn read_only(&self) -> bool {
         self.read_only

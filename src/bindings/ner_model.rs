@@ -11,9 +11,6 @@ use crate::ner::Tagger;
 use std::sync::{Arc, Weak};
 use wasm_bindgen::prelude::*;
 
-/// The PII token classifier (Rampart, a MiniLM-L6 BERT; CC BY 4.0, see `attribution`). Give
-/// it to a redactor to find lower-case names, addresses without a cue word and numbers after a
-/// label that the rules miss. Runs on the device, in this module's own code.
 #[wasm_bindgen(js_name = NerModel)]
 pub struct JsNerModel {
     tagger: Arc<Tagger>,
@@ -46,8 +43,6 @@ impl JsNerModel {
 
 #[wasm_bindgen(js_class = NerModel)]
 impl JsNerModel {
-    /// Loads a model file (`models/pii-ner.bin`, from `make model`). Throws `INVALID_MODEL`
-    /// for bytes that are not one (truncated, another format version, unknown labels).
     #[wasm_bindgen(js_name = fromBytes, unchecked_return_type = "NerModel")]
     pub async fn from_bytes(
         #[wasm_bindgen(unchecked_param_type = "Uint8Array | ArrayBuffer")] bytes: JsValue,
@@ -61,10 +56,6 @@ impl JsNerModel {
         Ok(JsNerModel::register(Arc::new(tagger), false))
     }
 
-    /// Downloads a model file with progress, or takes it from IndexedDB where an earlier
-    /// `fromUrl` of the same URL kept it. Rejects with `MODEL_UNAVAILABLE` when the download
-    /// fails, `ABORTED` when `signal` stopped it, and `INVALID_MODEL` when the file is not a
-    /// model.
     #[wasm_bindgen(js_name = fromUrl, unchecked_return_type = "NerModel")]
     pub async fn from_url(
         #[wasm_bindgen(unchecked_param_type = "string")] url: JsValue,
@@ -86,7 +77,6 @@ impl JsNerModel {
         ))
     }
 
-    /// The model's labels (`O`, `B-GIVEN_NAME`, ...), as its classifier orders them.
     #[wasm_bindgen(getter, unchecked_return_type = "string[]")]
     pub fn labels(&self) -> JsValue {
         let out = js_sys::Array::new();
@@ -96,26 +86,21 @@ impl JsNerModel {
         out.into()
     }
 
-    /// Who made the weights and under which licence: show it where the model is used.
     #[wasm_bindgen(getter)]
     pub fn attribution(&self) -> String {
         self.tagger.model().attribution().to_string()
     }
 
-    /// SPDX id of the weights' licence (`CC-BY-4.0`).
     #[wasm_bindgen(getter)]
     pub fn license(&self) -> String {
         self.tagger.model().license().to_string()
     }
 
-    /// Whether `fromUrl` took the file from IndexedDB instead of downloading it.
     #[wasm_bindgen(getter, js_name = fromCache)]
     pub fn cached(&self) -> bool {
         self.from_cache
     }
 
-    /// The model's input for `text`: `[CLS]`, the WordPiece token ids, `[SEP]` (for tests and
-    /// benchmarks against other runtimes).
     #[wasm_bindgen(js_name = tokenIds)]
     pub fn token_ids(
         &self,
@@ -125,9 +110,6 @@ impl JsNerModel {
         Ok(self.tagger.token_ids(&text))
     }
 
-    /// The classifier's scores for token ids as `tokenIds` gives them (at most 512): one row of
-    /// `labels.length` logits per token. For tests and benchmarks; redactors call the model
-    /// themselves.
     pub fn logits(&self, ids: &[u32]) -> Result<Vec<f32>, JsValue> {
         self.tagger.model().logits(ids).js()
     }

@@ -115,9 +115,6 @@ fn json_of(value: &JsValue, what: &str, code: ErrorCode) -> Result<Option<String
     text_or_json(value, code, &takes).map(Some)
 }
 
-/// Detects personal data and secrets in text and replaces them with placeholders that can be
-/// put back later. The vault that maps placeholders to values never leaves the device unless
-/// you export it.
 #[wasm_bindgen(js_name = Redactor)]
 pub struct JsRedactor {
     inner: redact::Redactor,
@@ -125,8 +122,6 @@ pub struct JsRedactor {
 
 #[wasm_bindgen(js_class = Redactor)]
 impl JsRedactor {
-    /// Compiles the recognizers. Throws `INVALID_OPTION` for an unknown option or type and
-    /// `INVALID_PATTERN` for a custom regex that does not compile.
     #[wasm_bindgen(constructor)]
     pub fn new(
         #[wasm_bindgen(unchecked_param_type = "RedactorInit | undefined")] options: Option<
@@ -142,15 +137,11 @@ impl JsRedactor {
         })
     }
 
-    /// The built-in entity types, in the order they are documented, each with what it finds
-    /// and whether it is a national identifier (a new array on each read).
     #[wasm_bindgen(getter, unchecked_return_type = "EntityTypeInfo[]")]
     pub fn types() -> Result<JsValue, JsValue> {
         to_js(redact::entity::ENTITY_TABLE)
     }
 
-    /// Replaces every detected value with its placeholder (or mask). New values join the vault;
-    /// a value seen before gets the same placeholder again.
     #[wasm_bindgen(unchecked_return_type = "RedactionResult")]
     pub fn redact(
         &mut self,
@@ -162,9 +153,6 @@ impl JsRedactor {
         Ok(unpack_redaction(js, &all, &packed))
     }
 
-    /// Puts the real values back into a model reply. Tolerates `[email_1]`, `EMAIL_1` and
-    /// missing brackets; text the user wrote that only looked like a placeholder comes back
-    /// as written.
     pub fn restore(
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
@@ -172,22 +160,16 @@ impl JsRedactor {
         Ok(self.inner.restore(&string_arg(&text, "text")?))
     }
 
-    /// A restorer for a streamed reply: placeholders split across chunks are held back until
-    /// they are complete.
     #[wasm_bindgen(js_name = streamRestorer)]
     pub fn stream_restorer(&self) -> JsStreamRestorer {
         JsStreamRestorer::wrap(Box::new(self.inner.stream_restorer()))
     }
 
-    /// The vault as a plain object (`{ version: 1, entries: [...] }`): what `importVault`
-    /// takes back. Keep it on the device.
     #[wasm_bindgen(unchecked_return_type = "VaultDocument")]
     pub fn vault(&self) -> Result<JsValue, JsValue> {
         to_js(self.inner.vault())
     }
 
-    /// Replaces the vault with one saved earlier (the object from `vault()`, or its JSON).
-    /// Throws `INVALID_DOCUMENT` if it is not a vault.
     #[wasm_bindgen(js_name = importVault)]
     pub fn import_vault(
         &mut self,

@@ -7,7 +7,6 @@ use crate::memory::StreamRestore;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-/// Restores a streamed model reply chunk by chunk. Made by `Redactor.streamRestorer()`.
 #[wasm_bindgen(js_name = StreamRestorer)]
 pub struct JsStreamRestorer {
     inner: Box<dyn StreamRestore>,
@@ -18,7 +17,6 @@ pub struct JsStreamRestorer {
 
 #[wasm_bindgen(js_class = StreamRestorer)]
 impl JsStreamRestorer {
-    /// Adds a chunk; returns the restored text that is final so far (possibly empty).
     pub fn push(
         &mut self,
         #[wasm_bindgen(unchecked_param_type = "string")] chunk: JsValue,
@@ -44,7 +42,6 @@ impl JsStreamRestorer {
         Ok(self.inner.push(&String::from(chunk)))
     }
 
-    /// Returns whatever was held back. The restorer can then be reused for another reply.
     pub fn finish(&mut self) -> String {
         let mut out = match self.high.take() {
             Some(high) => self.inner.push(&String::from(high)),

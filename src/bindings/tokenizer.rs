@@ -20,8 +20,6 @@ use wasm_bindgen::JsCast;
 #[wasm_bindgen(typescript_custom_section)]
 const CHAT_TEMPLATE_OPTIONS_TS: &str = crate::options::assets::ChatTemplateOptionsSpec::TS;
 
-/// Counts tokens the way a model does. Load a model's `tokenizer.json` with
-/// `Tokenizer.fromJson`, or use `Tokenizer.approximate()` when no vocabulary is at hand.
 #[wasm_bindgen]
 pub struct Tokenizer {
     counter: SharedCounter,
@@ -62,12 +60,6 @@ impl Tokenizer {
 
 #[wasm_bindgen]
 impl Tokenizer {
-    /// Loads a Hugging Face `tokenizer.json`, given as its text, its bytes (`Uint8Array` /
-    /// `ArrayBuffer`) or the parsed object. This build counts BPE files itself: byte-level ones
-    /// (gpt-4o, Llama 3, Qwen) and SentencePiece-style ones (Llama 2, Mistral, Gemma). Other kinds
-    /// (WordPiece, Unigram, WordLevel, BPE with other split rules) throw
-    /// `UNSUPPORTED_TOKENIZER`: the full build (`pkg-full/`) loads them.
-    /// Throws `INVALID_TOKENIZER` when the file cannot be used at all.
     #[wasm_bindgen(js_name = fromJson)]
     pub fn from_json(
         #[wasm_bindgen(unchecked_param_type = "string | Uint8Array | ArrayBuffer | object")]
@@ -92,7 +84,6 @@ pub(super) fn json_bytes(json: &JsValue) -> Result<Vec<u8>, JsValue> {
 
 #[wasm_bindgen]
 impl Tokenizer {
-    /// The no-vocabulary fallback: `charsPerToken` characters per token (default 4).
     pub fn approximate(
         #[wasm_bindgen(js_name = charsPerToken, unchecked_param_type = "number | undefined")]
         chars_per_token: Option<JsValue>,
@@ -112,7 +103,6 @@ impl Tokenizer {
         Ok(Tokenizer::register(Arc::new(c), None))
     }
 
-    /// Tokens in `text`, without special tokens. Lone UTF-16 surrogates count as U+FFFD.
     pub fn count(
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
@@ -120,8 +110,6 @@ impl Tokenizer {
         Ok(self.counter.count(&string_arg(&text, "text")?) as u32)
     }
 
-    /// Tokens in each text; one call for many messages is far cheaper than many calls: the
-    /// texts cross into wasm as one joined string.
     #[wasm_bindgen(js_name = countMany)]
     pub fn count_many(
         &self,
@@ -147,9 +135,6 @@ impl Tokenizer {
         Ok(counts.into_iter().map(|c| c as u32).collect())
     }
 
-    /// Loads the compact form returned by `prepared()`, skipping the JSON: store it (for
-    /// example in IndexedDB) keyed by a hash of the tokenizer.json, and load it on the next visit.
-    /// Throws `INVALID_TOKENIZER` for bytes that are not a prepared form of this version.
     #[wasm_bindgen(js_name = fromPrepared)]
     pub fn from_prepared(
         #[wasm_bindgen(unchecked_param_type = "Uint8Array")] bytes: JsValue,
@@ -167,14 +152,10 @@ impl Tokenizer {
         Ok(Tokenizer::register(hf.clone(), Some(hf)))
     }
 
-    /// The compact prepared form for `Tokenizer.fromPrepared` (the BPE files this build counts
-    /// itself: gpt-4o, Llama 3, Qwen, Llama 2, Gemma ...); `undefined` for other tokenizers and
-    /// the approximate one.
     pub fn prepared(&self) -> Option<Vec<u8>> {
         self.hf.as_ref().and_then(|h| h.prepared())
     }
 
-    /// Token ids of `text` (without special tokens). Only for a loaded tokenizer.json.
     pub fn encode(
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
@@ -189,14 +170,11 @@ impl Tokenizer {
         }
     }
 
-    /// `"approximate"`, or the vocabulary model: `"BPE"`; in the full build also `"WordPiece"`,
-    /// `"Unigram"`, `"WordLevel"`.
     #[wasm_bindgen(getter)]
     pub fn kind(&self) -> String {
         self.counter.kind().to_string()
     }
 
-    /// Whether counts are the model's real ones.
     #[wasm_bindgen(getter)]
     pub fn exact(&self) -> bool {
         self.counter.is_exact()
@@ -211,13 +189,6 @@ impl Tokenizer {
 #[cfg(feature = "chat-template")]
 #[wasm_bindgen]
 impl Tokenizer {
-    /// Tokens of the prompt a chat model sees for `messages`: the conversation rendered with
-    /// the model's chat template (from its `tokenizer_config.json`, as text or parsed object)
-    /// and counted with this tokenizer, framing and special tokens included, BOS only if the
-    /// template emits it (as `apply_chat_template` in `transformers`). The reply header is
-    /// included unless `addGenerationPrompt: false`. Throws `INVALID_TOKENIZER` for a config
-    /// without a usable template or a template that rejects the messages, `INVALID_ENTRY` for a
-    /// malformed message.
     #[wasm_bindgen(js_name = countChat)]
     pub fn count_chat(
         &self,
@@ -231,8 +202,6 @@ impl Tokenizer {
         Ok(self.counter.count(&text) as u32)
     }
 
-    /// The prompt text `countChat` counts: `messages` rendered with the chat template of a
-    /// `tokenizer_config.json` (text or parsed object).
     #[wasm_bindgen(js_name = renderChat)]
     pub fn render_chat(
         &self,

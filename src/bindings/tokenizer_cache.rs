@@ -14,9 +14,6 @@ use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen]
 impl Tokenizer {
-    /// `fromJson`, with the prepared form cached in IndexedDB keyed by the file's hash, so the
-    /// next page load skips parsing the JSON. Falls back to `fromJson` where IndexedDB is
-    /// unavailable or the cached entry cannot be used.
     #[wasm_bindgen(js_name = fromJsonCached, unchecked_return_type = "Tokenizer")]
     pub async fn from_json_cached(
         #[wasm_bindgen(unchecked_param_type = "string | Uint8Array | ArrayBuffer | object")]
@@ -44,10 +41,6 @@ impl Tokenizer {
         Ok(Tokenizer::register(hf.clone(), Some(hf)))
     }
 
-    /// Downloads a tokenizer.json with progress and loads it, or takes its prepared form from
-    /// IndexedDB where an earlier `fromUrl` of the same URL kept it (several times faster than
-    /// parsing the JSON). Rejects with `MODEL_UNAVAILABLE` when the download fails, `ABORTED`
-    /// when `signal` stopped it, and the codes of `fromJson` for the file.
     #[wasm_bindgen(js_name = fromUrl, unchecked_return_type = "Tokenizer")]
     pub async fn from_url(
         #[wasm_bindgen(unchecked_param_type = "string")] url: JsValue,
@@ -73,8 +66,6 @@ impl Tokenizer {
         Ok(t)
     }
 
-    /// A tokenizer.json given as bytes (`Uint8Array` / `ArrayBuffer`), as the other assets load
-    /// (`NerModel.fromBytes`, `EmbedModel.fromBytes`); `fromJson` also takes its text or object.
     #[wasm_bindgen(js_name = fromBytes, unchecked_return_type = "Tokenizer")]
     pub async fn from_bytes(
         #[wasm_bindgen(unchecked_param_type = "Uint8Array | ArrayBuffer")] bytes: JsValue,
@@ -88,7 +79,6 @@ impl Tokenizer {
         Ok(Tokenizer::register(hf.clone(), Some(hf)))
     }
 
-    /// Whether this tokenizer came from the IndexedDB cache (`fromUrl`, `fromJsonCached`).
     #[wasm_bindgen(getter, js_name = fromCache)]
     pub fn from_cache(&self) -> bool {
         self.from_cache

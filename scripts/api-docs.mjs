@@ -1,17 +1,18 @@
-// Puts the `@example`s of docs/api/<Class>.md back into the JSDoc that wasm-bindgen wrote from the
-// Rust `///` comments (finish-pkg.mjs calls it for pkg/, pkg-full/ and pkg-core/).
+// Puts docs/api/<Class>.md, the JS reference of each exported class, into the JSDoc of the
+// .d.ts and .js that wasm-bindgen wrote (finish-pkg.mjs calls it for pkg/, pkg-full/ and
+// pkg-core/).
 //
-// The examples were some 500 lines of the bindings' doc comments, and wasm-bindgen ignores
-// `#[doc = include_str!(...)]`, so they live in Markdown and are merged here: each one goes
-// where wasm-bindgen put it, after the member's prose and before the `@param`/`@returns` it
-// adds, so the package is the same as when they were in Rust.
+// The Rust bindings carry no `///` on what they export: the prose and examples were a third of
+// the bindings' lines and wasm-bindgen ignores `#[doc = include_str!(...)]`, so the reference
+// lives in Markdown, one section per member, and is merged here where wasm-bindgen would have
+// put it: prose first, then the example, then (in the .js) the `@param`/`@returns` it adds.
 //
 // A file's sections, in the order of the .d.ts:
 //   ## (class)        the class's own doc (wasm-bindgen writes it into llm_memory.js only)
 //   ## constructor
 //   ## static name    a static method or property
 //   ## name           a method or property
-// each holding one fenced block and nothing else: the prose stays in the Rust comment.
+// each holding the member's prose, then at most one fenced example.
 import { readFileSync, readdirSync } from "node:fs";
 
 const DOCS = "docs/api";
@@ -28,8 +29,8 @@ function parseHeading(heading, where) {
   return { kind: "member", name: m[2], isStatic: Boolean(m[1]) };
 }
 
-/** The sections of one docs/api file, each `{ heading, kind, name, isStatic, lang, code }`. */
-export function readExamples(path) {
+/** The sections of one docs/api file, each `{ heading, kind, name, isStatic, prose, lang, code }`. */
+export function readDocs(path) {
   const sections = [];
   let section = null; // the section being read
   let fence = null; // the open fenced block's lines
@@ -41,18 +42,22 @@ export function readExamples(path) {
     } else if (line.startsWith("## ")) {
       const heading = line.slice(3);
       if (sections.some((s) => s.heading === heading)) fail(`${where}: a second section "## ${heading}"`);
-      section = { heading, ...parseHeading(heading, `${where}: "## ${heading}"`), code: null };
+      section = { heading, ...parseHeading(heading, `${where}: "## ${heading}"`), prose: [], code: null };
       sections.push(section);
-    } else if (section && line.trim()) {
-      // Anything but blank lines before the first section is the file's header.
+    } else if (section) {
+      // Lines before the first section are the file's header.
       const open = line.match(/^```(\w+)$/);
-      if (!open || section.code) fail(`${where}: section "## ${section.heading}" holds one fenced block and nothing else (its prose belongs in the Rust \`///\` comment)`);
-      [section.lang, fence] = [open[1], []];
+      if (open && !section.code) [section.lang, fence] = [open[1], []];
+      else if (section.code && line.trim()) fail(`${where}: section "## ${section.heading}" ends with its example`);
+      else if (!section.code) section.prose.push(line);
     }
   }
   if (fence) fail(`${path}: section "## ${section.heading}" never closes its fenced block`);
-  const empty = sections.find((s) => !s.code);
-  if (empty) fail(`${path}: section "## ${empty.heading}" has no example`);
+  for (const s of sections) {
+    while (s.prose.length && !s.prose[0].trim()) s.prose.shift();
+    while (s.prose.length && !s.prose.at(-1).trim()) s.prose.pop();
+    if (!s.prose.length && !s.code) fail(`${path}: section "## ${s.heading}" is empty`);
+  }
   return sections;
 }
 
@@ -80,43 +85,78 @@ function findMember(lines, { head, end, indent }, { name, isStatic }) {
   return found;
 }
 
-/** `@example` and the fenced block as JSDoc lines at `indent`, after the blank line that parts them from the prose. */
-function render({ lang, code }, indent) {
+/** The section's prose and example as JSDoc lines at `indent`, without the comment's ends. */
+function render({ prose, lang, code }, indent) {
   const star = (text) => (text ? `${indent} * ${text}` : `${indent} *`);
-  return [star(""), star("@example"), star("```" + lang), ...code.map(star), star("```")];
+  const example = code ? ["@example", "```" + lang, ...code, "```"] : [];
+  const gap = prose.length && code ? [""] : [];
+  return [...prose, ...gap, ...example].map(star);
 }
 
-/** Inserts the example into the doc comment that ends on the line before `decl`. */
-function insertExample(lines, decl, section, where) {
+/** The doc comment ending on the line before `decl`: `{ open, close }`, or null. */
+function commentAbove(lines, decl) {
   const close = decl - 1;
-  if (!/^\s*\*\/$/.test(lines[close] ?? "")) fail(`${where}: the declaration has no doc comment to hold the example; give it some prose in Rust`);
+  if (!/^\s*\*\/$/.test(lines[close] ?? "")) return null;
   let open = close;
   while (!lines[open].trim().startsWith("/**")) open--;
-  const indent = lines[open].match(/^ */)[0];
-  const example = render(section, indent);
-  const doc = lines.slice(open, close + 1).join("\n");
-  // finish-pkg may run twice on one directory; an example from Rust as well is one too many.
-  if (doc.includes(example.join("\n"))) return;
-  if (doc.includes("@example")) fail(`${where}: the member already has an @example (from its Rust \`///\` comment?); keep it in ${DOCS} only`);
-  // After the prose, before the tags wasm-bindgen adds to the .js.
-  let at = open + 1;
-  while (at < close && !/^\s*\* @(param|returns)\b/.test(lines[at])) at++;
-  lines.splice(at, 0, ...example);
+  return { open, close };
 }
 
 /**
- * The .d.ts and .js of a build with every example of docs/api merged in. A class the build
+ * Writes the section's doc above `decl`. The comment there may hold the `@param` and
+ * `@returns` tags wasm-bindgen adds to the .js, and for a class declared in TypeScript
+ * (`LlmMemoryError`) its prose, which then takes an example only: the reference has one home.
+ */
+function insertDoc(lines, decl, section, where) {
+  const indent = lines[decl].match(/^ */)[0];
+  const doc = render(section, indent);
+  const found = commentAbove(lines, decl);
+  if (!found) {
+    lines.splice(decl, 0, `${indent}/**`, ...doc, `${indent} */`);
+    return;
+  }
+  const inner = lines.slice(found.open + 1, found.close);
+  // finish-pkg may run twice on one directory.
+  if (inner.join("\n").includes(doc.join("\n"))) return;
+  if (inner.some((l) => /@example/.test(l))) fail(`${where}: the member already has an @example; keep it in ${DOCS} only`);
+  const tags = inner.findIndex((l) => /^\s*\* @(param|returns)\b/.test(l));
+  const proseEnd = found.open + 1 + (tags < 0 ? inner.length : tags);
+  if (proseEnd === found.open + 1) {
+    lines.splice(proseEnd, 0, ...doc);
+    return;
+  }
+  if (section.prose.length)
+    fail(`${where}: the member is documented outside ${DOCS} (a Rust \`///\` comment?); its reference lives in ${DOCS} only`);
+  lines.splice(proseEnd, 0, `${indent} *`, ...doc);
+}
+
+/** Fails on a doc comment wasm-bindgen copied from Rust onto a member of `cls` in the .d.ts. */
+function refuseRustDocs(lines, cls, path) {
+  const c = findClass(lines, cls);
+  if (!c) return;
+  for (let i = c.head + 1; i < c.end; i++) {
+    if (!lines[i].startsWith(c.indent) || lines[i][c.indent.length] === " ") continue;
+    if (!/^\s*\*\/$/.test(lines[i - 1])) continue;
+    const name = lines[i].trim();
+    if (/^(free\(\)|\[Symbol\.dispose\]\(\))/.test(name)) continue;
+    fail(`${path}: ${cls} member \`${name}\` has a doc comment from its Rust \`///\`; move it to ${DOCS}/${cls}.md`);
+  }
+}
+
+/**
+ * The .d.ts and .js of a build with the reference of docs/api merged in. A class the build
  * leaves out (pkg-core has no Redactor) is skipped, and so is a member the Rust sources declare
  * that a cargo feature leaves out (Tokenizer.countChat is in pkg-full only); a section for
  * anything else that is not there fails, naming the file and the section.
  * `declared`: the JS members per class that src/bindings declares (member-order.mjs).
  */
-export function mergeExamples(dir, dts, js, declared) {
+export function mergeDocs(dir, dts, js, declared) {
   const out = { dts: dts.split("\n"), js: js.split("\n") };
   for (const file of readdirSync(DOCS).filter((f) => f.endsWith(".md")).sort()) {
     const cls = file.slice(0, -3);
     const path = `${DOCS}/${file}`;
-    const sections = readExamples(path);
+    const sections = readDocs(path);
+    if (declared.has(cls)) refuseRustDocs(out.dts, cls, path);
     // The class in each file, found again per section: an insertion moves the lines below it.
     const inDts = () => findClass(out.dts, cls);
     const inJs = () => findClass(out.js, cls);
@@ -129,7 +169,7 @@ export function mergeExamples(dir, dts, js, declared) {
       if (section.kind === "class") {
         const c = inJs();
         if (!c) fail(`${where}: wasm-bindgen writes a class's own doc into llm_memory.js, and ${dir}/llm_memory.js has no class ${cls}`);
-        insertExample(out.js, c.head, section, where);
+        insertDoc(out.js, c.head, section, where);
         continue;
       }
       const d = inDts();
@@ -140,13 +180,13 @@ export function mergeExamples(dir, dts, js, declared) {
         if (declared.get(cls)?.includes(section.name)) continue; // a cargo feature left it out
         fail(`${where}: class ${cls} in ${dir}/llm_memory.d.ts has no member ${section.name}, and src/bindings declares none`);
       }
-      if (d) insertExample(out.dts, decl, section, `${where} (${dir}/llm_memory.d.ts)`);
+      if (d) insertDoc(out.dts, decl, section, `${where} (${dir}/llm_memory.d.ts)`);
       // LlmMemoryError is a snippet of its own (src/bindings/errors.js), not in llm_memory.js.
       const j = inJs();
       if (!j) continue;
       const jsDecl = findMember(out.js, j, section);
       if (jsDecl < 0) fail(`${where}: ${dir}/llm_memory.js declares no ${section.name} in class ${cls}, though the .d.ts does`);
-      insertExample(out.js, jsDecl, section, `${where} (${dir}/llm_memory.js)`);
+      insertDoc(out.js, jsDecl, section, `${where} (${dir}/llm_memory.js)`);
     }
   }
   return { dts: out.dts.join("\n"), js: out.js.join("\n") };
