@@ -7,7 +7,7 @@ Labelling convention (Rampart's, see crates/encoder/src/decode.rs): every word-p
 carries the word's label, B- on the first word of an entity or of a new kind within it (given
 name, then B-SURNAME) and I- on the words after it (the model puts B- on sub-tokens too). -100 = no loss on that token.
 
-Policy (issue 32: private persons, street addresses, e-mails, phones and IDs are PII; public
+Policy (private persons, street addresses, e-mails, phones and IDs are PII; public
 figures, brands, places and fictional characters are negatives):
 - MEDDOCAN (Spanish clinical, fictitious private data; all of it private):
   PERSON -> GIVEN_NAME on the first word, SURNAME on the others; a span right after
