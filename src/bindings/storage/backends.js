@@ -34,12 +34,12 @@ export async function run(backend, method, args) {
 }
 
 export async function openBackend(kind) {
-  if (kind === "memory") return new KeyValueBackend(inRealm, () => [...realm.keys()]);
+  if (kind === "memory") return new KeyValueBackend(inRealm, () => [...realm]);
   if (kind === "indexeddb") return new IdbBackend(await openDb());
   // Privacy settings can make the getter throw: unavailable as well.
   const storage = await attempt("unavailable", async () => globalThis.window?.localStorage);
   if (!storage) throw failure("unavailable");
-  return new KeyValueBackend(storage, () => Object.keys(storage));
+  return new KeyValueBackend(storage, () => Object.entries(storage));
 }
 
 async function openDb() {
@@ -150,13 +150,20 @@ class IdbBackend {
 /** `localstorage` and `memory`: one key per record, so a turn is written whole or not at all
  * and a burst of turns never rewrites the history. */
 class KeyValueBackend {
-  constructor(storage, allKeys) {
+  /** `allEntries`: every `[key, text]` in one call (the Storage API has no prefix query, and
+   * a getItem per key dominated a long reopen). */
+  constructor(storage, allEntries) {
     this.storage = storage;
-    this.allKeys = allKeys;
+    this.allEntries = allEntries;
+  }
+
+  /** `[key, text]` of the keys under `prefix`. */
+  entries(prefix) {
+    return this.allEntries().filter(([k]) => k.startsWith(prefix));
   }
 
   keys(prefix) {
-    return this.allKeys().filter((k) => k.startsWith(prefix));
+    return this.entries(prefix).map(([k]) => k);
   }
 
   set(key, text) {
@@ -170,12 +177,12 @@ class KeyValueBackend {
   async load([, meta, records]) {
     const text = this.storage.getItem(meta);
     if (text === null) return [];
-    return [text, ...this.keys(records).flatMap((k) => [k, this.storage.getItem(k)])];
+    return [text, ...this.entries(records).flat()];
   }
 
   /** With `replace` (an import), a failure (the quota) puts the session back as it was. */
   async write(place, text, ops, replace) {
-    const before = replace ? this.keys(place[3]).map((k) => [k, this.storage.getItem(k)]) : [];
+    const before = replace ? this.entries(place[3]) : [];
     if (replace) await this.delete(place);
     try {
       for (const [verb, , , value, key] of ops) {
@@ -192,8 +199,7 @@ class KeyValueBackend {
   }
 
   async metas(prefix, suffix) {
-    const keys = this.keys(prefix).filter((k) => k.endsWith(suffix));
-    return keys.flatMap((k) => [k, this.storage.getItem(k)]);
+    return this.entries(prefix).filter(([k]) => k.endsWith(suffix)).flat();
   }
 
   async delete([, , , all]) {
