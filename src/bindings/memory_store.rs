@@ -1,6 +1,7 @@
 //! The persistence face of `Memory`: `Memory.open`, `Memory.import`, `Memory.sessions`,
 //! `Memory.delete`, and on an instance `export`, `flush` and `close`. The storage I/O runs
-//! here; what to store comes from the core's change log.
+//! here; what opening and importing do comes from the core's open job, what to store from its
+//! change log.
 
 use super::build_parts::BUILD_PARTS;
 use super::cipher::Cipher;
@@ -18,10 +19,11 @@ use crate::error::ErrorCode;
 use crate::memory::Memory as Core;
 use crate::options::session::{self, delete_options, SessionOptions};
 use crate::options::{BuildParts, OptValue};
-use crate::store::opening::{expired_sessions, instance_prefix, split_sync, stored_already};
-use crate::store::opening::{Import, Opening};
+use crate::store::document::import_document;
+use crate::store::open_job::{first_pull_refuses, ImportPlan, OpenAnswer, OpenJob, OpenStep};
+use crate::store::opening::instance_prefix;
 use crate::store::records::{session_list, validate_session_name};
-use crate::store::{parse_document, RecordOp, SessionDocument, SessionMeta};
+use crate::store::{SessionDocument, SessionMeta};
 use js_sys::Function;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
@@ -82,29 +84,6 @@ fn storage_kind(name: Option<&str>) -> Result<StorageKind, JsValue> {
     }
 }
 
-/// The Memory over `core`, bound to its stored session (`open` and `import`).
-fn bind(
-    core: Core,
-    backend: Backend,
-    meta: SessionMeta,
-    open: OpenOptions,
-    cipher: Option<Cipher>,
-    inbox: Option<Inbox>,
-    read_only: bool,
-) -> Memory {
-    let memory = Memory::from_parts(core, open.parsed);
-    let store = Store::new(
-        backend,
-        meta,
-        &memory.core,
-        open.on_error,
-        open.on_change,
-        inbox,
-        cipher,
-    );
-    memory.attach(store, read_only)
-}
-
 /// The key that encrypts records at rest: `encrypt.key`, else the sync key (resolved once:
 /// a passphrase costs a PBKDF2 derivation).
 async fn resolve_ciphers(
@@ -125,26 +104,84 @@ async fn resolve_ciphers(
     Ok((rest, sync_cipher))
 }
 
-/// Removes sessions whose time to live has passed, as `open` does before loading.
-async fn sweep_expired(backend: &Backend, now: f64) -> Result<(), JsValue> {
-    for session in expired_sessions(backend.metas().await.js()?, now) {
-        backend.delete(&session).await.js()?;
-        announce_deleted(backend, &session);
+/// Runs an open or import job (`crate::store::open_job`): makes each step's request and
+/// hands back the answer, then binds the memory to its stored session and, with sync, waits
+/// for the first pull, which the job's rule may make refuse the open.
+async fn run(
+    mut job: OpenJob<Core>,
+    open: OpenOptions,
+    backend: Backend,
+) -> Result<Memory, JsValue> {
+    let session = job.session().to_string();
+    let (mut keys, mut inbox, mut answer) = ((None, None), None, OpenAnswer::Start);
+    let bound = loop {
+        answer = match job.step(answer).js()? {
+            OpenStep::ListMetas => OpenAnswer::Metas(backend.metas().await),
+            OpenStep::Delete(s) => OpenAnswer::Done(backend.delete(&s).await),
+            OpenStep::Announce(s) => {
+                announce_deleted(&backend, &s);
+                OpenAnswer::Done(Ok(()))
+            }
+            OpenStep::Prepare => {
+                let mut memory = open.parsed.core()?;
+                memory.set_id_prefix(&instance_prefix(js_sys::Math::random()));
+                keys = resolve_ciphers(&open, &session).await?;
+                let keyed = keys.0.is_some();
+                OpenAnswer::Prepared { memory, keyed }
+            }
+            OpenStep::Listen => {
+                inbox = Inbox::open(&backend, &session);
+                OpenAnswer::Done(Ok(()))
+            }
+            OpenStep::Load => OpenAnswer::Loaded(backend.load(&session).await),
+            OpenStep::OpenSealed(records) => OpenAnswer::Opened(match &keys.0 {
+                Some(c) => c.open_stored(&session, records).await,
+                None => Ok(records),
+            }),
+            OpenStep::WriteMeta(meta) => OpenAnswer::Done(backend.write(&meta, &[]).await),
+            OpenStep::FirstPush(records, now) => OpenAnswer::Pushed(
+                open.sync
+                    .as_ref()
+                    .map(|s| s.first_push(records, now))
+                    .unwrap_or_default(),
+            ),
+            OpenStep::Replace(meta, ops) => OpenAnswer::Done(backend.replace(&meta, &ops).await),
+            OpenStep::Bind(bound) => break bound,
+        };
+    };
+    let (cipher, sync_cipher) = keys;
+    let link = match (&open.sync, sync_cipher, &bound.link) {
+        (Some(spec), Some(c), Some(stored)) => Some(spec.link(&session, c, stored)),
+        _ => None,
+    };
+    let mut memory = Memory::from_parts(bound.memory, open.parsed);
+    let store = Store::new(
+        backend,
+        bound.meta,
+        &memory.core,
+        open.on_error,
+        open.on_change,
+        inbox,
+        cipher,
+    );
+    (memory.store, memory.read_only) = (Some(store.clone()), bound.read_only);
+    // A session a newer version stored is never written: what the memory changes while it is
+    // open (a fact extracted, a vault value a redaction learned) stays in this tab.
+    if !bound.read_only {
+        memory.core.borrow_mut().track_changes();
     }
-    Ok(())
-}
-
-impl Memory {
-    fn attach(mut self, store: std::rc::Rc<Store>, read_only: bool) -> Memory {
-        // A session a newer version stored is never written: what the memory changes while it
-        // is open (a fact extracted, a vault value a redaction learned) stays in this tab.
-        if !read_only {
-            self.core.borrow_mut().track_changes();
+    store.enqueue_local(bound.reseal);
+    if let Some(link) = &link {
+        store.attach_sync(link);
+        store.enqueue_changes(bound.push);
+        if let Err(e) = JsFuture::from(link.run_now()).await {
+            if first_pull_refuses(error_code(&e).as_deref()) {
+                link.stop();
+                return Err(e);
+            }
         }
-        self.store = Some(store);
-        self.read_only = read_only;
-        self
     }
+    Ok(memory)
 }
 
 #[wasm_bindgen]
@@ -158,57 +195,8 @@ impl Memory {
         let session = open.session.clone().unwrap_or_default();
         let now = js_sys::Date::now();
         let backend = Backend::connect(open.storage).await.js()?;
-        sweep_expired(&backend, now).await?;
-        let mut core = open.parsed.core()?;
-        core.set_id_prefix(&instance_prefix(js_sys::Math::random()));
-        let (cipher, sync_cipher) = resolve_ciphers(&open, &session).await?;
-        let inbox = Inbox::open(&backend, &session);
-        let loaded = backend.load(&session).await.js()?;
-        let found = loaded.as_ref().map(|l| (l.meta.clone(), &l.records[..]));
-        let mut opening = Opening::of(found, &session, cipher.is_some(), open.ttl_ms, now).js()?;
-        let records = match (loaded, &cipher) {
-            (Some(loaded), Some(c)) => c.open_stored(&session, loaded.records).await.js()?,
-            (Some(loaded), None) => loaded.records,
-            (None, _) => Vec::new(),
-        };
-        let (records, sync_records) = split_sync(records);
-        core.load_stored(records).js()?;
-        if opening.new {
-            backend.write(&opening.meta, &[]).await.js()?;
-        }
-        let initial: Vec<RecordOp> = match &open.sync {
-            Some(spec) if opening.first_push(true, &sync_records) => {
-                spec.first_push(core.records(), now)
-            }
-            _ => Vec::new(),
-        };
-        let resealed = opening.resealed(core.records(), &sync_records);
-        let sync = match (open.sync.as_ref(), sync_cipher) {
-            (Some(spec), Some(c)) if opening.links(true) => {
-                Some(spec.link(&session, c, &sync_records))
-            }
-            _ => None,
-        };
-        let (meta, read_only) = (opening.meta, opening.read_only);
-        let memory = bind(core, backend, meta, open, cipher, inbox, read_only);
-        let store = memory.store.clone();
-        if let Some(store) = &store {
-            store.enqueue_local(resealed);
-            if let Some(link) = &sync {
-                store.attach_sync(link);
-                store.enqueue_changes(initial);
-                // The first pull before the memory is handed out; offline, the local copy
-                // opens as it is and the link retries (onError hears of the failure). A
-                // session deleted on the server, or records this key cannot read, refuse.
-                if let Err(e) = JsFuture::from(link.run_now()).await {
-                    if matches!(error_code(&e).as_deref(), Some("NOT_FOUND" | "WRONG_KEY")) {
-                        link.stop();
-                        return Err(e);
-                    }
-                }
-            }
-        }
-        Ok(memory)
+        let job = OpenJob::open(&session, open.ttl_ms, open.sync.is_some(), now);
+        run(job, open, backend).await
     }
 
     #[wasm_bindgen(js_name = import, unchecked_return_type = "Memory")]
@@ -220,49 +208,21 @@ impl Memory {
     ) -> Result<Memory, JsValue> {
         let options = options.unwrap_or(JsValue::UNDEFINED);
         let open = read_options(&options, "Memory.import options", SessionOptions::import)?;
-        let max_bytes = open
-            .max_bytes
-            .unwrap_or(crate::store::document::DEFAULT_MAX_IMPORT_BYTES);
         let takes = "Memory.import takes the exported document (object or JSON text)";
         let text = text_or_json(&document, ErrorCode::InvalidDocument, takes)?;
         let now = js_sys::Date::now();
-        let fallback = open.session.clone().unwrap_or_else(|| "imported".into());
-        let mut doc = parse_document(
-            &text,
-            max_bytes,
-            super::build_parts::RECORD_CHECKS,
-            &fallback,
-            now,
-        )
-        .js()?;
-        if let Some(s) = &open.session {
-            doc.session = s.clone();
-        }
+        let (checks, session) = (super::build_parts::RECORD_CHECKS, open.session.as_deref());
+        let doc = import_document(&text, open.max_bytes, checks, session, now).js()?;
         let mut core = open.parsed.core()?;
         core.load_records(doc.records.clone()).js()?;
         core.set_id_prefix(&instance_prefix(js_sys::Math::random()));
         let backend = Backend::connect(open.storage).await.js()?;
-        let loaded = backend.load(&doc.session).await.map(|l| l.is_some());
-        let import = Import {
-            session: &doc.session,
-            created_at: doc.created_at,
-            ttl_ms: open.ttl_ms.or(doc.ttl_ms),
-            exists: stored_already(loaded).js()?,
+        let plan = ImportPlan {
+            ttl_ms: open.ttl_ms,
             overwrite: open.overwrite,
-            storage: open.storage.as_str(),
+            storage: open.storage.as_str().to_string(),
         };
-        let (meta, ops) = import
-            .plan(core.entries().len(), core.records(), now)
-            .js()?;
-        let exists = import.exists;
-        // One step: a failed import (the quota) leaves the old session, or none, as it was.
-        backend.replace(&meta, &ops).await.js()?;
-        if exists {
-            // Tabs that had the old session open stop storing into the new one.
-            announce_deleted(&backend, &meta.session);
-        }
-        let inbox = Inbox::open(&backend, &meta.session);
-        Ok(bind(core, backend, meta, open, None, inbox, false))
+        run(OpenJob::import(core, &doc, plan, now), open, backend).await
     }
 
     #[wasm_bindgen(js_name = sessions, unchecked_return_type = "SessionInfo[]")]
@@ -321,13 +281,9 @@ impl Memory {
 
     #[wasm_bindgen(unchecked_return_type = "Promise<SyncResult>")]
     pub fn sync(&self) -> js_sys::Promise {
-        let Some(store) = self.store.clone() else {
-            return js_sys::Promise::reject(&invalid_option(
-                "this memory has no sync: open it with Memory.open({ session, sync: { url, token, key } })",
-            ));
-        };
-        let link = store.sync.borrow().clone();
-        let Some(link) = link else {
+        let store = self.store.clone();
+        let link = store.as_ref().and_then(|s| s.sync.borrow().clone());
+        let (Some(store), Some(link)) = (store, link) else {
             return js_sys::Promise::reject(&invalid_option(
                 "this memory has no sync: open it with Memory.open({ session, sync: { url, token, key } })",
             ));

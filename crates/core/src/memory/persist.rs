@@ -25,6 +25,21 @@ fn corrupt(r: &Record, e: serde_json::Error) -> Error {
     )
 }
 
+/// What opening a stored session does to the memory (`store::open_job`).
+impl crate::store::open_job::Restore for Memory {
+    fn restore(&mut self, records: Vec<Stored>) -> Result<()> {
+        self.load_stored(records)
+    }
+
+    fn all_records(&self) -> Vec<Record> {
+        self.records()
+    }
+
+    fn turns(&self) -> usize {
+        self.entries().len()
+    }
+}
+
 impl Memory {
     /// Starts recording changes for a store; `take_changes` drains them.
     pub fn track_changes(&mut self) {

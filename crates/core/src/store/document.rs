@@ -42,6 +42,23 @@ fn invalid(message: impl Into<String>) -> Error {
     Error::new(ErrorCode::InvalidDocument, message)
 }
 
+/// The document `Memory.import` takes: at most `max_bytes` (else the default limit), stored
+/// as `session` when given, else under its own name (a v1 document has none: "imported").
+pub fn import_document(
+    text: &str,
+    max_bytes: Option<usize>,
+    checks: &[RecordCheck],
+    session: Option<&str>,
+    now: f64,
+) -> Result<SessionDocument> {
+    let max_bytes = max_bytes.unwrap_or(DEFAULT_MAX_IMPORT_BYTES);
+    let mut doc = parse_document(text, max_bytes, checks, session.unwrap_or("imported"), now)?;
+    if let Some(s) = session {
+        doc.session = s.to_string();
+    }
+    Ok(doc)
+}
+
 /// Parses and checks an exported document (any supported version), migrating it to the
 /// current schema. `fallback_session` names a v1 document, which has no session name.
 pub fn parse_document(

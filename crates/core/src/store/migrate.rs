@@ -92,8 +92,31 @@ fn v1_to_v2(value: Value, session: &str, now: f64) -> Result<Value> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::document::parse_document;
+    use super::super::document::{import_document, parse_document};
     use super::*;
+
+    #[test]
+    fn an_import_is_stored_under_the_name_given_else_its_own_else_imported() {
+        let v1 = r#"[{"role":"user","content":"x"}]"#;
+        let named = |session| {
+            import_document(v1, None, &[], session, 0.0)
+                .unwrap()
+                .session
+        };
+        assert_eq!(
+            (named(None), named(Some("mine"))),
+            ("imported".into(), "mine".into())
+        );
+        let v2 = parse_document(v1, 1 << 20, &[], "theirs", 0.0).unwrap();
+        let v2 = serde_json::to_string(&v2).unwrap();
+        let doc = import_document(&v2, None, &[], None, 0.0).unwrap();
+        assert_eq!(doc.session, "theirs");
+        assert_eq!(doc.records.len(), 1);
+        assert!(
+            import_document(&v2, Some(10), &[], None, 0.0).is_err(),
+            "maxBytes"
+        );
+    }
 
     #[test]
     fn v1_message_list_migrates_to_records() {

@@ -1,10 +1,11 @@
 //! What persistence needs from the core, without doing any I/O: the record model a backend
-//! stores, the export document, schema migrations and import checks.
+//! stores, the export document, schema migrations and import checks, how a session opens.
 
 pub mod document;
 pub mod failure;
 pub mod layout;
 pub mod migrate;
+pub mod open_job;
 pub mod opening;
 pub mod records;
 pub mod sealing;
