@@ -150,10 +150,6 @@ async fn run(
         };
     };
     let (cipher, sync_cipher) = keys;
-    let link = match (&open.sync, sync_cipher, &bound.link) {
-        (Some(spec), Some(c), Some(stored)) => Some(spec.link(&session, c, stored)),
-        _ => None,
-    };
     let mut memory = Memory::from_parts(bound.memory, open.parsed);
     let store = Store::new(
         backend,
@@ -171,8 +167,8 @@ async fn run(
         memory.core.borrow_mut().track_changes();
     }
     store.enqueue_local(bound.reseal);
-    if let Some(link) = &link {
-        store.attach_sync(link);
+    if let (Some(spec), Some(c), Some(stored)) = (&open.sync, sync_cipher, &bound.link) {
+        let link = store.attach_sync(spec, &session, c, stored);
         store.enqueue_changes(bound.push);
         if let Err(e) = JsFuture::from(link.run_now()).await {
             if first_pull_refuses(error_code(&e).as_deref()) {

@@ -25,10 +25,6 @@ impl SyncSpec {
     pub fn first_push(&self, _records: Vec<Record>, _now: f64) -> Vec<RecordOp> {
         match *self {}
     }
-
-    pub fn link(&self, _session: &str, _cipher: Cipher, _stored: &[Record]) -> Rc<SyncLink> {
-        match *self {}
-    }
 }
 
 pub enum SyncServer {}
@@ -66,5 +62,3 @@ pub mod link {
         }
     }
 }
-
-use link::SyncLink;

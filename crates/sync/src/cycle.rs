@@ -1,8 +1,8 @@
 //! One sync cycle — push what this device has not sent, pull the other devices' changes, then
 //! rewrite the server's log after a forget — and what comes after it: the next cycle's timer,
 //! backoff after a failure, which failures are reported, a session deleted on the server. All
-//! of it over `Io`, which the caller implements: HTTP, crypto and local storage are the
-//! caller's, every decision is made here and tested natively against a scripted server.
+//! of it over `Io` and `Local`, which the caller implements: HTTP, crypto and local storage
+//! are the caller's, every decision is made here and tested natively against a scripted server.
 
 use crate::backoff::retry_delay_ms;
 use crate::protocol::{aad, classify, classify_pull, PushReply};
@@ -10,6 +10,8 @@ use crate::{Compaction, Response, SyncEngine, SyncOptions};
 use llm_memory_core::error::{Error, ErrorCode, Result};
 use llm_memory_core::store::{Record, RecordOp};
 use std::cell::{Cell, RefCell};
+use std::future::Future;
+use std::pin::Pin;
 
 /// A server's answer to one request.
 #[derive(Debug, Clone, PartialEq)]
@@ -21,7 +23,7 @@ pub struct HttpReply {
     pub retry_after: Option<f64>,
 }
 
-/// What a cycle needs done.
+/// What a cycle needs from the network and the key: the caller's HTTP and crypto.
 #[allow(async_fn_in_trait)]
 pub trait Io {
     /// One request to the sync server, with the user's token.
@@ -32,6 +34,13 @@ pub trait Io {
         -> Result<Vec<String>>;
     /// Encrypts rewritten records.
     async fn seal(&self, aads: Vec<String>, plains: Vec<String>) -> Result<Vec<String>>;
+    /// The time, in ms since the epoch.
+    fn now(&self) -> f64;
+}
+
+/// What a link needs from the session's local store (the caller's writer implements it): a
+/// link never writes storage itself.
+pub trait Local {
     /// Stores sync bookkeeping (acknowledged records leaving the outbox, the cursor).
     fn store_local(&self, ops: Vec<RecordOp>);
     /// Applies other devices' changes to the memory and stores them with `local`.
@@ -40,8 +49,9 @@ pub trait Io {
     fn report(&self, e: &Error);
     /// The memory's records that merge on arrival (its vault), for a compaction.
     fn merged_records(&self) -> Vec<Record>;
-    /// The time, in ms since the epoch.
-    fn now(&self) -> f64;
+    /// The server deleted the session (the schedule's `delete_here`): removes the local copy
+    /// and stops storing; a failure is reported.
+    fn deleted_on_server(&self) -> Pin<Box<dyn Future<Output = ()>>>;
 }
 
 /// Records moved since the instance opened: pushed, pulled, rewritten by compactions (what
@@ -92,8 +102,9 @@ pub enum Next {
 }
 
 /// A session's link to the server, as the cycle sees it.
-pub struct Link<'a, I: Io> {
+pub struct Link<'a, I: Io, L: Local + ?Sized> {
     pub io: &'a I,
+    pub local: &'a L,
     pub engine: &'a RefCell<SyncEngine>,
     pub options: &'a SyncOptions,
     pub session: &'a str,
@@ -102,7 +113,7 @@ pub struct Link<'a, I: Io> {
     pub failures: &'a Cell<u32>,
 }
 
-impl<I: Io> Link<'_, I> {
+impl<I: Io, L: Local + ?Sized> Link<'_, I, L> {
     /// Runs one cycle and says what comes next; `random` in [0, 1) spreads the retries of
     /// many devices.
     pub async fn run(&self, random: f64) -> Next {
@@ -170,7 +181,7 @@ impl<I: Io> Link<'_, I> {
                         return Err(Failure::Retry(Error::new(ErrorCode::SyncFailed, why), None));
                     }
                     self.count(|t| t.pushed += done.len());
-                    self.io.store_local(done);
+                    self.local.store_local(done);
                 }
                 Response::Deleted => return Err(Failure::Deleted),
                 Response::Retry { error, after_ms } => return Err(Failure::Retry(error, after_ms)),
@@ -183,8 +194,8 @@ impl<I: Io> Link<'_, I> {
                     if dropped.is_empty() {
                         return Err(Failure::Stop(error));
                     }
-                    self.io.report(&error);
-                    self.io.store_local(dropped);
+                    self.local.report(&error);
+                    self.local.store_local(dropped);
                 }
                 Response::Fatal(e) => return Err(Failure::Stop(e)),
             }
@@ -242,7 +253,7 @@ impl<I: Io> Link<'_, I> {
                 .accept(&items, self.io.now())
                 .map_err(Failure::Stop)?;
             self.count(|t| t.pulled += accepted.foreign);
-            self.io.apply_pulled(accepted.apply, accepted.local);
+            self.local.apply_pulled(accepted.apply, accepted.local);
             if !more || self.engine.borrow().cursor() <= after {
                 return Ok(());
             }
@@ -271,7 +282,7 @@ impl<I: Io> Link<'_, I> {
                 break;
             }
         }
-        let merged = self.io.merged_records();
+        let merged = self.local.merged_records();
         let plan = self.engine.borrow().plan_compaction(&log, upto, &merged);
         let outcome = match plan {
             Ok(plan) => self.send_compaction(plan).await,
@@ -279,12 +290,12 @@ impl<I: Io> Link<'_, I> {
         };
         match outcome {
             Ok(()) => {}
-            Err(Failure::Stop(e)) => self.io.report(&e),
+            Err(Failure::Stop(e)) => self.local.report(&e),
             Err(other) => return Err(other),
         }
         let done = self.engine.borrow_mut().compacted(mark);
         if !done.is_empty() {
-            self.io.store_local(done);
+            self.local.store_local(done);
         }
         Ok(())
     }

@@ -7,15 +7,13 @@
 use crate::bindings::cipher::Cipher;
 use crate::bindings::errors::thrown;
 use crate::bindings::to_js;
-use crate::error::{Error, Result};
-use crate::store::{Record, RecordOp};
-use crate::sync::cycle::{stopped_error, HttpReply, Io, Link, Tally};
+use crate::error::Result;
+use crate::store::RecordOp;
+use crate::sync::cycle::{stopped_error, HttpReply, Io, Link, Local, Tally};
 use crate::sync::schedule::{Requested, Schedule, Turn};
 use crate::sync::{SyncEngine, SyncOptions};
 use js_sys::Function;
 use std::cell::{Cell, RefCell};
-use std::future::Future;
-use std::pin::Pin;
 use std::rc::{Rc, Weak};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -43,28 +41,13 @@ pub async fn call(method: &str, url: &str, token: &str, body: Option<String>) ->
 
 type Waiter = (Function, Function);
 
-/// What the link needs from the session's local store (the writer implements it): the link
-/// never writes storage itself.
-pub trait LocalStore {
-    /// Stores sync bookkeeping (acknowledged records leaving the outbox, the cursor).
-    fn enqueue_local(self: Rc<Self>, ops: Vec<RecordOp>);
-    /// Applies other devices' changes to the memory and stores them with `local`.
-    fn apply_pulled(self: Rc<Self>, apply: Vec<RecordOp>, local: Vec<RecordOp>);
-    /// Tells the app (`onError`).
-    fn report(&self, e: &Error);
-    /// The memory's records that merge on arrival (its vault), for a compaction.
-    fn merged_records(&self) -> Vec<Record>;
-    /// The server deleted the session: remove the local copy and stop storing.
-    fn deleted_on_server(self: Rc<Self>)
-        -> Pin<Box<dyn Future<Output = crate::error::Result<()>>>>;
-}
-
 pub struct SyncLink {
     pub options: SyncOptions,
     session: String,
     cipher: Cipher,
     pub engine: RefCell<SyncEngine>,
-    store: RefCell<Option<Weak<dyn LocalStore>>>,
+    /// The session's writer: what the link pulls or acknowledges is stored through it.
+    local: Box<dyn Local>,
     schedule: RefCell<Schedule<Waiter>>,
     failures: Cell<u32>,
     tally: Cell<Tally>,
@@ -79,6 +62,7 @@ impl SyncLink {
         session: &str,
         cipher: Cipher,
         engine: SyncEngine,
+        local: Box<dyn Local>,
     ) -> Rc<SyncLink> {
         Rc::new_cyclic(|weak: &Weak<SyncLink>| {
             let weak = weak.clone();
@@ -87,7 +71,7 @@ impl SyncLink {
                 session: session.to_string(),
                 cipher,
                 engine: RefCell::new(engine),
-                store: RefCell::new(None),
+                local,
                 schedule: RefCell::new(Schedule::default()),
                 failures: Cell::new(0),
                 tally: Cell::new(Tally::default()),
@@ -100,14 +84,6 @@ impl SyncLink {
                 }),
             }
         })
-    }
-
-    pub fn set_store(&self, store: Weak<dyn LocalStore>) {
-        *self.store.borrow_mut() = Some(store);
-    }
-
-    fn store(&self) -> Option<Rc<dyn LocalStore>> {
-        self.store.borrow().as_ref()?.upgrade()
     }
 
     /// Runs a cycle soon; `waiter` hears how it went (`{ pushed, pulled }` or the error).
@@ -192,6 +168,7 @@ impl SyncLink {
             self.disarm();
             let link = Link {
                 io: &*self,
+                local: &*self.local,
                 engine: &self.engine,
                 options: &self.options,
                 session: &self.session,
@@ -204,10 +181,10 @@ impl SyncLink {
                 self.arm(ms);
             }
             if after.delete_here {
-                self.delete_here().await;
+                self.local.deleted_on_server().await;
             }
             if let Some(e) = &after.report {
-                Io::report(&*self, e);
+                self.local.report(e);
             }
             for ((resolve, reject), outcome) in after.answers {
                 let _ = match outcome {
@@ -217,16 +194,6 @@ impl SyncLink {
                     },
                     Err(e) => reject.call1(&JsValue::NULL, &thrown(e)),
                 };
-            }
-        }
-    }
-
-    /// The server says the session was deleted: delete it here too.
-    async fn delete_here(&self) {
-        let store = self.store();
-        if let Some(store) = store {
-            if let Err(err) = store.clone().deleted_on_server().await {
-                store.report(&err);
             }
         }
     }
@@ -248,28 +215,6 @@ impl Io for SyncLink {
 
     async fn seal(&self, aads: Vec<String>, plains: Vec<String>) -> Result<Vec<String>> {
         self.cipher.seal(aads, plains).await
-    }
-
-    fn store_local(&self, ops: Vec<RecordOp>) {
-        if let Some(store) = self.store() {
-            store.enqueue_local(ops);
-        }
-    }
-
-    fn apply_pulled(&self, apply: Vec<RecordOp>, local: Vec<RecordOp>) {
-        if let Some(store) = self.store() {
-            store.apply_pulled(apply, local);
-        }
-    }
-
-    fn report(&self, e: &Error) {
-        if let Some(store) = self.store() {
-            store.report(e);
-        }
-    }
-
-    fn merged_records(&self) -> Vec<Record> {
-        self.store().map(|s| s.merged_records()).unwrap_or_default()
     }
 
     fn now(&self) -> f64 {

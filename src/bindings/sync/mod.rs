@@ -9,6 +9,7 @@ use super::option_tree::JsOptions;
 use crate::bindings::errors::OrThrow;
 use crate::options::session::SyncSettings;
 use crate::store::{Record, RecordOp};
+use crate::sync::cycle::Local;
 use crate::sync::{instance_prefix, SyncEngine, SyncOptions};
 use link::SyncLink;
 use std::rc::Rc;
@@ -38,11 +39,18 @@ impl SyncSpec {
         crate::sync::first_push(records, now)
     }
 
-    /// The link of an opened session, its engine restored from the stored sync records.
-    pub fn link(&self, session: &str, cipher: Cipher, stored: &[Record]) -> Rc<SyncLink> {
+    /// The link of an opened session, its engine restored from the stored sync records; what
+    /// it pulls or acknowledges is stored through `local`.
+    pub fn link(
+        &self,
+        session: &str,
+        cipher: Cipher,
+        stored: &[Record],
+        local: Box<dyn Local>,
+    ) -> Rc<SyncLink> {
         let mut engine = SyncEngine::new(&instance_prefix(js_sys::Math::random));
         engine.restore(stored);
-        SyncLink::new(self.options.clone(), session, cipher, engine)
+        SyncLink::new(self.options.clone(), session, cipher, engine, local)
     }
 }
 

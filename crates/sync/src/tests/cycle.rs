@@ -3,7 +3,7 @@
 //! cycle over a reachable server leaves nothing unsent.
 
 use super::{Device, Log};
-use crate::cycle::{deleted_on_server, HttpReply, Io, Link, Next, Tally};
+use crate::cycle::{deleted_on_server, HttpReply, Io, Link, Local, Next, Tally};
 use crate::{SyncEngine, SyncOptions};
 use llm_memory_core::error::{Error, ErrorCode, Result};
 use llm_memory_core::store::{Record, RecordOp};
@@ -70,6 +70,12 @@ impl Io for Server {
         Ok(plains)
     }
 
+    fn now(&self) -> f64 {
+        1.0
+    }
+}
+
+impl Local for Server {
     fn store_local(&self, ops: Vec<RecordOp>) {
         self.stored.borrow_mut().extend(ops);
     }
@@ -86,8 +92,8 @@ impl Io for Server {
         Vec::new()
     }
 
-    fn now(&self) -> f64 {
-        1.0
+    fn deleted_on_server(&self) -> std::pin::Pin<Box<dyn Future<Output = ()>>> {
+        Box::pin(async {})
     }
 }
 
@@ -136,6 +142,7 @@ impl Fixture {
     fn run(&self) -> Next {
         let link = Link {
             io: &self.server,
+            local: &self.server,
             engine: &self.engine,
             options: &self.options,
             session: "chat",

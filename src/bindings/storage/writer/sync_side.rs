@@ -2,26 +2,42 @@
 //! them, handing stored ones to the link, and storing what the link pulls or acknowledges.
 
 use super::Store;
-use crate::bindings::sync::link::SyncLink;
-use crate::store::RecordOp;
+use crate::bindings::cipher::Cipher;
+use crate::bindings::sync::{link::SyncLink, SyncSpec};
+use crate::store::{Record, RecordOp};
 use std::rc::Rc;
 #[cfg(feature = "sync")]
-use {super::announce_deleted, crate::bindings::sync::link::LocalStore, crate::error::Error};
+use {
+    super::announce_deleted, crate::error::Error, crate::sync::cycle::Local, std::future::Future,
+    std::pin::Pin, std::rc::Weak,
+};
+
+/// The writer as its sync link sees it (the sync crate's `Local`), held weakly: the link of a
+/// freed memory stores and tells nothing.
+#[cfg(feature = "sync")]
+struct SyncSide(Weak<Store>);
 
 impl Store {
-    /// Connects a sync link and this writer both ways: the writer hands it stored sync records,
-    /// and it stores what it pulls through the writer.
+    /// Links the session to the sync server, both ways: the writer hands the link stored sync
+    /// records, and the link stores what it pulls through the writer.
     #[cfg(feature = "sync")]
-    pub fn attach_sync(self: &Rc<Self>, link: &Rc<SyncLink>) {
-        let local: Rc<dyn LocalStore> = self.clone();
-        link.set_store(Rc::downgrade(&local));
+    pub fn attach_sync(
+        self: &Rc<Self>,
+        spec: &SyncSpec,
+        session: &str,
+        cipher: Cipher,
+        stored: &[Record],
+    ) -> Rc<SyncLink> {
+        let local = Box::new(SyncSide(Rc::downgrade(self)));
+        let link = spec.link(session, cipher, stored, local);
         *self.sync.borrow_mut() = Some(link.clone());
+        link
     }
 
     /// Without sync there is no link to attach.
     #[cfg(not(feature = "sync"))]
-    pub fn attach_sync(self: &Rc<Self>, link: &Rc<SyncLink>) {
-        match **link {}
+    pub fn attach_sync(&self, spec: &SyncSpec, _: &str, _: Cipher, _: &[Record]) -> Rc<SyncLink> {
+        match *spec {}
     }
 
     /// Packs fresh changes into encrypted sync records, as local records to store with them.
@@ -62,42 +78,48 @@ impl Store {
 }
 
 #[cfg(feature = "sync")]
-impl LocalStore for Store {
-    fn enqueue_local(self: Rc<Self>, ops: Vec<RecordOp>) {
-        Store::enqueue_local(&self, ops);
+impl Local for SyncSide {
+    fn store_local(&self, ops: Vec<RecordOp>) {
+        if let Some(store) = self.0.upgrade() {
+            store.enqueue_local(ops);
+        }
     }
 
     /// Another device's changes: applied to the memory, stored, and told to the app.
-    fn apply_pulled(self: Rc<Self>, apply: Vec<RecordOp>, local: Vec<RecordOp>) {
-        let arrived = self
-            .writer
-            .borrow_mut()
-            .pulled(apply, local, |ops| self.to_memory(ops));
-        self.arrived(arrived);
+    fn apply_pulled(&self, apply: Vec<RecordOp>, local: Vec<RecordOp>) {
+        if let Some(store) = self.0.upgrade() {
+            let arrived =
+                (store.writer.borrow_mut()).pulled(apply, local, |ops| store.to_memory(ops));
+            store.arrived(arrived);
+        }
     }
 
     fn report(&self, e: &Error) {
-        Store::report(self, e);
+        if let Some(store) = self.0.upgrade() {
+            store.report(e);
+        }
     }
 
-    fn merged_records(&self) -> Vec<crate::store::Record> {
-        self.core
-            .upgrade()
-            .map(|core| core.borrow().merged_records())
+    fn merged_records(&self) -> Vec<Record> {
+        let core = self.0.upgrade().and_then(|store| store.core.upgrade());
+        core.map(|core| core.borrow().merged_records())
             .unwrap_or_default()
     }
 
     /// The session was deleted on the server: remove it from local storage, tell the other
     /// tabs, and stop storing here.
-    fn deleted_on_server(
-        self: Rc<Self>,
-    ) -> std::pin::Pin<Box<dyn std::future::Future<Output = crate::error::Result<()>>>> {
+    fn deleted_on_server(&self) -> Pin<Box<dyn Future<Output = ()>>> {
+        let store = self.0.upgrade();
         Box::pin(async move {
-            let session = self.meta.borrow().session.clone();
-            self.writer.borrow_mut().deleted_on_server(&session);
-            self.backend.delete(&session).await?;
-            announce_deleted(&self.backend, &session);
-            Ok(())
+            let Some(store) = store else {
+                return;
+            };
+            let session = store.meta.borrow().session.clone();
+            store.writer.borrow_mut().deleted_on_server(&session);
+            match store.backend.delete(&session).await {
+                Ok(()) => announce_deleted(&store.backend, &session),
+                Err(e) => store.report(&e),
+            }
         })
     }
 }
