@@ -101,6 +101,54 @@ pub enum Next {
     Deleted(Error),
 }
 
+/// What a session's link keeps from one cycle to the next: its engine, what moved since the
+/// instance opened and how many cycles failed in a row.
+pub struct LinkState {
+    pub engine: RefCell<SyncEngine>,
+    pub options: SyncOptions,
+    pub session: String,
+    pub tally: Cell<Tally>,
+    failures: Cell<u32>,
+}
+
+impl LinkState {
+    pub fn new(options: SyncOptions, session: &str, engine: SyncEngine) -> LinkState {
+        LinkState {
+            engine: RefCell::new(engine),
+            options,
+            session: session.to_string(),
+            tally: Cell::new(Tally::default()),
+            failures: Cell::new(0),
+        }
+    }
+
+    /// Packs fresh changes into encrypted sync records, as local records to store with them;
+    /// nothing is sealed when none of them goes to the server.
+    pub async fn pack<I: Io>(&self, io: &I, fresh: &[RecordOp]) -> Result<Vec<RecordOp>> {
+        let outs = self.engine.borrow_mut().plan(fresh);
+        if outs.is_empty() {
+            return Ok(Vec::new());
+        }
+        let (aads, plains) = SyncEngine::to_seal(&self.session, &outs);
+        let datas = io.seal(aads, plains).await?;
+        Ok(self.engine.borrow().packed(&outs, datas, io.now()))
+    }
+
+    /// Runs one cycle over the caller's `io` and `local` (`Link::run`).
+    pub async fn run<I: Io, L: Local + ?Sized>(&self, io: &I, local: &L, random: f64) -> Next {
+        let link = Link {
+            io,
+            local,
+            engine: &self.engine,
+            options: &self.options,
+            session: &self.session,
+            tally: &self.tally,
+            failures: &self.failures,
+        };
+        link.run(random).await
+    }
+}
+
 /// A session's link to the server, as the cycle sees it.
 pub struct Link<'a, I: Io, L: Local + ?Sized> {
     pub io: &'a I,

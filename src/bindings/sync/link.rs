@@ -9,11 +9,10 @@ use crate::bindings::errors::thrown;
 use crate::bindings::to_js;
 use crate::error::Result;
 use crate::store::RecordOp;
-use crate::sync::cycle::{stopped_error, HttpReply, Io, Link, Local, Tally};
+use crate::sync::cycle::{stopped_error, HttpReply, Io, LinkState, Local};
 use crate::sync::schedule::{Requested, Schedule, Turn};
-use crate::sync::{SyncEngine, SyncOptions};
 use js_sys::Function;
-use std::cell::{Cell, RefCell};
+use std::cell::RefCell;
 use std::rc::{Rc, Weak};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -42,39 +41,25 @@ pub async fn call(method: &str, url: &str, token: &str, body: Option<String>) ->
 type Waiter = (Function, Function);
 
 pub struct SyncLink {
-    pub options: SyncOptions,
-    session: String,
+    state: LinkState,
     cipher: Cipher,
-    pub engine: RefCell<SyncEngine>,
     /// The session's writer: what the link pulls or acknowledges is stored through it.
     local: Box<dyn Local>,
     schedule: RefCell<Schedule<Waiter>>,
-    failures: Cell<u32>,
-    tally: Cell<Tally>,
     timer: RefCell<Option<JsValue>>,
     /// What the timer calls: a cycle.
     tick: Closure<dyn FnMut()>,
 }
 
 impl SyncLink {
-    pub fn new(
-        options: SyncOptions,
-        session: &str,
-        cipher: Cipher,
-        engine: SyncEngine,
-        local: Box<dyn Local>,
-    ) -> Rc<SyncLink> {
+    pub fn new(state: LinkState, cipher: Cipher, local: Box<dyn Local>) -> Rc<SyncLink> {
         Rc::new_cyclic(|weak: &Weak<SyncLink>| {
             let weak = weak.clone();
             SyncLink {
-                options,
-                session: session.to_string(),
+                state,
                 cipher,
-                engine: RefCell::new(engine),
                 local,
                 schedule: RefCell::new(Schedule::default()),
-                failures: Cell::new(0),
-                tally: Cell::new(Tally::default()),
                 timer: RefCell::new(None),
                 tick: Closure::new(move || {
                     if let Some(link) = weak.upgrade() {
@@ -88,7 +73,10 @@ impl SyncLink {
 
     /// Runs a cycle soon; `waiter` hears how it went (`{ pushed, pulled }` or the error).
     pub fn request(self: &Rc<Self>, waiter: Option<Waiter>) {
-        let requested = self.schedule.borrow_mut().request(waiter, self.tally.get());
+        let requested = self
+            .schedule
+            .borrow_mut()
+            .request(waiter, self.state.tally.get());
         match requested {
             Requested::Start => {
                 let me = self.clone();
@@ -105,21 +93,12 @@ impl SyncLink {
 
     /// Packs fresh changes into encrypted sync records, as local records to store with them.
     pub async fn pack(&self, fresh: &[RecordOp]) -> Result<Vec<RecordOp>> {
-        let outs = self.engine.borrow_mut().plan(fresh);
-        if outs.is_empty() {
-            return Ok(Vec::new());
-        }
-        let (aads, plains) = SyncEngine::to_seal(&self.session, &outs);
-        let datas = self.cipher.seal(aads, plains).await?;
-        Ok(self
-            .engine
-            .borrow()
-            .packed(&outs, datas, js_sys::Date::now()))
+        self.state.pack(self, fresh).await
     }
 
     /// Local records were stored: a cycle pushes the sync records among them.
     pub fn stored(self: &Rc<Self>, ops: &[RecordOp]) {
-        let more = self.engine.borrow_mut().note_stored(ops);
+        let more = self.state.engine.borrow_mut().note_stored(ops);
         if more {
             self.request(None);
         }
@@ -134,7 +113,7 @@ impl SyncLink {
     }
 
     fn stopped_error(&self) -> JsValue {
-        thrown(stopped_error(&self.session))
+        thrown(stopped_error(&self.state.session))
     }
 
     /// Stops the timers and further cycles (close, free, deletion).
@@ -166,17 +145,12 @@ impl SyncLink {
                 return;
             }
             self.disarm();
-            let link = Link {
-                io: &*self,
-                local: &*self.local,
-                engine: &self.engine,
-                options: &self.options,
-                session: &self.session,
-                tally: &self.tally,
-                failures: &self.failures,
-            };
-            let next = link.run(js_sys::Math::random()).await;
-            let after = self.schedule.borrow_mut().finished(next, self.tally.get());
+            let random = js_sys::Math::random();
+            let next = self.state.run(&*self, &*self.local, random).await;
+            let after = self
+                .schedule
+                .borrow_mut()
+                .finished(next, self.state.tally.get());
             if let Some(ms) = after.timer_ms {
                 self.arm(ms);
             }
@@ -201,7 +175,7 @@ impl SyncLink {
 
 impl Io for SyncLink {
     async fn http(&self, method: &'static str, url: &str, body: Option<String>) -> HttpReply {
-        call(method, url, &self.options.token, body).await
+        call(method, url, &self.state.options.token, body).await
     }
 
     async fn open(

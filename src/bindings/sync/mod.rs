@@ -9,7 +9,7 @@ use super::option_tree::JsOptions;
 use crate::bindings::errors::OrThrow;
 use crate::options::session::SyncSettings;
 use crate::store::{Record, RecordOp};
-use crate::sync::cycle::Local;
+use crate::sync::cycle::{LinkState, Local};
 use crate::sync::{instance_prefix, SyncEngine, SyncOptions};
 use link::SyncLink;
 use std::rc::Rc;
@@ -50,7 +50,8 @@ impl SyncSpec {
     ) -> Rc<SyncLink> {
         let mut engine = SyncEngine::new(&instance_prefix(js_sys::Math::random));
         engine.restore(stored);
-        SyncLink::new(self.options.clone(), session, cipher, engine, local)
+        let state = LinkState::new(self.options.clone(), session, engine);
+        SyncLink::new(state, cipher, local)
     }
 }
 

@@ -3,10 +3,11 @@
 //! cycle over a reachable server leaves nothing unsent.
 
 use super::{Device, Log};
-use crate::cycle::{deleted_on_server, HttpReply, Io, Link, Local, Next, Tally};
+use crate::cycle::{deleted_on_server, HttpReply, Io, Link, LinkState, Local, Next, Tally};
 use crate::{SyncEngine, SyncOptions};
 use llm_memory_core::error::{Error, ErrorCode, Result};
 use llm_memory_core::store::{Record, RecordOp};
+use llm_memory_core::{NewEntry, Role};
 use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;
 use std::future::Future;
@@ -256,4 +257,21 @@ fn deleting_a_session_the_server_no_longer_has_counts_as_done() {
         deleted_on_server(&reply(503, "")).unwrap_err().code,
         ErrorCode::SyncFailed
     );
+}
+
+#[test]
+fn packing_seals_only_what_goes_to_the_server() {
+    let mut d = Device::new("a");
+    let options = SyncOptions::new("https://sync.example.com", "token", None, None).unwrap();
+    let server = Server::default();
+    d.mem
+        .add(Role::User, "hi", NewEntry::default(), 1.0)
+        .unwrap();
+    let fresh = d.mem.take_changes();
+    let state = LinkState::new(options, "chat", d.sync);
+    assert!(block_on(state.pack(&server, &[])).unwrap().is_empty());
+    let packed = block_on(state.pack(&server, &fresh)).unwrap();
+    assert!(!packed.is_empty());
+    let sealed = |op: &RecordOp| matches!(op, RecordOp::Put(r) if r.order == 1.0);
+    assert!(packed.iter().all(sealed), "stamped with the io's clock");
 }
