@@ -12,6 +12,7 @@ use llm_memory_core::store::{Record, RecordOp};
 use std::cell::{Cell, RefCell};
 use std::future::Future;
 use std::pin::Pin;
+use std::rc::Weak;
 
 /// A server's answer to one request.
 #[derive(Debug, Clone, PartialEq)]
@@ -52,6 +53,41 @@ pub trait Local {
     /// The server deleted the session (the schedule's `delete_here`): removes the local copy
     /// and stops storing; a failure is reported.
     fn deleted_on_server(&self) -> Pin<Box<dyn Future<Output = ()>>>;
+}
+
+/// A local store held weakly (a link outlives the memory it was made for): once it is gone,
+/// what is asked of it is dropped and it holds no records.
+impl<L: Local + ?Sized> Local for Weak<L> {
+    fn store_local(&self, ops: Vec<RecordOp>) {
+        if let Some(local) = self.upgrade() {
+            local.store_local(ops);
+        }
+    }
+
+    fn apply_pulled(&self, apply: Vec<RecordOp>, pulled: Vec<RecordOp>) {
+        if let Some(local) = self.upgrade() {
+            local.apply_pulled(apply, pulled);
+        }
+    }
+
+    fn report(&self, e: &Error) {
+        if let Some(local) = self.upgrade() {
+            local.report(e);
+        }
+    }
+
+    fn merged_records(&self) -> Vec<Record> {
+        self.upgrade()
+            .map(|local| local.merged_records())
+            .unwrap_or_default()
+    }
+
+    fn deleted_on_server(&self) -> Pin<Box<dyn Future<Output = ()>>> {
+        match self.upgrade() {
+            Some(local) => local.deleted_on_server(),
+            None => Box::pin(async {}),
+        }
+    }
 }
 
 /// Records moved since the instance opened: pushed, pulled, rewritten by compactions (what

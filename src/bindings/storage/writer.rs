@@ -28,6 +28,8 @@ mod sync_side;
 type Waiter = (Function, Function);
 
 pub struct Store {
+    /// Itself, for the writes it starts when the sync link calls it (`&self`).
+    me: Weak<Store>,
     pub backend: Backend,
     pub meta: RefCell<SessionMeta>,
     core: Weak<RefCell<Core>>,
@@ -135,7 +137,8 @@ impl Store {
         inbox: Option<Inbox>,
         cipher: Option<Cipher>,
     ) -> Rc<Store> {
-        let store = Rc::new(Store {
+        let store = Rc::new_cyclic(|me| Store {
+            me: me.clone(),
             backend,
             meta: RefCell::new(meta),
             core: Rc::downgrade(core),
@@ -170,7 +173,7 @@ impl Store {
     }
 
     /// Does what the writer says of changes from another tab or device.
-    fn arrived(self: &Rc<Self>, arrived: Arrived) {
+    fn arrived(&self, arrived: Arrived) {
         match arrived {
             Arrived::Nothing => {}
             Arrived::Deleted => self.detach(),
@@ -208,15 +211,16 @@ impl Store {
 
     /// Starts a background write of whatever the core changed, unless one is running (it
     /// picks the new changes up before it stops).
-    pub fn schedule(self: &Rc<Self>) {
+    pub fn schedule(&self) {
         if self.writer.borrow_mut().start() {
             self.spawn_pump();
         }
     }
 
-    fn spawn_pump(self: &Rc<Self>) {
-        let store = self.clone();
-        wasm_bindgen_futures::spawn_local(async move { store.pump().await });
+    fn spawn_pump(&self) {
+        if let Some(store) = self.me.upgrade() {
+            wasm_bindgen_futures::spawn_local(async move { store.pump().await });
+        }
     }
 
     /// The writer's loop: takes the fresh changes, packs them for sync, writes, and does what

@@ -275,3 +275,23 @@ fn packing_seals_only_what_goes_to_the_server() {
     let sealed = |op: &RecordOp| matches!(op, RecordOp::Put(r) if r.order == 1.0);
     assert!(packed.iter().all(sealed), "stamped with the io's clock");
 }
+
+#[test]
+fn a_store_that_is_gone_hears_nothing() {
+    let server = std::rc::Rc::new(Server::default());
+    let weak = std::rc::Rc::downgrade(&server);
+    let put = || {
+        vec![RecordOp::Delete {
+            kind: "fact".into(),
+            id: "1".into(),
+        }]
+    };
+    weak.store_local(put());
+    assert_eq!(server.stored.borrow().len(), 1);
+    drop(server);
+    weak.store_local(put());
+    weak.apply_pulled(put(), put());
+    weak.report(&Error::new(ErrorCode::SyncFailed, "offline"));
+    assert!(weak.merged_records().is_empty());
+    block_on(weak.deleted_on_server());
+}

@@ -9,17 +9,13 @@ use std::rc::Rc;
 #[cfg(feature = "sync")]
 use {
     super::announce_deleted, crate::error::Error, crate::sync::cycle::Local, std::future::Future,
-    std::pin::Pin, std::rc::Weak,
+    std::pin::Pin,
 };
-
-/// The writer as its sync link sees it (the sync crate's `Local`), held weakly: the link of a
-/// freed memory stores and tells nothing.
-#[cfg(feature = "sync")]
-struct SyncSide(Weak<Store>);
 
 impl Store {
     /// Links the session to the sync server, both ways: the writer hands the link stored sync
-    /// records, and the link stores what it pulls through the writer.
+    /// records, and the link stores what it pulls through the writer (held weakly: the link of
+    /// a freed memory stores and tells nothing).
     #[cfg(feature = "sync")]
     pub fn attach_sync(
         self: &Rc<Self>,
@@ -28,7 +24,7 @@ impl Store {
         cipher: Cipher,
         stored: &[Record],
     ) -> Rc<SyncLink> {
-        let local = Box::new(SyncSide(Rc::downgrade(self)));
+        let local = Box::new(Rc::downgrade(self));
         let link = spec.link(session, cipher, stored, local);
         *self.sync.borrow_mut() = Some(link.clone());
         link
@@ -63,14 +59,14 @@ impl Store {
     }
 
     /// Records to store and push as if the memory had just made them.
-    pub fn enqueue_changes(self: &Rc<Self>, ops: Vec<RecordOp>) {
+    pub fn enqueue_changes(&self, ops: Vec<RecordOp>) {
         if self.writer.borrow_mut().add_changes(ops) {
             self.schedule();
         }
     }
 
     /// Sync bookkeeping to store locally (acknowledged records leaving the outbox, the cursor).
-    pub fn enqueue_local(self: &Rc<Self>, ops: Vec<RecordOp>) {
+    pub fn enqueue_local(&self, ops: Vec<RecordOp>) {
         if self.writer.borrow_mut().add_local(ops) {
             self.schedule();
         }
@@ -78,38 +74,32 @@ impl Store {
 }
 
 #[cfg(feature = "sync")]
-impl Local for SyncSide {
+impl Local for Store {
     fn store_local(&self, ops: Vec<RecordOp>) {
-        if let Some(store) = self.0.upgrade() {
-            store.enqueue_local(ops);
-        }
+        self.enqueue_local(ops);
     }
 
     /// Another device's changes: applied to the memory, stored, and told to the app.
     fn apply_pulled(&self, apply: Vec<RecordOp>, local: Vec<RecordOp>) {
-        if let Some(store) = self.0.upgrade() {
-            let arrived =
-                (store.writer.borrow_mut()).pulled(apply, local, |ops| store.to_memory(ops));
-            store.arrived(arrived);
-        }
+        let arrived = (self.writer.borrow_mut()).pulled(apply, local, |ops| self.to_memory(ops));
+        self.arrived(arrived);
     }
 
     fn report(&self, e: &Error) {
-        if let Some(store) = self.0.upgrade() {
-            store.report(e);
-        }
+        Store::report(self, e);
     }
 
     fn merged_records(&self) -> Vec<Record> {
-        let core = self.0.upgrade().and_then(|store| store.core.upgrade());
-        core.map(|core| core.borrow().merged_records())
+        self.core
+            .upgrade()
+            .map(|core| core.borrow().merged_records())
             .unwrap_or_default()
     }
 
     /// The session was deleted on the server: remove it from local storage, tell the other
     /// tabs, and stop storing here.
     fn deleted_on_server(&self) -> Pin<Box<dyn Future<Output = ()>>> {
-        let store = self.0.upgrade();
+        let store = self.me.upgrade();
         Box::pin(async move {
             let Some(store) = store else {
                 return;
