@@ -23,7 +23,8 @@ use crate::store::document::import_document;
 use crate::store::open_job::{first_pull_refuses, ImportPlan, OpenAnswer, OpenJob, OpenStep};
 use crate::store::opening::instance_prefix;
 use crate::store::records::{session_list, validate_session_name};
-use crate::store::{SessionDocument, SessionMeta};
+use crate::store::sealing::rest_key_label;
+use crate::store::SessionDocument;
 use js_sys::Function;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
@@ -96,7 +97,7 @@ async fn resolve_ciphers(
     };
     let rest = match &open.encrypt {
         Some(key) => {
-            let label = format!("llm-memory local v1\n{session}");
+            let label = rest_key_label(session);
             Some(Cipher::resolve(key, &label, "encrypt.key").await?)
         }
         None => sync_cipher.clone(),
@@ -259,11 +260,9 @@ impl Memory {
 
     #[wasm_bindgen(unchecked_return_type = "SessionDocument")]
     pub fn export(&self) -> Result<JsValue, JsValue> {
-        let meta = match &self.store {
-            Some(s) => s.meta.borrow().clone(),
-            None => SessionMeta::new("unsaved", js_sys::Date::now(), None),
-        };
-        let doc = SessionDocument::new(&meta, self.core.borrow().records());
+        let meta = self.store.as_ref().map(|s| s.meta.borrow().clone());
+        let records = self.core.borrow().records();
+        let doc = SessionDocument::export(meta.as_ref(), records, js_sys::Date::now());
         to_js(&doc)
     }
 

@@ -36,6 +36,14 @@ impl SessionDocument {
             records,
         }
     }
+
+    /// The export of a memory: its stored session's, or one named "unsaved" made `now`.
+    pub fn export(meta: Option<&SessionMeta>, records: Vec<Record>, now: f64) -> Self {
+        match meta {
+            Some(meta) => SessionDocument::new(meta, records),
+            None => SessionDocument::new(&SessionMeta::new("unsaved", now, None), records),
+        }
+    }
 }
 
 fn invalid(message: impl Into<String>) -> Error {

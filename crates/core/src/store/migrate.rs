@@ -92,7 +92,8 @@ fn v1_to_v2(value: Value, session: &str, now: f64) -> Result<Value> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::document::{import_document, parse_document};
+    use super::super::document::{import_document, parse_document, SessionDocument};
+    use super::super::SessionMeta;
     use super::*;
 
     #[test]
@@ -115,6 +116,19 @@ mod tests {
         assert!(
             import_document(&v2, Some(10), &[], None, 0.0).is_err(),
             "maxBytes"
+        );
+    }
+
+    #[test]
+    fn a_memory_without_storage_exports_as_unsaved() {
+        let doc = SessionDocument::export(None, Vec::new(), 7.0);
+        assert_eq!((doc.session.as_str(), doc.created_at), ("unsaved", 7.0));
+        let meta = SessionMeta::new("chat", 1.0, Some(5.0));
+        let doc = SessionDocument::export(Some(&meta), Vec::new(), 7.0);
+        assert_eq!((doc.session.as_str(), doc.ttl_ms), ("chat", Some(5.0)));
+        assert_eq!(
+            super::super::sealing::rest_key_label("chat"),
+            "llm-memory local v1\nchat"
         );
     }
 

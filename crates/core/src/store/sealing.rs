@@ -7,6 +7,11 @@ use super::records::{parse_stored, sealed_data, Stored, SEALED_FIELD};
 use super::{Record, RecordOp};
 use crate::error::{Error, ErrorCode, Result};
 
+/// The salt a passphrase given as `encrypt.key` is derived with: one key per session.
+pub fn rest_key_label(session: &str) -> String {
+    format!("llm-memory local v1\n{session}")
+}
+
 /// Associated data of a record at rest: its session, kind and id.
 pub fn rest_aad(session: &str, kind: &str, id: &str) -> String {
     format!("llm-memory local\n{session}\n{kind}\n{id}")
