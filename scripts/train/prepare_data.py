@@ -172,6 +172,7 @@ def main():
     parser.add_argument("out")
     parser.add_argument("--max-len", type=int, default=128)
     parser.add_argument("--wnut-person", choices=["ignore", "negative"], default="ignore")
+    parser.add_argument("--synth", help="synth.py's output: labelled parts ready to use")
     args = parser.parse_args()
 
     config = json.load(open(os.path.join(MODEL_DIR, "config.json")))
@@ -183,14 +184,20 @@ def main():
     counts = collections.OrderedDict()
     os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
     with open(args.out, "w") as f:
-        for name in TRAIN:
-            records = load_corpus(name)
+        sources = TRAIN + (["synth"] if args.synth else [])
+        for name in sources:
+            if name == "synth":
+                records = [json.loads(line) for line in open(args.synth)]
+            else:
+                records = load_corpus(name)
             if name.startswith("tab"):
                 records = [p for r in records for p in split_paragraphs(r)]
             c = collections.Counter()
             for rec in records:
                 text = rec["text"]
-                if name.startswith("meddocan"):
+                if name == "synth":
+                    entities = [[tuple(p) for p in e] for e in rec["entities"]]
+                elif name.startswith("meddocan"):
                     entities = meddocan_parts(rec)
                 elif name.startswith("tab"):
                     entities = tab_parts(rec)
