@@ -162,11 +162,6 @@ async fn run(
         cipher,
     );
     (memory.store, memory.read_only) = (Some(store.clone()), bound.read_only);
-    // A session a newer version stored is never written: what the memory changes while it is
-    // open (a fact extracted, a vault value a redaction learned) stays in this tab.
-    if !bound.read_only {
-        memory.core.borrow_mut().track_changes();
-    }
     store.enqueue_local(bound.reseal);
     if let (Some(spec), Some(c), Some(stored)) = (&open.sync, sync_cipher, &bound.link) {
         let link = store.attach_sync(spec, &session, c, stored);

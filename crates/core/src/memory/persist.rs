@@ -38,6 +38,10 @@ impl crate::store::open_job::Restore for Memory {
     fn turns(&self) -> usize {
         self.entries().len()
     }
+
+    fn track_changes(&mut self) {
+        Memory::track_changes(self);
+    }
 }
 
 impl Memory {

@@ -25,6 +25,8 @@ pub trait Restore {
     fn all_records(&self) -> Vec<Record>;
     /// How many turns it holds (an import's bookkeeping).
     fn turns(&self) -> usize;
+    /// From now on, record what changes, for the store to write.
+    fn track_changes(&mut self);
 }
 
 /// What the job needs done next.
@@ -230,7 +232,8 @@ impl<M: Restore> OpenJob<M> {
             (State::Replaced(memory, meta), A::Done(_)) => {
                 (State::ListeningImported(memory, meta), OpenStep::Listen)
             }
-            (State::ListeningImported(memory, meta), A::Done(_)) => {
+            (State::ListeningImported(mut memory, meta), A::Done(_)) => {
+                memory.track_changes();
                 let bound = Bound {
                     memory,
                     meta,
@@ -279,11 +282,16 @@ impl<M: Restore> OpenJob<M> {
 
     fn bind(
         &self,
-        memory: M,
+        mut memory: M,
         opening: Opening,
         sync_records: Vec<Record>,
         push: Vec<RecordOp>,
     ) -> (State<M>, OpenStep<M>) {
+        // A session a newer version stored is never written: what the memory changes while it
+        // is open (a fact extracted, a vault value a redaction learned) stays in this tab.
+        if !opening.read_only {
+            memory.track_changes();
+        }
         let reseal = opening.resealed(memory.all_records(), &sync_records);
         let bound = Bound {
             link: opening.links(self.sync).then_some(sync_records),

@@ -11,6 +11,7 @@ use proptest::prelude::*;
 #[derive(Debug, Default)]
 struct Fake {
     restored: Vec<Stored>,
+    tracking: bool,
 }
 
 impl Restore for Fake {
@@ -29,6 +30,10 @@ impl Restore for Fake {
 
     fn turns(&self) -> usize {
         self.restored.len()
+    }
+
+    fn track_changes(&mut self) {
+        self.tracking = true;
     }
 }
 
@@ -207,7 +212,7 @@ fn a_session_a_newer_version_stored_is_never_written_nor_linked() {
     let (log, bound) = open(&world, true);
     assert_eq!(log, ["list", "prepare", "listen", "load", "open sealed"]);
     let bound = bound.unwrap();
-    assert!(bound.read_only);
+    assert!(bound.read_only && !bound.memory.tracking);
     assert!(bound.reseal.is_empty() && bound.push.is_empty() && bound.link.is_none());
 }
 
@@ -278,6 +283,7 @@ fn a_first_pull_refuses_only_a_deleted_session_or_a_wrong_key() {
 fn import(world: &World, overwrite: bool) -> (Vec<String>, Result<Bound<Fake>>) {
     let memory = Fake {
         restored: vec![record("entry", "e1", false)],
+        ..Fake::default()
     };
     let plan = ImportPlan {
         ttl_ms: None,
@@ -299,7 +305,7 @@ fn an_import_replaces_in_one_step_and_tells_the_old_session_s_tabs_first() {
     let bound = bound.unwrap();
     let m = &bound.meta;
     assert_eq!((m.created_at, m.ttl_ms, m.turns), (3.0, Some(9.0), 1));
-    assert!(!bound.read_only && bound.link.is_none());
+    assert!(!bound.read_only && bound.link.is_none() && bound.memory.tracking);
     let world = World {
         stored: stored(SCHEMA_VERSION, Vec::new()),
         ..World::default()
@@ -386,6 +392,7 @@ proptest! {
         let bound = bound.unwrap();
         let read_only = world.stored.as_ref().is_some_and(|(m, _)| m.schema_version > SCHEMA_VERSION);
         prop_assert_eq!(bound.read_only, read_only);
+        prop_assert_eq!(bound.memory.tracking, !read_only);
         prop_assert_eq!(bound.link.is_some(), sync && !read_only);
         let synced = records.iter().any(|s| matches!(s, Stored::Other(r) if r.kind.starts_with("sync-")));
         let pushed = at("first push").is_some();
