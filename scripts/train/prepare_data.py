@@ -173,6 +173,8 @@ def main():
     parser.add_argument("--max-len", type=int, default=128)
     parser.add_argument("--wnut-person", choices=["ignore", "negative"], default="ignore")
     parser.add_argument("--synth", help="synth.py's output: labelled parts ready to use")
+    parser.add_argument("--skip", action="append", default=[], choices=TRAIN,
+                        help="leave a corpus out (repeatable)")
     args = parser.parse_args()
 
     config = json.load(open(os.path.join(MODEL_DIR, "config.json")))
@@ -184,7 +186,7 @@ def main():
     counts = collections.OrderedDict()
     os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
     with open(args.out, "w") as f:
-        sources = TRAIN + (["synth"] if args.synth else [])
+        sources = [n for n in TRAIN if n not in args.skip] + (["synth"] if args.synth else [])
         for name in sources:
             if name == "synth":
                 records = [json.loads(line) for line in open(args.synth)]

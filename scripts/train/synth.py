@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
 """Synthetic training text for what the public corpora lack: private names in chat (lower-case
 too), street addresses in English, Spanish, German and French forms, and negatives that look like
-them (public figures, brands, places alone, developer text).
+them (brands, places alone, developer text). Lines are also packed into longer texts (a pasted
+chat, several messages in a row), so that what is found in a short line is found in a long one.
 
 Values come from Faker (MIT; pinned in requirements.txt) per locale; sentence templates are
 written here, one list per language, and share no template with the evaluation corpora
-(tests/data/eval). Public-figure and brand negatives are the PERSON / ORG / product spans of
-WNUT-17 *train* (CC BY 4.0; mostly celebrities, bands and brands, see shared/corpora/README.md)
-set in fan and news templates; developer text is comment and docstring lines of the Python
+(tests/data/eval). Brand negatives are the ORG / product spans of WNUT-17 *train* (CC BY 4.0;
+bands, companies and products, see shared/corpora/README.md) set in chat templates; developer text is comment and docstring lines of the Python
 packages installed beside this script (transformers, torch: Apache-2.0 / BSD), with lines that
 name an author, a copyright holder, an e-mail or a URL left out.
 
@@ -15,7 +15,7 @@ Output: JSON lines {"src", "id", "text", "entities": [[[start, end, KIND], ...],
 Python string offsets and Rampart's label kinds (GIVEN_NAME, SURNAME, STREET_NAME,
 BUILDING_NUMBER, SECONDARY_ADDRESS, CITY, STATE, ZIP_CODE, EMAIL, PHONE); everything else is O.
 
-Usage: synth.py OUT.jsonl [--per-locale 900] [--negatives 1500] [--seed 0]
+Usage: synth.py OUT.jsonl [--per-locale 900] [--negatives 1500] [--packed 1500] [--seed 0]
 """
 
 import argparse
@@ -62,6 +62,15 @@ TEMPLATES = {
         "the package for {full} went to {addr} by mistake",
         "add {full} to the guest list",
         "{first} {first2} and I are flying to {place} on monday",
+        "follow up with {full} in a couple of weeks",
+        "{full}\n{addr}",
+        "{first}: are you coming tonight?\n{first2}: yes, see you at 8",
+        "my name is {full} and I'm writing about my order",
+        "thanks {first}, that was really helpful!",
+        "{first} said the report will be late again",
+        "I'm {full}, we met at the conference",
+        "{full} and {first2} are getting married in june",
+        "please forward this to {full} ({email})",
     ],
     "es": [
         "mi dirección es {addr}",
@@ -106,19 +115,15 @@ TITLES = {"en": ["Dr.", "Mr.", "Mrs.", "Ms.", "Dr"], "es": ["Dr.", "Dra.", "Sr."
           "de": ["Dr.", "Herr", "Frau"], "fr": ["M.", "Mme", "Dr"]}
 LOCALES = {"en": ["en_US", "en_GB"], "es": ["es_ES"], "de": ["de_DE"], "fr": ["fr_FR"]}
 
-# Negatives: the slot is a public figure ({pub}), a brand or band ({brand}), or a place ({place}).
+# Negatives: the slot is a brand or band ({brand}) or a place alone ({place}). Public figures are
+# not among them: taught from context ("sung by", "CEO"), they cost recall of private names in the
+# same contexts; which names are public is the suppression stage's decision.
 NEGATIVE_TEMPLATES = [
-    "just watched {pub}'s new video, so good",
-    "what do you think of {pub} as a coach?",
-    "{pub} was amazing in the final last night",
-    "write a short bio of {pub} for my school project",
     "is {brand} better than the alternatives for this?",
     "my {brand} subscription renews next week",
     "we drove through {place} on the way back",
     "what's the weather like in {place} in march?",
     "I've been listening to {brand} all day",
-    "did {pub} ever win an award?",
-    "summarise the interview with {pub}",
     "the {brand} store in {place} was closed",
 ]
 
@@ -250,17 +255,32 @@ def positive(fake, lang, locale, template, rng):
     return b
 
 
-def public_names():
-    """WNUT-17 train PERSON values of two or more capitalised words, and its ORG / product values."""
-    people, brands = set(), set()
+def brand_names():
+    """WNUT-17 train ORG and product values."""
+    brands = set()
     for rec in load_corpus("wnut17_train"):
         for s in rec["spans"] + rec.get("other_spans", []):
             v = rec["text"][s["start"]:s["end"]]
-            if s.get("type") == "PERSON" and re.fullmatch(r"[A-Z][\w'.-]+(?: [A-Z][\w'.-]+)+", v):
-                people.add(v)
-            elif (s.get("type") == "ORG" or s.get("label") == "product") and 2 < len(v) < 30 and "@" not in v:
+            if (s.get("type") == "ORG" or s.get("label") == "product") and 2 < len(v) < 30 and "@" not in v:
                 brands.add(v)
-    return sorted(people), sorted(brands)
+    return sorted(brands)
+
+
+def packed(records, rng, n):
+    """n texts of 3 to 8 lines drawn from records, joined as a chat or a paragraph."""
+    out = []
+    for i in range(n):
+        parts = rng.sample(records, rng.randint(3, 8))
+        sep = rng.choice(["\n", " ", "\n\n"])
+        text, entities = "", []
+        for p in parts:
+            if text:
+                text += sep
+            base = len(text)
+            text += p["text"]
+            entities += [[[a + base, b + base, k] for a, b, k in e] for e in p["entities"]]
+        out.append({"src": "synth_packed", "id": f"packed-{i}", "text": text, "entities": entities})
+    return out
 
 
 def developer_lines(rng, n):
@@ -283,6 +303,7 @@ def main():
     parser.add_argument("out")
     parser.add_argument("--per-locale", type=int, default=900)
     parser.add_argument("--negatives", type=int, default=1500)
+    parser.add_argument("--packed", type=int, default=1500)
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
     rng = random.Random(args.seed)
@@ -295,20 +316,26 @@ def main():
             for i in range(n):
                 b = positive(fake, lang, locale, rng.choice(TEMPLATES[lang]), rng)
                 out.append({"src": f"synth_{locale}", "id": f"{locale}-{i}", "text": b.text, "entities": b.entities})
-    people, brands = public_names()
+    brands = brand_names()
     fake = Faker("en_US")
     for i in range(args.negatives):
         template = rng.choice(NEGATIVE_TEMPLATES)
-        text = template.format(pub=rng.choice(people), brand=rng.choice(brands), place=fake.city())
+        text = template.format(brand=rng.choice(brands), place=fake.city())
         if rng.random() < 0.3:
             text = text.lower()
         out.append({"src": "synth_negative", "id": f"neg-{i}", "text": text, "entities": []})
+        # The same context with a person in the slot: what tells a brand from a person must be
+        # the name, not the sentence around it.
+        twin = template.replace("{brand}", rng.choice(["{full}", "{first}"]))
+        b = positive(fake, "en", "en_US", twin, rng)
+        out.append({"src": "synth_en_US", "id": f"twin-{i}", "text": b.text, "entities": b.entities})
     for i, line in enumerate(developer_lines(rng, args.negatives)):
         out.append({"src": "developer_text", "id": f"dev-{i}", "text": line, "entities": []})
+    out += packed(out, rng, args.packed)
     with open(args.out, "w") as f:
         for rec in out:
             f.write(json.dumps(rec, ensure_ascii=False) + "\n")
-    print(json.dumps({"records": len(out), "public_figures": len(people), "brands": len(brands)}))
+    print(json.dumps({"records": len(out), "brands": len(brands)}))
 
 
 if __name__ == "__main__":
