@@ -12,13 +12,16 @@ PORT ?= 8080
 
 .PHONY: check test-firefox firefox bench-recall serve test-server bench-sync server-deps model train-model ner-fixture embed-model embed-fixture build build-full build-core test-core test-full test lint demo bench deps tools node-deps browser test-native test-wasm test-node test-browser test-types clean size test-demo test-bundler eval eval-corpora llm llm-deps llm-model
 
-## Build pkg/: the npm package (ES module + wasm + .d.ts).
+## Build pkg/: the npm package (ES module + wasm + .d.ts). Its gzip size is held under a ceiling
+## pinned at today's size so growth fails the build; the goal is 1 024 KiB (the redaction lists are
+## most of what is over).
+PKG_MAX_KIB := 1050
 build: tools
 	cargo build -p llm-memory --release --target wasm32-unknown-unknown --lib
 	wasm-bindgen $(WASM) --target web --out-dir pkg --out-name llm_memory \
 	  --remove-name-section --remove-producers-section
 	node scripts/finish-pkg.mjs pkg
-	node scripts/size.mjs pkg
+	node scripts/size.mjs pkg $(PKG_MAX_KIB)
 
 ## pkg-full/: pkg/ plus Tokenizer.countChat / renderChat (cargo feature chat-template) and every
 ## kind of tokenizer.json through the `tokenizers` crate (feature all-tokenizers).
@@ -38,7 +41,7 @@ build-core: tools
 	wasm-bindgen target/wasm32-unknown-unknown/core/llm_memory.wasm --target web \
 	  --out-dir pkg-core --out-name llm_memory --remove-name-section --remove-producers-section
 	node scripts/finish-pkg.mjs pkg-core
-	node scripts/size.mjs pkg-core
+	node scripts/size.mjs pkg-core 450
 
 test-core: build-core
 	node --test tests/core/
