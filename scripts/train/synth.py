@@ -7,9 +7,10 @@ chat, several messages in a row), so that what is found in a short line is found
 Values come from Faker (MIT; pinned in requirements.txt) per locale; sentence templates are
 written here, one list per language, and share no template with the evaluation corpora
 (tests/data/eval). Brand negatives are the ORG / product spans of WNUT-17 *train* (CC BY 4.0;
-bands, companies and products, see shared/corpora/README.md) set in chat templates; developer text is comment and docstring lines of the Python
-packages installed beside this script (transformers, torch: Apache-2.0 / BSD), with lines that
-name an author, a copyright holder, an e-mail or a URL left out.
+bands, companies and products, see shared/corpora/README.md) set in chat templates, each template
+also once with a private name in the brand's slot; developer text is comment and docstring lines
+of the Python packages installed beside this script (transformers, torch: Apache-2.0 / BSD), with
+lines that name an author, a copyright holder, an e-mail or a URL left out.
 
 Output: JSON lines {"src", "id", "text", "entities": [[[start, end, KIND], ...], ...]} with
 Python string offsets and Rampart's label kinds (GIVEN_NAME, SURNAME, STREET_NAME,

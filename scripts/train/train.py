@@ -9,7 +9,7 @@ Modes:
 the engine's quantizer, blocks of 32, zero point 8; straight-through gradient), so what is
 learned survives `make model`'s re-quantization.
 --distill W: adds W times the KL divergence from the unchanged model's label distribution on every
-token (a frozen copy, forward only, ~1.3x the step time), so what the training data does not
+token (a frozen copy, forward only: 1.44x the step time measured, 1.76 s against 1.22 s), so what the training data does not
 speak of (names in sentences no corpus has) stays as the base model had it.
 
 Writes OUT_DIR/merged.pt (state dict of the changed tensors, adapters merged, fp32),
