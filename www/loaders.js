@@ -76,7 +76,7 @@ export async function loadTokenizerFile(file, memory) {
 export async function loadNerModel(call) {
   try {
     const info = await call("loadNerModel", NER_MODEL_URL);
-    nerStatus("ready", `PII model ready${info.fromCache ? " (cached)" : ""}: names and addresses found on this device. Rampart by National Design Studio, ${info.license}.`);
+    nerStatus("ready", `PII model ready${info.fromCache ? " (cached)" : ""}: names and addresses found on this device. Fine-tuned from Rampart by National Design Studio, ${info.license}.`);
     $(".ner-status").title = info.attribution;
     return true;
   } catch (e) {

