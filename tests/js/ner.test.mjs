@@ -34,6 +34,8 @@ test("fromBytes loads the model: labels, licence, token ids and logits", { skip 
   assert.ok(m.labels.includes("B-GIVEN_NAME") && m.labels.includes("I-ZIP_CODE"), m.labels.join());
   assert.equal(m.license, "CC-BY-4.0");
   assert.match(m.attribution, /Rampart/);
+  // make model ships our fine-tune (weights/pii-ner.delta.xz), and its file says so.
+  assert.match(m.attribution, /fine-tuned by llm-memory/);
   assert.equal(m.fromCache, false);
   const ids = m.tokenIds("maria gonzalez");
   assert.ok(ids instanceof Uint32Array && ids.length >= 4);
