@@ -10,7 +10,6 @@
 //! with one.
 
 pub mod config;
-pub(crate) mod context_zones;
 mod egress;
 pub mod entity;
 pub mod model;

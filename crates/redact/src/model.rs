@@ -13,10 +13,10 @@
 //! Tagging costs milliseconds where rules cost microseconds, so each text's model spans are
 //! kept: a memory sends the same pinned facts, summary and step log with every request.
 
-use super::context_zones::code_zones;
 use super::entity::EntityType;
 use super::public_figures;
 use super::recognizers::Candidate;
+use crate::scan::code_lines::code_zones;
 use checks::false_finding;
 use llm_memory_core::error::Result;
 use llm_memory_encoder::decode::{Meaning, Span};

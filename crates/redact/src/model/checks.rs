@@ -4,8 +4,8 @@
 use super::address_shape::address_shape;
 use super::places::travel_place;
 use super::samples::quoted_sample;
-use crate::context_zones::inside;
 use crate::recognizers::person::model_name_is_a_thing;
+use crate::scan::code_lines::inside;
 use crate::scan::text::glued_into_code;
 use llm_memory_encoder::decode::{Meaning, Span};
 
@@ -303,7 +303,7 @@ fn labeled_before(text: &str, start: usize, cues: &[&str]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::context_zones::code_zones;
+    use crate::scan::code_lines::code_zones;
 
     /// The span of `value` (its first occurrence) in `text`, as the decoder would give it.
     fn span(text: &str, value: &str, meaning: Meaning, score: f32) -> Span {

@@ -64,6 +64,11 @@ impl CodeSpans {
         CodeSpans(spans)
     }
 
+    /// The spans, in order.
+    pub(crate) fn ranges(&self) -> impl Iterator<Item = std::ops::Range<usize>> + '_ {
+        self.0.iter().map(|&(s, e)| s..e)
+    }
+
     /// Whether `start..end` lies inside one of the spans.
     pub(crate) fn holds(&self, start: usize, end: usize) -> bool {
         self.around(start, end).is_some()

@@ -8,10 +8,12 @@
 //! - [`gate`]: where a regex can match ([`near`] for keyword gates), so the regex searches only
 //!   those windows. A format's own test of a run (three dots for IPv4) lives with its recognizer.
 //! - [`context`]: context words near a match; [`code`]: where a text is code (fences, inline
-//!   code, string literals); [`skip`] and [`text`]: small text helpers.
+//!   code, string literals), and [`code_lines`] with lines of code too, for the model's pass;
+//!   [`skip`] and [`text`]: small text helpers.
 
 pub(crate) mod classes;
 pub(crate) mod code;
+pub(crate) mod code_lines;
 pub(crate) mod context;
 pub(crate) mod gate;
 #[cfg(test)]

@@ -1,17 +1,16 @@
 //! Parts of a message that are code, where a name is sample data (`Person("Alice")`,
 //! `- name: bob` in a YAML block, `{"name": "Jane Smith"}`) far more often than a person the
-//! user is talking about. Three kinds of zone, each found in one pass over the text:
-//!
-//! - **Fenced blocks** (```` ``` ```` or `~~~` lines, to the closing fence or the end);
-//! - **inline code** (`` `…` `` within one line);
-//! - **code lines**: a line with at least two independent signs of code (a statement end
-//!   `;`, braces, an assignment or comparison, a call `name(`, a member `a.b(`, a JSON key
-//!   `"name":`, a leading keyword such as `const`, `def`, `import`, `assert`, a `//`
-//!   comment). One sign alone is prose often enough (`Hi (again)`, `A = B?`).
+//! user is talking about: the fenced blocks and inline code [`CodeSpans`] reads (the one reader
+//! of backticks and fences the rules use too), and **code lines**: a line with at least two
+//! independent signs of code (a statement end `;`, braces, an assignment or comparison, a call
+//! `name(`, a member `a.b(`, a JSON key `"name":`, a leading keyword such as `const`, `def`,
+//! `import`, `assert`, a `//` comment). One sign alone is prose often enough (`Hi (again)`,
+//! `A = B?`).
 //!
 //! Byte ranges into the text, in order, not overlapping. Used by the model's pass
-//! ([`super::model`]); the rules have their own checks for tokens glued into code.
+//! ([`crate::model`]), which has no tokens to ask about one by one.
 
+use super::code::CodeSpans;
 use std::ops::Range;
 
 /// Signs of code in one line needed to call the line code.
@@ -54,66 +53,36 @@ const LEADING_KEYWORDS: &[&str] = &[
 ];
 
 /// The code zones of `text`, as byte ranges in order.
-pub fn code_zones(text: &str) -> Vec<Range<usize>> {
+pub(crate) fn code_zones(text: &str) -> Vec<Range<usize>> {
     let mut zones: Vec<Range<usize>> = Vec::new();
-    let mut fence: Option<(usize, &str)> = None;
     let mut at = 0;
     for line in text.split_inclusive('\n') {
         let start = at;
         at += line.len();
-        let trimmed = line.trim_start();
-        let marker = ["```", "~~~"].into_iter().find(|m| trimmed.starts_with(m));
-        match (fence, marker) {
-            (None, Some(m)) => {
-                fence = Some((start, m));
-                continue;
-            }
-            (Some((open, m)), Some(close)) if close == m => {
-                push(&mut zones, open..at);
-                fence = None;
-                continue;
-            }
-            (Some(_), _) => continue,
-            (None, None) => {}
-        }
         if code_signs(line) >= CODE_LINE_SIGNS {
-            push(&mut zones, start..at);
-        } else {
-            inline_code(line, start, &mut zones);
+            zones.push(start..at);
         }
     }
-    if let Some((open, _)) = fence {
-        push(&mut zones, open..text.len());
+    if text.contains(['`', '~']) {
+        zones.extend(CodeSpans::of(text).ranges());
+        zones.sort_by_key(|z| z.start);
     }
-    zones
+    let mut merged: Vec<Range<usize>> = Vec::with_capacity(zones.len());
+    for zone in zones {
+        match merged.last_mut() {
+            Some(last) if last.end >= zone.start => last.end = last.end.max(zone.end),
+            _ => merged.push(zone),
+        }
+    }
+    merged
 }
 
 /// Whether `start..end` lies inside one of `zones` (as [`code_zones`] returns them).
-pub fn inside(zones: &[Range<usize>], start: usize, end: usize) -> bool {
+pub(crate) fn inside(zones: &[Range<usize>], start: usize, end: usize) -> bool {
     let i = zones.partition_point(|z| z.end <= start);
     zones
         .get(i)
         .is_some_and(|z| z.start <= start && end <= z.end)
-}
-
-fn push(zones: &mut Vec<Range<usize>>, zone: Range<usize>) {
-    match zones.last_mut() {
-        Some(last) if last.end >= zone.start => last.end = last.end.max(zone.end),
-        _ => zones.push(zone),
-    }
-}
-
-/// Backtick pairs within one line.
-fn inline_code(line: &str, offset: usize, zones: &mut Vec<Range<usize>>) {
-    let mut open: Option<usize> = None;
-    for (i, c) in line.char_indices() {
-        if c == '`' {
-            match open.take() {
-                Some(o) => push(zones, offset + o..offset + i + 1),
-                None => open = Some(i),
-            }
-        }
-    }
 }
 
 /// How many independent signs of code a line shows.
@@ -164,7 +133,7 @@ mod tests {
         let text = "is this valid?\n```yaml\n- name: bob\n```\nthanks\n~~~\nlet a = 1\n";
         assert_eq!(
             zoned(text),
-            ["```yaml\n- name: bob\n```\n", "~~~\nlet a = 1\n"]
+            ["```yaml\n- name: bob\n```", "~~~\nlet a = 1\n"]
         );
     }
 
