@@ -56,7 +56,8 @@ pub(crate) const ROMANCE_LOWER_WORDS: [&str; 20] = [
     "rambla",
 ];
 
-/// The Germanic street endings of [`GERMANIC_ENDINGS`], one by one.
+/// Germanic street endings (German, Dutch and Nordic), as the Germanic pattern and its cue
+/// read them ([`germanic_endings`]).
 pub(crate) const GERMANIC_WORDS: [&str; 38] = [
     "straße",
     "strasse",
@@ -101,11 +102,58 @@ pub(crate) const GERMANIC_WORDS: [&str; 38] = [
     "katu",
 ];
 
-const GERMANIC_ENDINGS: &str = "(?i:straße|strasse|str\\.|weg|gasse|platz|allee|ring|damm|ufer|chaussee|steig|straat|laan|plein|gracht|dijk|kade|singel|steeg|pad|park|markt|berg|plantsoen|erf|veld|baan|hof|gatan|gata|vägen|vegen|veien|vej|torget|gränd|katu)";
+/// [`GERMANIC_WORDS`] as one case-insensitive alternation.
+fn germanic_endings() -> String {
+    format!("(?i:{})", GERMANIC_WORDS.map(regex::escape).join("|"))
+}
 
-const UNIT: &str = r"(?:,?[^\S\r\n](?:Apt\.?|Apto\.?|Apartment|Suite|Ste\.?|Unit|Flat|Floor|Zimmer|Etage|Whg\.?|Piano|Sobrado|Bajo|Piso|Puerta|bus|boîte|\d{1,2}º)[^\S\r\n]?[0-9A-Za-zº]{0,6}(?:[^\S\r\n][A-Z](?-u:\b))?(?:[^\S\r\n]\d{1,2}[^\S\r\n]?hoog(?:[^\S\r\n](?:achter|voor))?)?|[^\S\r\n]\d{1,2}[^\S\r\n]?hoog(?:[^\S\r\n](?:achter|voor))?)?";
+/// Words for a flat, a suite or a floor after a street, as written; a final `.` may be left
+/// out ("Apt 4", "Apt. 4"). The street patterns' unit and the give-back of a unit word a
+/// street name swallowed both read this list.
+const UNIT_WORDS: [&str; 18] = [
+    "Apt.",
+    "Apto.",
+    "Apartment",
+    "Suite",
+    "Ste.",
+    "Unit",
+    "Flat",
+    "Floor",
+    "Zimmer",
+    "Etage",
+    "Whg.",
+    "Piano",
+    "Sobrado",
+    "Bajo",
+    "Piso",
+    "Puerta",
+    "bus",
+    "boîte",
+];
 
-/// How far past a street a unit is looked for (bytes): more than the longest [`UNIT`] match
+/// The optional unit after a street: a [`UNIT_WORDS`] word or a Spanish floor ("3º") and its
+/// number or letter, and a Dutch floor ("2 hoog achter").
+fn unit_pattern() -> String {
+    let words = UNIT_WORDS
+        .map(|w| match w.strip_suffix('.') {
+            Some(stem) => format!(r"{}\.?", regex::escape(stem)),
+            None => regex::escape(w),
+        })
+        .join("|");
+    let hoog = r"[^\S\r\n]\d{1,2}[^\S\r\n]?hoog(?:[^\S\r\n](?:achter|voor))?";
+    format!(
+        r"(?:,?[^\S\r\n](?:{words}|\d{{1,2}}º)[^\S\r\n]?[0-9A-Za-zº]{{0,6}}(?:[^\S\r\n][A-Z](?-u:\b))?(?:{hoog})?|{hoog})?"
+    )
+}
+
+/// Whether a lower-case word (its final `.` removed) is one of [`UNIT_WORDS`].
+fn is_unit_word(word: &str) -> bool {
+    UNIT_WORDS
+        .iter()
+        .any(|u| u.trim_end_matches('.').to_lowercase() == word)
+}
+
+/// How far past a street a unit is looked for (bytes): more than the longest [`unit_pattern`] match
 /// and the character after it.
 const UNIT_REACH: usize = 96;
 
@@ -117,27 +165,6 @@ const LOCALITY: &str = r"^,?[^\S\r\n]+(?:\p{Lu}[\p{L}'’.\-]*(?:[^\S\r\n]\p{Lu}
 /// How far past a street (and unit) a locality is looked for (bytes).
 const LOCALITY_REACH: usize = 96;
 
-const UNIT_WORDS: &[&str] = &[
-    "apt",
-    "apto",
-    "apartment",
-    "suite",
-    "ste",
-    "unit",
-    "flat",
-    "floor",
-    "zimmer",
-    "etage",
-    "whg",
-    "piano",
-    "sobrado",
-    "bajo",
-    "piso",
-    "puerta",
-    "bus",
-    "boîte",
-];
-
 fn locality_regex() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     RE.get_or_init(|| Regex::new(LOCALITY).unwrap_or_else(|e| panic!("locality pattern: {e}")))
@@ -146,7 +173,7 @@ fn locality_regex() -> &'static Regex {
 fn unit_regex() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     RE.get_or_init(|| {
-        Regex::new(&format!("^{UNIT}")).unwrap_or_else(|e| panic!("unit pattern: {e}"))
+        Regex::new(&format!("^{}", unit_pattern())).unwrap_or_else(|e| panic!("unit pattern: {e}"))
     })
 }
 
@@ -160,20 +187,21 @@ fn regexes() -> &'static [MetaRegex; 4] {
     static RE: OnceLock<[MetaRegex; 4]> = OnceLock::new();
     RE.get_or_init(|| {
         let name_word = r"(?:\p{Lu}[\p{L}'’.\-]*|[0-9]{1,3}(?:st|nd|rd|th))";
+        let (unit, germanic_endings) = (unit_pattern(), germanic_endings());
         let english = format!(
-            r"(?-u:\b)[0-9]{{1,6}}[A-Za-z]?(?:[^\S\r\n][NSEW]\.?)?(?:[^\S\r\n]{name_word}){{1,4}}[^\S\r\n](?:{EN_SUFFIXES})\.?(?-u:\b)(?:[^\S\r\n](?:NE|NW|SE|SW|N|S|E|W)\.?(?-u:\b))?{UNIT}"
+            r"(?-u:\b)[0-9]{{1,6}}[A-Za-z]?(?:[^\S\r\n][NSEW]\.?)?(?:[^\S\r\n]{name_word}){{1,4}}[^\S\r\n](?:{EN_SUFFIXES})\.?(?-u:\b)(?:[^\S\r\n](?:NE|NW|SE|SW|N|S|E|W)\.?(?-u:\b))?{unit}"
         );
         let romance = format!(
-            r"(?:(?-u:\b)[0-9]{{1,5}}[a-z]?,?[^\S\r\n])?(?-u:\b)(?:{ROMANCE_WORDS})\.?(?:[^\S\r\n][\p{{L}}'’\-]+){{1,5}}?(?:,?[^\S\r\n][0-9]{{1,5}}[a-z]?(?-u:\b)|[^\S\r\n]s/n\.?){UNIT}|(?-u:\b)[0-9]{{1,5}}[a-z]?,?[^\S\r\n](?:{ROMANCE_WORDS})\.?(?:[^\S\r\n][\p{{L}}'’\-]+){{1,4}}{UNIT}"
+            r"(?:(?-u:\b)[0-9]{{1,5}}[a-z]?,?[^\S\r\n])?(?-u:\b)(?:{ROMANCE_WORDS})\.?(?:[^\S\r\n][\p{{L}}'’\-]+){{1,5}}?(?:,?[^\S\r\n][0-9]{{1,5}}[a-z]?(?-u:\b)|[^\S\r\n]s/n\.?){unit}|(?-u:\b)[0-9]{{1,5}}[a-z]?,?[^\S\r\n](?:{ROMANCE_WORDS})\.?(?:[^\S\r\n][\p{{L}}'’\-]+){{1,4}}{unit}"
         );
         // Lower case after a number, its own pattern: as a third alternative of `romance` it
         // doubled the whole redaction's cost (the reverse lazy DFA kept rebuilding states).
         let lower_words = ROMANCE_LOWER_WORDS.join("|");
         let romance_lower = format!(
-            r"(?-u:\b)[0-9]{{1,5}}[a-z]?,?[^\S\r\n](?:{lower_words})(?:[^\S\r\n][\p{{L}}'’\-]+){{1,4}}{UNIT}"
+            r"(?-u:\b)[0-9]{{1,5}}[a-z]?,?[^\S\r\n](?:{lower_words})(?:[^\S\r\n][\p{{L}}'’\-]+){{1,4}}{unit}"
         );
         let germanic = format!(
-            r"(?:(?:Am|An der|Auf dem|Im|In der|Zum|Zur|de|het)[^\S\r\n])?(?:\p{{Lu}}[\p{{L}}\-]*[^\S\r\n])?\p{{L}}[\p{{L}}\-]*(?:{GERMANIC_ENDINGS}|[^\S\r\n](?:Str\.|Straße|Weg|Gasse|Platz|Allee))[^\S\r\n][0-9]{{1,5}}[^\S\r\n]?[a-z]?(?-u:\b){UNIT}|(?:Am|An der|Auf dem|Im|In der|Zum|Zur)[^\S\r\n]\p{{Lu}}\p{{L}}+[^\S\r\n][0-9]{{1,5}}[a-z]?(?-u:\b){UNIT}"
+            r"(?:(?:Am|An der|Auf dem|Im|In der|Zum|Zur|de|het)[^\S\r\n])?(?:\p{{Lu}}[\p{{L}}\-]*[^\S\r\n])?\p{{L}}[\p{{L}}\-]*(?:{germanic_endings}|[^\S\r\n](?:Str\.|Straße|Weg|Gasse|Platz|Allee))[^\S\r\n][0-9]{{1,5}}[^\S\r\n]?[a-z]?(?-u:\b){unit}|(?:Am|An der|Auf dem|Im|In der|Zum|Zur)[^\S\r\n]\p{{Lu}}\p{{L}}+[^\S\r\n][0-9]{{1,5}}[a-z]?(?-u:\b){unit}"
         );
         [english, romance, germanic, romance_lower].map(|p| {
             // The patterns are constants; a failure here is a bug caught by the unit tests.
@@ -193,7 +221,7 @@ fn cues() -> &'static [MetaRegex; 5] {
         [
             format!(r"(?:{EN_SUFFIXES})(?-u:\b)"),
             format!(r"(?:{ROMANCE_WORDS})"),
-            format!(r"{GERMANIC_ENDINGS}\s[0-9]"),
+            format!(r"{}\s[0-9]", germanic_endings()),
             r"(?:Am|An der|Auf dem|Im|In der|Zum|Zur)\s".to_string(),
             format!(r"(?:{})", ROMANCE_LOWER_WORDS.join("|")),
         ]
@@ -328,7 +356,7 @@ pub(crate) fn scan(text: &str, pre: &Prescan, out: &mut Vec<Candidate>) {
             // back, then take the whole unit ("Apt. 695") if one follows.
             if let Some(space) = text[s..e].rfind(' ') {
                 let last = text[s + space + 1..e].trim_end_matches('.').to_lowercase();
-                if UNIT_WORDS.contains(&last.as_str()) {
+                if is_unit_word(&last) {
                     e = s + space;
                 }
             }
