@@ -666,7 +666,7 @@ test("a send while the PII model loads waits for it, so the model redacts it", {
   skip: nerMissing,
 }, async () => {
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-  const release = await holdRoute(context, "/models/pii-ner.bin");
+  const release = await holdRoute(context, "/models/pii-ner.bin?*");
   const page = await context.newPage();
   const errors = [];
   page.on("pageerror", (e) => errors.push(e.message));
