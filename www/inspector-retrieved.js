@@ -31,5 +31,14 @@ export function retrievedTable(report, entryText, h) {
         h("td", { class: "num", "data-part": "fused" }, fmt(r.score, 4)),
         h("td", { "data-part": "neighbor-of" }, r.neighborOf ?? ""),
         h("td", { class: "num" }, String(r.tokens)),
-        h("td", { class: "snippet" }, r.kind === "turn" ? (entryText(r.id) ?? "").slice(0, 80) : `(${r.date})`))))));
+        h("td", { class: "snippet" }, snippet(r, entryText)))))));
+}
+
+/** The start of a turn, or of the excerpt sent of it with where it was cut. */
+function snippet(r, entryText) {
+  if (r.kind !== "turn") return `(${r.date})`;
+  const text = entryText(r.id) ?? "";
+  const x = r.excerpt;
+  if (!x) return text.slice(0, 80);
+  return `excerpt ${x.from}–${x.to} of ${x.length}: ${text.slice(x.from, x.from + 72)}`;
 }

@@ -26,9 +26,19 @@ pub struct Question {
     pub category: &'static str,
     /// Indexes of the turns that hold its answer (all before `after`).
     pub evidence: Vec<usize>,
+    /// Where in those turns, where known (UTF-8 bytes of the turn's text): an excerpt of the
+    /// turn that covers it holds the evidence.
+    pub spans: Vec<(usize, (usize, usize))>,
     /// LoCoMo asks after the conversation: the question is added, then forgotten. A RealMem
     /// query is the conversation's own turn `after`.
     pub asked_apart: bool,
+}
+
+impl Question {
+    /// The parts of evidence turn `turn` that hold the answer (none where unknown).
+    pub fn evidence_at(&self, turn: usize) -> impl Iterator<Item = (usize, usize)> + '_ {
+        self.spans.iter().filter(move |s| s.0 == turn).map(|s| s.1)
+    }
 }
 
 pub struct Conversation {
@@ -168,6 +178,7 @@ fn locomo_conversation(name: String, conv: &Value, qa: &Value, heldout: bool) ->
                 text: q["question"].as_str().unwrap_or("").to_string(),
                 category: locomo_category(q["category"].as_i64().unwrap_or(0)),
                 evidence,
+                spans: Vec::new(),
                 asked_apart: true,
             })
         })
@@ -273,6 +284,7 @@ fn realmem_persona(name: String, v: &Value, heldout: bool) -> Conversation {
         .collect();
     for (at, text, category, used) in pending {
         let mut evidence = Vec::new();
+        let mut spans = Vec::new();
         let mut complete = !used.is_empty();
         for (uuid, content) in used {
             let found = by_uuid.get(uuid.as_str()).and_then(|s| {
@@ -286,14 +298,26 @@ fn realmem_persona(name: String, v: &Value, heldout: bool) -> Conversation {
                 let hit = (0..count).find(|&k| {
                     !probe.trim().is_empty() && turns[first + k].text.contains(probe.trim())
                 });
+                // The whole snapshot where the turn holds it, else its opening.
+                let span = hit.and_then(|k| {
+                    let text = &turns[first + k].text;
+                    [snap.trim(), probe.trim()]
+                        .into_iter()
+                        .find_map(|p| text.find(p).map(|at| (at, at + p.len())))
+                        // In UTF-16 code units, as the report's excerpts are.
+                        .map(|(a, b)| (utf16(&text[..a]), utf16(&text[..b])))
+                });
                 let k = hit.or_else(|| {
                     let st = point["source_turn"].as_u64()? as usize;
                     (st >= 1 && st - 1 < count).then(|| st - 1)
                 })?;
-                Some(first + k)
+                Some((first + k, span))
             });
             match found {
-                Some(t) if t < at => evidence.push(t),
+                Some((t, span)) if t < at => {
+                    evidence.push(t);
+                    spans.push((t, span.unwrap_or((0, utf16(&turns[t].text)))));
+                }
                 _ => complete = false,
             }
         }
@@ -305,6 +329,7 @@ fn realmem_persona(name: String, v: &Value, heldout: bool) -> Conversation {
                 text,
                 category,
                 evidence,
+                spans,
                 asked_apart: false,
             });
         }
@@ -332,4 +357,8 @@ fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
         }
     }
     out
+}
+
+fn utf16(s: &str) -> usize {
+    s.encode_utf16().count()
 }

@@ -64,7 +64,7 @@ fn args() -> Args {
     let mut a = Args {
         locomo: shared.join("locomo"),
         realmem: shared.join("realmem/dataset"),
-        budgets: vec![1000, 2000, 4000],
+        budgets: vec![1000, 2000, 4000, 8000],
         split: "tune".into(),
         write: None,
         only: None,
@@ -88,9 +88,20 @@ fn args() -> Args {
 /// Hits and questions per (benchmark, split, method, budget, category).
 type Tally = BTreeMap<(String, String, String, usize, String), (usize, usize)>;
 
-fn tally(t: &mut Tally, c: &Conversation, method: &str, budget: usize, q: &Question, hit: bool) {
+/// The pseudo-category of questions with evidence in user turns, counted on that evidence
+/// only (users' own words are what a memory of them must keep; assistant turns restate them).
+const USER_EVIDENCE: &str = "user evidence";
+
+fn tally(
+    t: &mut Tally,
+    c: &Conversation,
+    method: &str,
+    budget: usize,
+    q: &Question,
+    (hit, user_hit): (bool, Option<bool>),
+) {
     let split = if c.heldout { "held-out" } else { "tune" };
-    for cat in [q.category, "all"] {
+    let mut add = |cat: &str, hit: bool| {
         let e = t
             .entry((
                 c.benchmark.into(),
@@ -102,8 +113,18 @@ fn tally(t: &mut Tally, c: &Conversation, method: &str, budget: usize, q: &Quest
             .or_default();
         e.0 += usize::from(hit);
         e.1 += 1;
+    };
+    for cat in [q.category, "all"] {
+        add(cat, hit);
+    }
+    if let Some(h) = user_hit {
+        add(USER_EVIDENCE, h);
     }
 }
+
+/// Probes whose previous turn, previous exchange and last two exchanges were sent, and
+/// probes, per (benchmark, split, method, budget).
+type Continuity = BTreeMap<(String, String, String, usize), ([usize; 3], usize)>;
 
 struct Fill {
     used: usize,
@@ -111,13 +132,20 @@ struct Fill {
     over: usize,
 }
 
-fn memory(budget: usize, counter: &Arc<HfTokenizer>, embed: bool) -> Memory {
+fn memory(strategy: Strategy, budget: usize, counter: &Arc<HfTokenizer>, embed: bool) -> Memory {
     let mut config = MemoryConfig {
-        strategy: Strategy::Retrieval,
+        strategy,
         ..Default::default()
     };
     config.limits.max_tokens = Some(budget);
     let mut m = Memory::new(config, counter.clone()).expect("config");
+    // Tuning aids: a knob's value other than the default, on the tune split only.
+    if let Ok(x) = std::env::var("LEXICAL") {
+        m.recall_config_mut().weights.lexical = x.parse().expect("LEXICAL");
+    }
+    if let Ok(x) = std::env::var("MIN_RELEVANCE") {
+        m.recall_config_mut().min_relevance = x.parse().expect("MIN_RELEVANCE");
+    }
     if embed {
         m.enable_vectors(false);
     }
@@ -137,20 +165,47 @@ fn drain(
     round.finish().0
 }
 
-/// Strategy "retrieval" on one conversation at one budget: which questions got all their
-/// evidence sent.
+/// What one method sent on one conversation at one budget.
+#[derive(Default)]
+struct Outcome {
+    /// Per question: all its evidence sent, and all its user evidence sent (`None`: it has
+    /// none).
+    hits: Vec<(bool, Option<bool>)>,
+    /// Per continuity probe: the previous turn, the previous exchange and the last two
+    /// exchanges sent whole.
+    continuity: Vec<[bool; 3]>,
+}
+
+/// Continuity probes: every 10th user message from the 40th on, the conversation's own next
+/// message (a follow-up or a new request, as the chat goes).
+fn is_probe(user_index: usize) -> bool {
+    user_index >= 40 && user_index % 10 == 0
+}
+
+/// The turns a probe at turn `at` needs: the previous turn, the previous exchange (from the
+/// last user turn before it) and the last two exchanges.
+fn continuity_needs(c: &Conversation, at: usize) -> [std::ops::Range<usize>; 3] {
+    let user_before = |end: usize| (0..end).rev().find(|&i| c.turns[i].user);
+    let one = user_before(at).unwrap_or(0);
+    let two = user_before(one).unwrap_or(0);
+    [at.saturating_sub(1)..at, one..at, two..at]
+}
+
+/// A memory (strategy "retrieval" with its defaults, or "tokens") on one conversation at one
+/// budget: which questions got all their evidence sent, and which probes their thread.
 fn ours(
     c: &Conversation,
+    strategy: Strategy,
     budget: usize,
     counter: &Arc<HfTokenizer>,
     v: Option<&vectors::Vectors>,
     fill: &mut Fill,
-) -> Vec<bool> {
-    let mut m = memory(budget, counter, v.is_some());
+) -> Outcome {
+    let mut m = memory(strategy, budget, counter, v.is_some());
     let mut ids: Vec<String> = Vec::with_capacity(c.turns.len());
-    let mut out = Vec::new();
+    let mut out = Outcome::default();
     let mut qs = c.questions.iter().peekable();
-    let mut ask = |m: &mut Memory, ids: &[String], q: &Question| -> bool {
+    let mut send = |m: &mut Memory| -> (HashSet<String>, Vec<Excerpt>) {
         let mut extras = ContextExtras::default();
         if let Some(v) = v {
             let backlog = m.embed_backlog(usize::MAX);
@@ -162,20 +217,30 @@ fn ours(
         fill.used += built.report.total_tokens;
         fill.budget += budget;
         fill.over += usize::from(built.report.total_tokens > budget);
-        let sent: HashSet<&str> = built
-            .report
-            .entries
-            .iter()
-            .filter(|e| matches!(e.status, EntryStatus::Included | EntryStatus::Retrieved))
-            .map(|e| e.id.as_str())
-            .collect();
-        q.evidence.iter().all(|&i| sent.contains(ids[i].as_str()))
+        sent_whole(&built.report)
     };
+    let evidence_hit = |ids: &[String], sent: &(HashSet<String>, Vec<Excerpt>), q: &Question| {
+        // Sent whole, or as an excerpt that holds every part of it the answer came from.
+        let has = |e: &usize| {
+            sent.0.contains(&ids[*e])
+                || sent.1.iter().any(|x| {
+                    x.id == ids[*e]
+                        && q.evidence_at(*e).next().is_some()
+                        && q.evidence_at(*e)
+                            .all(|(from, to)| x.from <= from && to <= x.to)
+                })
+        };
+        let all = q.evidence.iter().all(has);
+        let user: Vec<&usize> = q.evidence.iter().filter(|&&e| c.turns[e].user).collect();
+        (all, (!user.is_empty()).then(|| user.into_iter().all(has)))
+    };
+    let mut users = 0;
     for (i, t) in c.turns.iter().enumerate() {
         while let Some(q) = qs.next_if(|q| q.after == i && q.asked_apart) {
             let ts = c.turns[i - 1].timestamp + 60_000.0;
             let id = m.add(Role::User, &q.text, NewEntry::default(), ts).unwrap();
-            out.push(ask(&mut m, &ids, q));
+            let sent = send(&mut m);
+            out.hits.push(evidence_hit(&ids, &sent, q));
             m.forget(&id).unwrap();
         }
         let role = if t.user { Role::User } else { Role::Assistant };
@@ -183,8 +248,18 @@ fn ours(
             m.add(role, &t.text, NewEntry::default(), t.timestamp)
                 .unwrap(),
         );
+        let probe = t.user && is_probe(users);
+        users += usize::from(t.user);
+        let mut sent = None;
         while let Some(q) = qs.next_if(|q| q.after == i && !q.asked_apart) {
-            out.push(ask(&mut m, &ids, q));
+            let s = sent.get_or_insert_with(|| send(&mut m));
+            out.hits.push(evidence_hit(&ids, s, q));
+        }
+        if probe {
+            let s = sent.get_or_insert_with(|| send(&mut m));
+            let whole = |r: &std::ops::Range<usize>| r.clone().all(|k| s.0.contains(&ids[k]));
+            out.continuity
+                .push(continuity_needs(c, i).map(|r| whole(&r)));
         }
     }
     let last = c.turns.last().map_or(0.0, |t| t.timestamp);
@@ -192,10 +267,41 @@ fn ours(
         let id = m
             .add(Role::User, &q.text, NewEntry::default(), last + 60_000.0)
             .unwrap();
-        out.push(ask(&mut m, &ids, q));
+        let sent = send(&mut m);
+        out.hits.push(evidence_hit(&ids, &sent, q));
         m.forget(&id).unwrap();
     }
     out
+}
+
+/// A part of a turn sent as a memory, in UTF-8 bytes of the turn's text.
+struct Excerpt {
+    id: String,
+    from: usize,
+    to: usize,
+}
+
+/// The entries a context sends whole (as recent turns or memories), and the excerpts it sends.
+fn sent_whole(report: &llm_memory::context::ContextReport) -> (HashSet<String>, Vec<Excerpt>) {
+    let excerpts: Vec<Excerpt> = report
+        .retrieved
+        .iter()
+        .filter_map(|r| {
+            r.excerpt.as_ref().map(|x| Excerpt {
+                id: r.id.clone(),
+                from: x.from,
+                to: x.to,
+            })
+        })
+        .collect();
+    let whole = report
+        .entries
+        .iter()
+        .filter(|e| matches!(e.status, EntryStatus::Included | EntryStatus::Retrieved))
+        .filter(|e| !excerpts.iter().any(|x| x.id == e.id))
+        .map(|e| e.id.clone())
+        .collect();
+    (whole, excerpts)
 }
 
 fn main() {
@@ -248,6 +354,7 @@ fn main() {
 
     let overhead = MessageOverhead::default();
     let mut t = Tally::new();
+    let mut cont = Continuity::new();
     let mut fills: BTreeMap<(String, usize, String), Fill> = BTreeMap::new();
     for c in &convs {
         let started = std::time::Instant::now();
@@ -268,7 +375,12 @@ fn main() {
         let bm25 = baselines::Bm25::new(&texts);
         let turn_vecs: Vec<Vec<f32>> = c.turns.iter().map(|x| vecs.get(&x.text)).collect();
         for &budget in &a.budgets {
-            for (method, v) in [("ours, BM25 only", None), ("ours + embedder", Some(&vecs))] {
+            let methods = [
+                ("ours, BM25 only", Strategy::Retrieval, None),
+                ("ours + embedder", Strategy::Retrieval, Some(&vecs)),
+                ("tokens strategy", Strategy::Tokens, None),
+            ];
+            for (method, strategy, v) in methods {
                 let fill = fills
                     .entry((c.benchmark.into(), budget, method.into()))
                     .or_insert(Fill {
@@ -276,9 +388,19 @@ fn main() {
                         budget: 0,
                         over: 0,
                     });
-                let hits = ours(c, budget, &counter, v, fill);
-                for (q, hit) in c.questions.iter().zip(hits) {
+                let o = ours(c, strategy, budget, &counter, v, fill);
+                for (q, hit) in c.questions.iter().zip(o.hits) {
                     tally(&mut t, c, method, budget, q, hit);
+                }
+                let split = if c.heldout { "held-out" } else { "tune" };
+                let e = cont
+                    .entry((c.benchmark.into(), split.into(), method.into(), budget))
+                    .or_default();
+                for p in o.continuity {
+                    for (n, sent) in e.0.iter_mut().zip(p) {
+                        *n += usize::from(sent);
+                    }
+                    e.1 += 1;
                 }
             }
             for q in &c.questions {
@@ -305,7 +427,11 @@ fn main() {
                         .into_iter()
                         .collect();
                     let hit = q.evidence.iter().all(|e| picked.contains(e));
-                    tally(&mut t, c, method, budget, q, hit);
+                    let user: Vec<&usize> =
+                        q.evidence.iter().filter(|&&e| c.turns[e].user).collect();
+                    let user_hit =
+                        (!user.is_empty()).then(|| user.iter().all(|e| picked.contains(e)));
+                    tally(&mut t, c, method, budget, q, (hit, user_hit));
                 }
             }
         }
@@ -318,22 +444,28 @@ fn main() {
             started.elapsed().as_secs_f64()
         );
     }
-    let table = render(&t, &fills, &a.budgets);
+    let table = render(&t, &fills, &cont, &a.budgets);
     println!("{table}");
     if let Some(path) = &a.write {
         write_section(path, &table, &a);
     }
 }
 
-const METHODS: [&str; 5] = [
+const METHODS: [&str; 6] = [
     "newest turns",
     "BM25 top-k",
     "cosine top-k",
+    "tokens strategy",
     "ours, BM25 only",
     "ours + embedder",
 ];
 
-fn render(t: &Tally, fills: &BTreeMap<(String, usize, String), Fill>, budgets: &[usize]) -> String {
+fn render(
+    t: &Tally,
+    fills: &BTreeMap<(String, usize, String), Fill>,
+    cont: &Continuity,
+    budgets: &[usize],
+) -> String {
     let mut out = String::new();
     let groups: Vec<(String, String)> = {
         let mut g: Vec<(String, String)> = t.keys().map(|k| (k.0.clone(), k.1.clone())).collect();
@@ -349,6 +481,8 @@ fn render(t: &Tally, fills: &BTreeMap<(String, usize, String), Fill>, budgets: &
                 .collect();
             c.sort();
             c.dedup();
+            // Beside "all": the user-evidence count before the categories.
+            c.sort_by_key(|x| x != USER_EVIDENCE);
             c
         };
         let n = t
@@ -413,6 +547,34 @@ fn render(t: &Tally, fills: &BTreeMap<(String, usize, String), Fill>, budgets: &
                 out.push_str(&format!(" {used} |\n"));
             }
         }
+        let probes = cont
+            .iter()
+            .find(|(k, _)| k.0 == bench && k.1 == split)
+            .map_or(0, |(_, v)| v.1);
+        if probes > 0 {
+            out.push_str(&format!(
+                "\n*Continuity* ({probes} probes: every 10th user message from the 40th on): \
+                 the turns before it sent whole\n\n\
+                 | budget | method | previous turn | previous exchange | last two exchanges |\n\
+                 | ---: | --- | ---: | ---: | ---: |\n"
+            ));
+            for &b in budgets {
+                for m in METHODS.iter().skip(3) {
+                    if let Some((hits, n)) =
+                        cont.get(&(bench.clone(), split.clone(), m.to_string(), b))
+                    {
+                        let pct =
+                            |h: usize| format!("{:.1} %", 100.0 * h as f64 / (*n).max(1) as f64);
+                        out.push_str(&format!(
+                            "| {b} | {m} | {} | {} | {} |\n",
+                            pct(hits[0]),
+                            pct(hits[1]),
+                            pct(hits[2])
+                        ));
+                    }
+                }
+            }
+        }
     }
     out
 }
@@ -422,22 +584,29 @@ fn write_section(path: &Path, table: &str, a: &Args) {
     let (start, end) = ("<!-- recall-evidence -->", "<!-- /recall-evidence -->");
     let body = format!(
         "{start}\nMeasured by `make bench-recall` (`cargo run --release --example recall_evidence -- --split {}`), \
-         natively on the same core the wasm runs. Each conversation is added turn by turn with its dates \
+         natively on the same core the wasm runs, on two kinds of chat: **LoCoMo**, two people chatting in \
+         short turns, and **RealMem**, a person and an LLM assistant (short requests, long answers; every \
+         user turn a follow-up or a new request). Each conversation is added turn by turn with its dates \
          (`timestamp`); a LoCoMo question is asked as a new user message after the whole conversation, a \
-         RealMem query is its own turn of the stream. A question counts when **all** its evidence turns \
-         are in the context sent (as recent turns or memories); budgets {:?} tokens by the Llama 3 \
-         tokenizer, the question included. \"ours\" is strategy `retrieval` with its defaults, words only \
-         and with the sentence embedder (all-MiniLM-L6-v2, `make embed-model`; the backlog embedded before \
-         each question, as `embedPending` does). The references are filled to the same budget with the \
-         same line format and counts: the newest turns, a plain BM25 top-k (Okapi, k1 1.2, b 0.75, \
-         lower-cased words) and a cosine top-k over the same vectors. Each benchmark is split by name \
-         into a **tune** half (LoCoMo samples 26–43, RealMem personas A–L; the defaults were chosen on \
-         it) and a **held-out** half never looked at while tuning. LoCoMo: snap-research/locomo \
-         (`data/locomo10.zip`, commit e76cdff; the snapshot states no licence, so it is only read for \
-         measuring, from `../shared`, never committed; a shared photo is \
+         RealMem query is its own turn of the stream. **Evidence recall**: a question counts when **all** its \
+         evidence turns are in the context sent, as recent turns or memories, whole or as an excerpt that \
+         holds the part the answer came from; \"user evidence\" counts the questions with evidence in user \
+         turns on that evidence alone. **Continuity**: at every 10th user message from the 40th on (the \
+         conversation's own next message), whether the previous turn, the previous exchange and the last \
+         two exchanges are sent whole. Budgets {:?} tokens by the Llama 3 tokenizer, the question included. \
+         \"ours\" is strategy `retrieval` with its defaults, words only and with the sentence embedder \
+         (all-MiniLM-L6-v2, `make embed-model`; the backlog embedded before each question, as \
+         `embedPending` does); \"tokens strategy\" is strategy `tokens` (the newest turns that fit). The \
+         references are filled to the same budget with the same line format and counts: the newest turns, \
+         a plain BM25 top-k (Okapi, k1 1.2, b 0.75, lower-cased words) and a cosine top-k over the same \
+         vectors. Each benchmark is split by name into a **tune** half (LoCoMo samples 26–43, RealMem \
+         personas A–L; the defaults were chosen on it) and a **held-out** half never looked at while \
+         tuning. LoCoMo: snap-research/locomo (`data/locomo10.zip`, commit e76cdff; the snapshot states no \
+         licence, so it is only read for measuring, from `../shared`, never committed; a shared photo is \
          the turn's text plus its caption). RealMem: zhiyuan5986/RealMemBench (Apache-2.0); a query's \
-         evidence is the turn each memory point it used was extracted from; many of those turns are \
-         longer than 1 000 tokens, which caps every method at small budgets.\n{table}\n{end}",
+         evidence is the turn each memory point it used was extracted from, and the point's snapshot of \
+         that turn the part an excerpt must hold; many of those turns are longer than 1 000 tokens, which \
+         caps every method at small budgets.\n{table}\n{end}",
         a.split, a.budgets
     );
     let new = match (text.find(start), text.find(end)) {

@@ -10,6 +10,7 @@ use super::input::BuildInput;
 use super::report::*;
 use super::retrieved;
 use super::sections::{pinned_section, summary_section, Budget};
+use super::split;
 use super::strategy::Strategy;
 use super::walk::{Judge, Walk};
 use crate::error::{Error, ErrorCode, Result};
@@ -119,13 +120,14 @@ pub fn build(mut input: BuildInput<'_>) -> Result<BuiltContext> {
                 None => entries.len(),
             };
             // A history that fits goes whole, as turns; memories then only add facts and
-            // episodes. Otherwise the newest turns get their share first (a floor: the flow of
-            // the conversation), memories take what they are worth, and the newest turns get
-            // whatever the memories leave.
+            // episodes. Otherwise the newest turns go first as far as the thread needs them
+            // (`split`), memories take what they are worth, and the newest turns get whatever
+            // the memories leave.
             let share = if walk.fits_whole(budget.remaining(), current) {
                 budget.remaining()
             } else {
-                (budget.remaining() as f64 * f64::from(r.recent_share.clamp(0.0, 1.0))) as usize
+                let thread = walk.thread(current, 2);
+                split::recent_first(budget.remaining(), r.recent_share, &thread)
             };
             let mut capped = Budget {
                 available: Some(budget.used.saturating_add(share)),

@@ -1,11 +1,13 @@
 //! Deciding what the model sees: the builder, its strategies, the message shape and the report.
 
 pub mod builder;
+pub mod excerpt;
 pub mod fates;
 pub mod input;
 pub mod report;
 pub mod retrieved;
 pub mod sections;
+pub mod split;
 pub mod strategy;
 mod walk;
 

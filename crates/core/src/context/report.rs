@@ -230,4 +230,18 @@ pub struct RetrievedReport {
     /// Present (true) when it was said within the span of a date the query names.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub date_match: Option<bool>,
+    /// Present when only a part of a long turn was sent: which part.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub excerpt: Option<ExcerptReport>,
+}
+
+/// The part of a turn sent as an excerpt, in UTF-16 code units of the turn's text (what
+/// `text.slice(from, to)` takes in JS); the line sent marks each cut with `[…]`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ExcerptReport {
+    pub from: usize,
+    pub to: usize,
+    /// The whole turn's length: what was cut is `[0, from)` and `[to, length)`.
+    pub length: usize,
 }

@@ -7,7 +7,7 @@ use super::report::Reason;
 use super::sections::Budget;
 use super::strategy::Strategy;
 use crate::history::units::{Unit, UnitIndex, UnitKind};
-use crate::history::Entry;
+use crate::history::{Entry, Role};
 use std::collections::{BTreeMap, HashSet};
 use std::ops::Range;
 
@@ -83,6 +83,15 @@ impl Judge<'_> {
             _ => false,
         }
     }
+}
+
+/// Token costs of the newest turns, each counting everything newer (`Walk::thread`).
+#[derive(Debug, Default, PartialEq, Eq)]
+pub(super) struct Thread {
+    /// The previous turn (a tool group counts whole).
+    pub last_turn: Option<usize>,
+    /// Through the previous exchange, then through the one before, ...
+    pub exchanges: Vec<usize>,
 }
 
 /// The walk's state: what it chose and what it judged on the way.
@@ -169,6 +178,32 @@ impl<'a> Walk<'a> {
             end = u.range.start;
         }
         true
+    }
+
+    /// What the thread the next message follows costs: the sendable units ending at or before
+    /// `from`, newest first, summed through the newest unit (the previous turn) and back to
+    /// the start of each of the last `exchanges` exchanges (an exchange starts at a user
+    /// message). Reads only those units.
+    pub fn thread(&self, from: usize, exchanges: usize) -> Thread {
+        let mut t = Thread::default();
+        let mut used = 0usize;
+        let mut end = from;
+        while let Some(u) = self.judge.index.before(end) {
+            if t.exchanges.len() == exchanges
+                || (self.judge.nothing_older(&u) && !self.judge.is_latest(&u))
+            {
+                break;
+            }
+            if self.judge.reason(&u).is_none() && !self.judge.is_latest(&u) {
+                used += self.tokens(&u);
+                t.last_turn.get_or_insert(used);
+                if self.judge.entries[u.range.start].role == Role::User {
+                    t.exchanges.push(used);
+                }
+            }
+            end = u.range.start;
+        }
+        t
     }
 
     fn pass(&mut self, u: &Unit, reason: Option<Reason>) {

@@ -23,6 +23,11 @@ export interface RetrievedReport {
   /** true when it was said within the span of a date the query names ("in May 2023", "on 8
    *  May", "2023-05-08", a week past the date included): such hits gain half the best score. */
   dateMatch?: true;
+  /** Present when only a part of a long turn was sent (the passage that best matches the
+   *  query, with its neighbours: whole paragraphs, list items, code blocks and tables, never
+   *  cut inside one): `text.slice(from, to)` of the turn as sent (redacted when a redactor is
+   *  set), `length` the whole turn's; the line sent marks each cut with `[…]`. */
+  excerpt?: { from: number; to: number; length: number };
   tokens: number;
   /** YYYY-MM-DD (UTC), as shown in the section. */
   date: string;

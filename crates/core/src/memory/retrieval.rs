@@ -19,14 +19,17 @@ impl Memory {
             return None;
         }
         let entries = self.history.entries();
-        let latest = entries.iter().rev().find(|e| e.role == Role::User);
-        let text = query.or(latest.map(|e| e.content.as_str())).unwrap_or("");
+        let latest = entries.iter().rposition(|e| e.role == Role::User);
+        let exclude: Vec<&str> = latest.map(|i| entries[i].id.as_str()).into_iter().collect();
+        let text = query
+            .or(latest.map(|i| entries[i].content.as_str()))
+            .unwrap_or("");
         let cfg = &self.recall.config;
         let q = RecallQuery {
             text,
             vector: extras.query_vector.as_deref(),
             k: cfg.max_items,
-            exclude: latest.map(|e| e.id.as_str()),
+            exclude: &exclude,
             ..Default::default()
         };
         let now = self.recall_now();
@@ -166,6 +169,8 @@ impl Memory {
             items,
             recent_share: cfg.recent_share,
             max_items: cfg.max_items,
+            min_relevance: cfg.min_relevance,
+            query: text.to_string(),
         })
     }
 }

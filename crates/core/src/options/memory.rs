@@ -41,9 +41,13 @@ js_options! {
     /// The knobs of strategy "retrieval".
     pub struct RetrievalSpec inline {
         /// Part of the budget after the mandatory messages that the newest turns get before
-        /// memories (default 0.1); they also get whatever the memories leave. A history that fits
-        /// the budget is sent whole.
+        /// memories at least (default 0.1); the previous exchange goes first whenever it fits in
+        /// half of it, and the newest turns also get whatever the memories leave. A history that
+        /// fits the budget is sent whole.
         recentShare: "number",
+        /// 0..1, the relevance below which a memory is not sent to fill the budget (the newest
+        /// turns fill it instead); relevance is measured against the query's best find.
+        minRelevance: "number",
         /// Most memories per context (default 200; the budget is the usual limit).
         maxItems: "number",
         /// Age at which recency has halved, in days (default 30).
@@ -54,7 +58,7 @@ js_options! {
         /// 0..1, how much importance weighs (default 0.5).
         importanceWeight: "number",
         /// 0..1, the words' share of the relevance when an item has both signals; meaning gets
-        /// the rest (default 0.7).
+        /// the rest (default 0.6).
         lexicalWeight: "number",
         /// Score vectors in int8 first and re-score the best exactly.
         quantize: "boolean",
@@ -163,6 +167,7 @@ pub struct RecallOptions {
     pub tools: Option<bool>,
     pub callback_timeout_ms: Option<f64>,
     pub recent_share: Option<f32>,
+    pub min_relevance: Option<f32>,
     pub max_items: Option<usize>,
     pub half_life_days: Option<f64>,
     pub recency_weight: Option<f32>,
@@ -319,6 +324,7 @@ impl RecallOptions {
             tools: o.boolean("tools")?,
             callback_timeout_ms,
             recent_share: unit("recentShare")?,
+            min_relevance: unit("minRelevance")?,
             max_items,
             half_life_days,
             recency_weight: unit("recencyWeight")?,
@@ -349,6 +355,9 @@ impl RecallOptions {
         let c = memory.recall_config_mut();
         if let Some(x) = self.recent_share {
             c.recent_share = x;
+        }
+        if let Some(x) = self.min_relevance {
+            c.min_relevance = x;
         }
         if let Some(x) = self.max_items {
             c.max_items = x;

@@ -21,7 +21,7 @@ fn lays_the_options_over_the_base_config() {
         "messageOverhead": { "perMessage": 4, "perToolCall": 1 },
         "sectionLimits": { "pinned": 100, "summary": null }, "maxEntryChars": 99,
         "dedup": false, "summaryTimeoutMs": 1500, "callbackTimeoutMs": 10,
-        "retrieval": { "recentShare": 0.25, "maxItems": 7, "halfLifeDays": 2.5,
+        "retrieval": { "recentShare": 0.25, "minRelevance": 0.2, "maxItems": 7, "halfLifeDays": 2.5,
                        "recencyWeight": 0, "importanceWeight": 1, "lexicalWeight": 0.5,
                        "quantize": true },
         "tools": true,
@@ -62,6 +62,7 @@ fn lays_the_options_over_the_base_config() {
         (Some(0.0), Some(1.0))
     );
     assert_eq!((r.lexical_weight, r.quantize), (Some(0.5), Some(true)));
+    assert_eq!(r.min_relevance, Some(0.2));
 }
 
 #[test]

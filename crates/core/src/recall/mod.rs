@@ -65,6 +65,9 @@ pub struct RecallConfig {
     pub recent_share: f32,
     /// Most items a context retrieves.
     pub max_items: usize,
+    /// Memories whose relevance (0..1) is below this are not sent to fill the budget: the
+    /// newest turns fill it instead. A neighbour goes with its hit whatever its own.
+    pub min_relevance: f32,
     /// Score vectors in int8 first and re-score the best exactly.
     pub quantize: bool,
 }
@@ -75,6 +78,9 @@ impl Default for RecallConfig {
             weights: fuse::Weights::default(),
             recent_share: 0.1,
             max_items: 200,
+            // Low: relevance is measured against the query's best find, and LoCoMo's tune half
+            // loses up to a point of evidence from 0.1.
+            min_relevance: 0.05,
             quantize: false,
         }
     }
@@ -89,9 +95,9 @@ pub struct RecallQuery<'a> {
     /// Kinds to search; empty = all.
     pub kinds: Vec<ItemKind>,
     pub category: Option<&'a str>,
-    /// An item left out: the message the query is taken from, which would match itself best
-    /// and set both signals' yardsticks.
-    pub exclude: Option<&'a str>,
+    /// Items left out: the messages the query is taken from, which would match themselves
+    /// best and set both signals' yardsticks.
+    pub exclude: &'a [&'a str],
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -304,10 +310,14 @@ impl RecallState {
         if q.k == 0 {
             return Vec::new();
         }
-        let excluded = q.exclude.and_then(|id| self.by_id.get(id).copied());
+        let excluded: Vec<u32> = q
+            .exclude
+            .iter()
+            .filter_map(|id| self.by_id.get(*id).copied())
+            .collect();
         let keep = |n: u32| {
             let it = &self.items[n as usize];
-            Some(n) != excluded
+            !excluded.contains(&n)
                 && it.alive
                 && (q.kinds.is_empty() || q.kinds.contains(&it.kind))
                 && q.category.is_none_or(|c| it.category.as_deref() == Some(c))

@@ -145,11 +145,17 @@ fn run(
             };
             // The user's message the model is answering is in its context already; as a
             // "memory" it would only echo the question back.
-            let asking = entries.iter().rev().find(|e| e.role == Role::User);
+            let asking: Vec<&str> = entries
+                .iter()
+                .rev()
+                .find(|e| e.role == Role::User)
+                .map(|e| e.id.as_str())
+                .into_iter()
+                .collect();
             let q = RecallQuery {
                 text: &query,
                 k,
-                exclude: asking.map(|e| e.id.as_str()),
+                exclude: &asking,
                 ..Default::default()
             };
             let hits = state.search(&q, now);
