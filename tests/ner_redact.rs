@@ -226,3 +226,47 @@ fn each_text_is_tagged_once_across_context_builds() {
         "turns, the pinned fact and the system prompt were tagged again"
     );
 }
+
+/// "I'm <name>" as people write it, in every case and with both apostrophes: the finding is the
+/// name alone, and the text reads as it was with the name swapped for its placeholder.
+#[test]
+fn a_contraction_stays_outside_the_name() {
+    let Some(t) = tagger() else { return };
+    let texts = [
+        ("Hi, I'm Dana Reyes.", "Dana Reyes"),
+        ("i'm tom baker and i need help", "tom baker"),
+        ("I’m Priya, nice to meet you", "Priya"),
+        ("Hey, I'm Amanda's daughter", "Amanda"),
+    ];
+    for (text, name) in texts {
+        let mut r = redactor("{}", Some(&t));
+        let out = r.redact(text);
+        // Findings are in UTF-16 code units, as JS indexes.
+        let byte = |u: usize| {
+            text.char_indices()
+                .scan(0, |units, (b, c)| {
+                    let at = *units;
+                    *units += c.len_utf16();
+                    Some((at, b))
+                })
+                .find(|&(at, _)| at == u)
+                .map_or(text.len(), |(_, b)| b)
+        };
+        for f in out.findings.iter().filter(|f| f.kind.as_str() == "PERSON") {
+            let (start, end) = (byte(f.start), byte(f.end));
+            let value = &text[start..end];
+            let before = text[..start].chars().next_back();
+            let after = text[end..].chars().next();
+            assert!(
+                !before.is_some_and(|c| c.is_alphanumeric() || c == '\'' || c == '’')
+                    && !after.is_some_and(char::is_alphanumeric),
+                "{text:?}: {value:?} is not a whole name"
+            );
+        }
+        let person = out.findings.iter().find(|f| f.kind.as_str() == "PERSON");
+        if let Some(p) = person {
+            assert_eq!(&text[byte(p.start)..byte(p.end)], name, "{text:?}");
+            assert_eq!(out.text, text.replacen(name, &p.placeholder, 1), "{text:?}");
+        }
+    }
+}

@@ -451,6 +451,9 @@ impl Building {
         if j.whole_words {
             (start, end) = whole_words(text, start, end);
         }
+        if meaning == Meaning::Person {
+            (start, end) = without_clitics(text, start, end);
+        }
         // An initial keeps its period (`Harold B.`): it is part of the name, not the sentence.
         let initial_last = text[start..end]
             .rsplit(' ')
@@ -491,7 +494,7 @@ fn whole_words(text: &str, start: usize, end: usize) -> (usize, usize) {
         };
         let after = &rest[j.len_utf8()..];
         let run = letters(after);
-        let possessive = j != '-' && after[..run].eq_ignore_ascii_case("s");
+        let possessive = j != '-' && is_clitic(&after[..run]);
         if run == 0 || possessive {
             break;
         }
@@ -514,6 +517,54 @@ fn whole_words(text: &str, start: usize, end: usize) -> (usize, usize) {
             break;
         }
         start = run;
+    }
+    (start, end)
+}
+
+fn is_apostrophe(c: char) -> bool {
+    matches!(c, '\'' | '’')
+}
+
+fn is_clitic(word: &str) -> bool {
+    word_classes::APOSTROPHE_CLITICS
+        .iter()
+        .any(|c| c.eq_ignore_ascii_case(word))
+}
+
+/// Moves a person span's edges off the clitics of a contraction or a possessive: the model
+/// may tag the `m` of "I'm Dana" (the tokenizer makes it a word of its own), and `whole_words`
+/// may then pull in the "I'" before it; "Dana'll" ends at "Dana". The span keeps the name's
+/// own word boundaries, so "Hi, I'm Dana Reyes." is sent as "Hi, I'm [PERSON_1]."
+fn without_clitics(text: &str, mut start: usize, mut end: usize) -> (usize, usize) {
+    // A head word that is a clitic after an apostrophe ("m Dana"), or a whole contraction
+    // ("I'm Dana", "i’m tom"): the name starts after it and the blanks that follow.
+    loop {
+        let span = &text[start..end];
+        let word_end = span.find(char::is_whitespace).unwrap_or(span.len());
+        let word = &span[..word_end];
+        let after_apostrophe = text[..start].chars().next_back().is_some_and(is_apostrophe)
+            && text[..start]
+                .chars()
+                .rev()
+                .nth(1)
+                .is_some_and(char::is_alphanumeric);
+        let contraction = word
+            .char_indices()
+            .find(|&(_, c)| is_apostrophe(c))
+            .is_some_and(|(i, c)| i > 0 && is_clitic(&word[i + c.len_utf8()..]));
+        if !((after_apostrophe && is_clitic(word)) || contraction) || word_end == span.len() {
+            break;
+        }
+        let rest = &span[word_end..];
+        start += word_end + (rest.len() - rest.trim_start().len());
+    }
+    // A tail clitic ("Dana's", "Dana'll"): the name ends before its apostrophe.
+    let span = &text[start..end];
+    if let Some((i, c)) = span.char_indices().rev().find(|&(_, c)| is_apostrophe(c)) {
+        let tail = &span[i + c.len_utf8()..];
+        if i > 0 && !tail.contains(char::is_whitespace) && is_clitic(tail) {
+            end = start + i;
+        }
     }
     (start, end)
 }

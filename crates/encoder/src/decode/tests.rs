@@ -423,3 +423,67 @@ fn cjk_runs_are_not_swallowed_and_zero_width_tokens_are_ignored() {
 
 /// The rules that join words the model left out (units, bridges, initials, titles).
 mod bridging;
+
+#[test]
+fn a_name_never_takes_a_contraction_or_a_possessive() {
+    let cases = [
+        // The model tags the `m` of "I'm": the person starts at the name.
+        (
+            "Hi, I'm Dana Reyes.",
+            vec![
+                ("m", "B-GIVEN_NAME", 0.7),
+                ("Dana", "B-GIVEN_NAME", 0.9),
+                ("Reyes", "B-SURNAME", 0.9),
+            ],
+            "Dana Reyes",
+        ),
+        (
+            "i’m tom baker",
+            vec![
+                ("m", "I-GIVEN_NAME", 0.6),
+                ("tom", "B-GIVEN_NAME", 0.9),
+                ("baker", "B-SURNAME", 0.9),
+            ],
+            "tom baker",
+        ),
+        // Tagged from the `I`: the whole contraction is left out.
+        (
+            "I'm Priya",
+            vec![
+                ("I", "B-GIVEN_NAME", 0.7),
+                ("m", "I-GIVEN_NAME", 0.7),
+                ("Priya", "B-GIVEN_NAME", 0.9),
+            ],
+            "Priya",
+        ),
+        (
+            "I'm Amanda's daughter",
+            vec![
+                ("m", "B-GIVEN_NAME", 0.6),
+                ("Amanda", "B-GIVEN_NAME", 0.9),
+                ("s", "I-GIVEN_NAME", 0.6),
+            ],
+            "Amanda",
+        ),
+        (
+            "Dana'll call you",
+            vec![("Dana", "B-GIVEN_NAME", 0.9), ("ll", "I-GIVEN_NAME", 0.6)],
+            "Dana",
+        ),
+        // A name's own apostrophe stays.
+        (
+            "ask O'Neill today",
+            vec![("O", "B-SURNAME", 0.9), ("Neill", "I-SURNAME", 0.9)],
+            "O'Neill",
+        ),
+    ];
+    for (text, tagged, want) in cases {
+        let tags = auto(text, &tagged);
+        let got: Vec<String> = spans(text, &tags)
+            .into_iter()
+            .filter(|(m, _)| *m == Meaning::Person)
+            .map(|(_, v)| v)
+            .collect();
+        assert_eq!(got, [want.to_string()], "{text}");
+    }
+}

@@ -266,3 +266,9 @@ pub(super) const COUNTRIES: &[&str] = &[
     "México",
     "Perú",
 ];
+
+/// The clitics English joins to a word with an apostrophe ("I'm", "she'll", "we're", "they'd",
+/// "I've", "Dana's", "don't"): what follows the apostrophe in a contraction or a possessive
+/// (Quirk et al., *A Comprehensive Grammar of the English Language*, 1985, §3.23 and §5.115).
+/// A name never starts with one, and never ends with one attached. Compared lower-case.
+pub(crate) const APOSTROPHE_CLITICS: &[&str] = &["m", "s", "re", "ll", "d", "ve", "t"];
