@@ -213,7 +213,15 @@ fn ours(
             let round = m.context_embedding(None).expect("retrieval searches");
             extras.query_vector = drain(m, round, v);
         }
-        let built = m.context_with(None, &extras).expect("context");
+        // A message longer than the budget cannot be sent at all (a coded error, as in an
+        // app): nothing of the past goes with it.
+        let built = match m.context_with(None, &extras) {
+            Ok(b) => b,
+            Err(e) if e.code == llm_memory::ErrorCode::ContextOverflow => {
+                return Default::default();
+            }
+            Err(e) => panic!("context: {e:?}"),
+        };
         fill.used += built.report.total_tokens;
         fill.budget += budget;
         fill.over += usize::from(built.report.total_tokens > budget);
