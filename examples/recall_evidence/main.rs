@@ -130,6 +130,8 @@ struct Fill {
     used: usize,
     budget: usize,
     over: usize,
+    /// Milliseconds of each `context()` (the embedding rounds apart).
+    ms: Vec<f64>,
 }
 
 fn memory(strategy: Strategy, budget: usize, counter: &Arc<HfTokenizer>, embed: bool) -> Memory {
@@ -215,7 +217,10 @@ fn ours(
         }
         // A message longer than the budget cannot be sent at all (a coded error, as in an
         // app): nothing of the past goes with it.
-        let built = match m.context_with(None, &extras) {
+        let started = std::time::Instant::now();
+        let built = m.context_with(None, &extras);
+        fill.ms.push(started.elapsed().as_secs_f64() * 1000.0);
+        let built = match built {
             Ok(b) => b,
             Err(e) if e.code == llm_memory::ErrorCode::ContextOverflow => {
                 return Default::default();
@@ -395,6 +400,7 @@ fn main() {
                         used: 0,
                         budget: 0,
                         over: 0,
+                        ms: Vec::new(),
                     });
                 let o = ours(c, strategy, budget, &counter, v, fill);
                 for (q, hit) in c.questions.iter().zip(o.hits) {
@@ -517,7 +523,7 @@ fn render(
                 .map_or(0, |x| x.1);
             out.push_str(&format!(" {c} ({cn}) |"));
         }
-        out.push_str(" budget used |\n| ---: | --- | ---: |");
+        out.push_str(" budget used · `context()` p50 |\n| ---: | --- | ---: |");
         out.push_str(&" ---: |".repeat(cats.len() + 1));
         out.push('\n');
         let mut methods: Vec<String> = METHODS.iter().map(|m| m.to_string()).collect();
@@ -542,14 +548,17 @@ fn render(
                     fills
                         .get(&(bench.clone(), b, m.to_string()))
                         .map_or("–".into(), |f| {
+                            let mut ms = f.ms.clone();
+                            ms.sort_by(f64::total_cmp);
                             format!(
-                                "{:.1} %{}",
+                                "{:.1} %{} · {:.1} ms",
                                 100.0 * f.used as f64 / f.budget.max(1) as f64,
                                 if f.over > 0 {
                                     format!(", {} over", f.over)
                                 } else {
                                     String::new()
-                                }
+                                },
+                                ms.get(ms.len() / 2).copied().unwrap_or(0.0)
                             )
                         });
                 out.push_str(&format!(" {used} |\n"));
@@ -604,7 +613,9 @@ fn write_section(path: &Path, table: &str, a: &Args) {
          two exchanges are sent whole. Budgets {:?} tokens by the Llama 3 tokenizer, the question included. \
          \"ours\" is strategy `retrieval` with its defaults, words only and with the sentence embedder \
          (all-MiniLM-L6-v2, `make embed-model`; the backlog embedded before each question, as \
-         `embedPending` does); \"tokens strategy\" is strategy `tokens` (the newest turns that fit). The \
+         `embedPending` does); \"tokens strategy\" is strategy `tokens` (the newest turns that fit); the last \
+         column gives the share of the budget used and the median time of a `context()` call (natively, \
+         one core shared with other work, the embedding rounds apart). The \
          references are filled to the same budget with the same line format and counts: the newest turns, \
          a plain BM25 top-k (Okapi, k1 1.2, b 0.75, lower-cased words) and a cosine top-k over the same \
          vectors. Each benchmark is split by name into a **tune** half (LoCoMo samples 26–43, RealMem \

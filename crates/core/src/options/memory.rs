@@ -58,7 +58,7 @@ js_options! {
         /// 0..1, how much importance weighs (default 0.5).
         importanceWeight: "number",
         /// 0..1, the words' share of the relevance when an item has both signals; meaning gets
-        /// the rest (default 0.6).
+        /// the rest (default 0.7).
         lexicalWeight: "number",
         /// Score vectors in int8 first and re-score the best exactly.
         quantize: "boolean",
