@@ -46,6 +46,26 @@ function glueError(message) {
   const crate = readdirSync(`${dir}/snippets`).find((d) => existsSync(`${dir}/snippets/${d}/src/bindings/errors.js`));
   if (!crate) throw new Error("finish-pkg: no snippets/*/src/bindings/errors.js; the bindings no longer import it?");
   js += `import { LlmMemoryError } from "./snippets/${crate}/src/bindings/errors.js";\nexport { LlmMemoryError };\n`;
+  // init() with no argument fetches the .wasm beside the module; in Node that is a file: URL,
+  // which Node's fetch refuses ("not implemented... yet"), so a first `await init()` failed
+  // with an error that was not ours. It reads the file there instead (process.getBuiltinModule:
+  // no import, so bundlers see nothing), or says to use initSync.
+  const fetchCall = "module_or_path = fetch(module_or_path);";
+  if (!js.includes(fetchCall)) throw new Error("finish-pkg: wasm-bindgen's init() changed shape; update scripts/finish-pkg.mjs");
+  js = js.replace(fetchCall, "module_or_path = fetchWasm(module_or_path);");
+  js += `
+function fetchWasm(source) {
+  const url = source instanceof URL ? source : typeof source === "string" && /^file:/i.test(source) ? new URL(source) : null;
+  if (!url || url.protocol !== "file:") return fetch(source);
+  const fs = globalThis.process?.getBuiltinModule?.("node:fs");
+  if (!fs) {
+    return Promise.reject(new LlmMemoryError("INVALID_OPTION", \`init() cannot read \${url.href} in this runtime: call initSync({ module: bytes }) with the file's bytes (in Node: readFileSync(new URL("llm_memory_bg.wasm", import.meta.resolve("llm-memory"))))\`));
+  }
+  return fs.promises.readFile(url).catch((e) => {
+    throw new LlmMemoryError("INVALID_OPTION", \`init() could not read \${url.href} (\${e.code ?? e.message}): pass the .wasm's bytes to initSync({ module }) or its URL to init({ module_or_path })\`);
+  });
+}
+`;
   // LlmMemoryError.codes: the ErrorCode union of the .d.ts, which crates/core/src/error.rs generates.
   const union = types.match(/export type ErrorCode =([^;]*);/);
   if (!union) throw new Error("finish-pkg: no ErrorCode union in the .d.ts");
