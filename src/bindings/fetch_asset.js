@@ -15,7 +15,13 @@ export async function fetchAsset(url, onProgress, signal) {
   try {
     response = await fetch(url, signal ? { signal } : undefined);
   } catch (e) {
-    throw failed("could not download", e);
+    const err = failed("could not download", e);
+    // A path ("./models/x.bin") or a file: URL is what Node users try first; fetch says
+    // "Failed to parse URL" or "not implemented", which does not say what to do instead.
+    if (err.code === "MODEL_UNAVAILABLE" && !/^(https?|blob|data):/i.test(String(url))) {
+      err.message += " (fromUrl downloads a URL; for a file on disk, read it and pass its bytes to fromBytes)";
+    }
+    throw err;
   }
   if (!response.ok) {
     throw new LlmMemoryError("MODEL_UNAVAILABLE", `could not download ${url}: HTTP ${response.status}`);

@@ -196,3 +196,15 @@ test("an object used after free() throws FREED; a second free() does nothing", (
   const r = new lib.Redactor();
   assert.equal(r.redact("ann@example.com").text, "[EMAIL_1]");
 });
+
+test("fromUrl given a file path or a file: URL says to use fromBytes", async () => {
+  for (const Class of [lib.NerModel, lib.EmbedModel]) {
+    for (const where of ["./models/pii-ner.bin", "file:///nonexistent/model.bin"]) {
+      await assert.rejects(Class.fromUrl(where), (e) => {
+        assert.equal(e.code, "MODEL_UNAVAILABLE", `${Class.name} ${where}`);
+        assert.match(e.message, /fromBytes/);
+        return true;
+      });
+    }
+  }
+});
