@@ -7,7 +7,7 @@
 use super::format::{Header, ModelFile, NormalizerFlags, Source, SpecialTokens, WordPieceConfig};
 use super::kernels::Q4Matrix;
 use super::layers::{Layers, Linear, Norm};
-use llm_memory_core::error::{Error, Result};
+use llm_memory_core::error::{Error, ErrorCode, Result};
 
 /// An 8-bit table with one scale and zero point: `value = (q - zero_point) · scale`.
 #[derive(Debug, Clone)]
@@ -55,6 +55,15 @@ impl NerModel {
     pub fn from_bytes(bytes: &[u8]) -> Result<NerModel> {
         let file = ModelFile::parse(bytes)?;
         let h = file.header.clone();
+        // The reverse mix-up (a PII model given to EmbedModel) is named by the embedder; this
+        // one used to surface as a missing tensor, which says nothing to an app.
+        if h.architecture == "bert-sentence-embedding" {
+            return Err(Error::new(
+                ErrorCode::InvalidModel,
+                "this is a sentence embedder, not a PII model: load it with EmbedModel \
+                 (fromBytes / fromUrl); make model writes the PII model, models/pii-ner.bin",
+            ));
+        }
         let hidden = h.hidden_size;
         Ok(NerModel {
             word: Embedding8::load(&file, "word_embeddings", h.vocab_size, hidden)?,

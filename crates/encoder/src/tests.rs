@@ -395,3 +395,26 @@ fn wrong_version_and_wrong_shapes_are_invalid_model_errors() {
     );
     assert!(ModelFile::parse(&bytes).is_ok());
 }
+
+#[test]
+fn a_sentence_embedder_given_as_a_pii_model_says_what_it_is() {
+    let tensors = tiny_tensors(&mut Rng(42));
+    let r: Vec<(&str, &str, Vec<usize>, Vec<u8>)> = tensors
+        .iter()
+        .filter(|(n, ..)| !n.starts_with("classifier"))
+        .map(|(n, d, s, b)| (n.as_str(), *d, s.clone(), b.clone()))
+        .collect();
+    let mut header = tiny_header();
+    header["architecture"] = json!("bert-sentence-embedding");
+    header["labels"] = json!([]);
+    match NerModel::from_bytes(&write_model_file(header, &r)) {
+        Err(e) => {
+            assert_eq!(e.code, ErrorCode::InvalidModel);
+            assert!(
+                e.message.contains("sentence embedder") && e.message.contains("EmbedModel"),
+                "{e}"
+            );
+        }
+        Ok(_) => panic!("an embedder was taken as a PII model"),
+    }
+}
