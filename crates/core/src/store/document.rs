@@ -86,9 +86,10 @@ pub fn parse_document(
         serde_json::from_str(text).map_err(|e| invalid(format!("not valid JSON: {e}")))?;
     check_keys(&value, "$")?;
     let version = migrate::detect_version(&value)?;
+    // Not READ_ONLY: nothing is open to be read; the document is one this version cannot take.
     if version > SCHEMA_VERSION {
         return Err(Error::new(
-            ErrorCode::ReadOnly,
+            ErrorCode::InvalidDocument,
             format!(
                 "the document was written by a newer llm-memory (schema v{version}; this one \
                  reads up to v{SCHEMA_VERSION}): update the package to import it"

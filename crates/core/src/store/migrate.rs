@@ -160,7 +160,7 @@ mod tests {
             ("{", ErrorCode::InvalidDocument),
             ("42", ErrorCode::InvalidDocument),
             (r#"{"version":"2"}"#, ErrorCode::InvalidDocument),
-            (r#"{"version":99,"records":[]}"#, ErrorCode::ReadOnly),
+            (r#"{"version":99,"records":[]}"#, ErrorCode::InvalidDocument),
             (
                 r#"{"version":1,"messages":[{"role":"user","content":"x","metadata":{"__proto__":{"admin":true}}}]}"#,
                 ErrorCode::InvalidDocument,
