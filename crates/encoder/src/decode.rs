@@ -525,7 +525,9 @@ fn is_apostrophe(c: char) -> bool {
     matches!(c, '\'' | '’')
 }
 
-fn is_clitic(word: &str) -> bool {
+/// Whether `word` is an English clitic ("m" of "I'm", "s" of "Dana's"): shared with the
+/// redactor's name completion, which must not take "I'm" for a name word either.
+pub fn is_clitic(word: &str) -> bool {
     word_classes::APOSTROPHE_CLITICS
         .iter()
         .any(|c| c.eq_ignore_ascii_case(word))
@@ -535,7 +537,7 @@ fn is_clitic(word: &str) -> bool {
 /// may tag the `m` of "I'm Dana" (the tokenizer makes it a word of its own), and `whole_words`
 /// may then pull in the "I'" before it; "Dana'll" ends at "Dana". The span keeps the name's
 /// own word boundaries, so "Hi, I'm Dana Reyes." is sent as "Hi, I'm [PERSON_1]."
-fn without_clitics(text: &str, mut start: usize, mut end: usize) -> (usize, usize) {
+pub fn without_clitics(text: &str, mut start: usize, mut end: usize) -> (usize, usize) {
     // A head word that is a clitic after an apostrophe ("m Dana"), or a whole contraction
     // ("I'm Dana", "i’m tom"): the name starts after it and the blanks that follow.
     loop {

@@ -279,6 +279,15 @@ impl Redactor {
                     }),
             );
         }
+        // One edge rule for every name, whoever found it: the rules' cue "I'm Amanda's son"
+        // took "Amanda's", the model the "m" of "I'm".
+        for d in &mut candidates {
+            let c = &mut d.candidate;
+            if c.kind == EntityType::Person {
+                (c.start, c.end) =
+                    llm_memory_encoder::decode::without_clitics(text, c.start, c.end);
+            }
+        }
         resolve_overlaps(candidates)
     }
 

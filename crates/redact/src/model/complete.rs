@@ -37,14 +37,20 @@ pub(super) fn complete_names(text: &str, spans: &mut [Span]) {
 }
 
 /// A word written as a name: a capital, then at least one lower-case letter, letters,
-/// hyphens and apostrophes only ("Olsen", "Horvatinčić", "O'Neill", "Smith-Jones").
+/// hyphens and apostrophes only ("Olsen", "Horvatinčić", "O'Neill", "Smith-Jones"), and no
+/// contraction or possessive ("I'm", "Dana's": the clitic after the apostrophe says so).
 fn name_shaped(word: &str) -> bool {
     let mut chars = word.chars();
+    let contraction = word
+        .split(['\'', '’'])
+        .skip(1)
+        .any(llm_memory_encoder::decode::is_clitic);
     chars.next().is_some_and(char::is_uppercase)
         && word.chars().any(char::is_lowercase)
         && word
             .chars()
             .all(|c| c.is_alphabetic() || c == '-' || c == '\'' || c == '’')
+        && !contraction
 }
 
 /// Whether the person lists know `word` as something other than part of a name: a common
@@ -111,7 +117,12 @@ fn title_before(text: &str, start: usize) -> Option<usize> {
     let before_dot = before.strip_suffix('.').unwrap_or(before);
     let from = last_word_start(before_dot, char::is_alphabetic);
     let word = &before_dot[from..];
-    (!word.is_empty() && listed(&word.to_lowercase()).honorific).then_some(from)
+    // A whole word: the "m" of "I'm" is no "M." (Monsieur), the "s" of "Dana's" no title.
+    let joined = before_dot[..from]
+        .chars()
+        .next_back()
+        .is_some_and(|c| c.is_alphanumeric() || c == '\'' || c == '’');
+    (!word.is_empty() && !joined && listed(&word.to_lowercase()).honorific).then_some(from)
 }
 
 #[cfg(test)]
@@ -162,5 +173,13 @@ mod tests {
         assert_eq!(completed("Ask Maria Street about it", "Maria"), "Maria");
         assert_eq!(completed("Subject: Application —Anna", "Anna"), "Anna");
         assert_eq!(completed("Mr—Anna Lee", "Anna Lee"), "Anna Lee");
+    }
+
+    #[test]
+    fn a_contraction_or_a_possessive_before_a_name_stays_out() {
+        assert_eq!(completed("Hi, I'm Dana Reyes.", "Dana Reyes"), "Dana Reyes");
+        assert_eq!(completed("Hey, I’m Priya", "Priya"), "Priya");
+        assert_eq!(completed("so Tom's Anna came", "Anna"), "Anna");
+        assert_eq!(completed("ask D'Angelo Russo", "Russo"), "D'Angelo Russo");
     }
 }
