@@ -33,9 +33,14 @@ fn a_value_seen_once_is_redacted_where_it_comes_back() {
             "{later:?} -> {:?}",
             out.text
         );
-        assert_eq!(r.restore(&out.text), later, "restores to what was written");
+        // One person, one placeholder: another case restores as the name was first written.
+        assert_eq!(
+            r.restore(&out.text).to_lowercase(),
+            later.to_lowercase(),
+            "restores to the person written"
+        );
     }
-    // The same bytes keep their placeholder; another case is its own value.
+    // The same name keeps its placeholder, in any case.
     let again = r.redact("Josy Strausa called");
     assert!(again.text.starts_with("[PERSON_1]"), "{:?}", again.text);
 }

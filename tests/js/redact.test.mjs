@@ -201,13 +201,19 @@ test("large and odd inputs do not break the instance", () => {
   }
 });
 
-test("a contraction or a possessive stays outside the name through a Memory", async () => {
+test("one person, one placeholder through a Memory; a contraction stays outside the name", async () => {
   const mem = new lib.Memory({ redact: true });
   mem.add("user", "My manager Priya Natarajan wants the report by Friday.");
   mem.add("assistant", "Understood.");
-  mem.add("user", "I'm Amanda's son, by the way.");
+  mem.add("user", "Tell Priya that Tom Baker will send the slides.");
+  mem.add("assistant", "Sure.");
+  mem.add("user", "What should I tell Tom? I'm Amanda's son, by the way.");
   const { messages } = await mem.context();
   const users = messages.filter((m) => m.role === "user").map((m) => m.content);
-  assert.deepEqual(users, ["My manager [PERSON_1] wants the report by Friday.", "I'm [PERSON_2]'s son, by the way."]);
-  assert.equal(mem.restore("Ask [PERSON_2]."), "Ask Amanda.");
+  assert.deepEqual(users, [
+    "My manager [PERSON_1] wants the report by Friday.",
+    "Tell [PERSON_1] that [PERSON_2] will send the slides.",
+    "What should I tell [PERSON_2]? I'm [PERSON_3]'s son, by the way.",
+  ]);
+  assert.equal(mem.restore("Ask [PERSON_1] and [PERSON_2]."), "Ask Priya Natarajan and Tom Baker.");
 });

@@ -121,10 +121,12 @@ impl Vault {
         seen
     }
 
-    /// Re-indexes `kept` and retires the placeholders of `erased`.
+    /// Re-indexes `kept` and retires the placeholders of `erased` that no kept entry still
+    /// uses (another form of the same person keeps its placeholder alive).
     fn rebuild(&mut self, kept: Vec<VaultEntry>, erased: &[VaultEntry]) {
         for e in erased {
-            if !self.is_erased(&e.placeholder) {
+            let still_used = kept.iter().any(|k| k.placeholder == e.placeholder);
+            if !still_used && !self.is_erased(&e.placeholder) {
                 self.erased.push(e.placeholder.clone());
             }
         }

@@ -3,9 +3,9 @@
 //! is me"); a phone number read once in a sentence comes back bare. The recognizers may not see
 //! those on their own; the vault knows them, so they are redacted too.
 //!
-//! Matching is ASCII-case-insensitive (the vault keeps the exact bytes, so a differently cased
-//! sighting gets its own placeholder and restores to what was written), except for one-word
-//! names, which must match exactly: "Mark" known as a name says nothing about "mark this done".
+//! Matching is ASCII-case-insensitive (the vault keeps the exact bytes of each sighting as a form
+//! of its own, which shares the person's placeholder: see `people`), except for one-word names,
+//! which must match exactly: "Mark" known as a name says nothing about "mark this done".
 //! A match must not run into letters or digits on a side where the value itself starts or ends
 //! with one. Only types whose recognizers need a cue or context are indexed (names, addresses,
 //! phones, dates of birth, SSNs, passwords, custom patterns): an e-mail, a card or a key is found

@@ -2,9 +2,10 @@
 //! makes redaction reversible, so it never leaves the device except through the app's own
 //! persistence (`exportVault`), and it is never put into any prompt.
 //!
-//! Numbering is per type and stable per exact value: the same e-mail address gets `[EMAIL_1]`
-//! every time within a session, so the model can still tell people apart. Values are compared
-//! exactly (not case-folded) because `restore` must give back the very bytes that were sent.
+//! Numbering is per type and stable per value: the same e-mail address gets `[EMAIL_1]` every
+//! time within a session, so the model can still tell people apart. Values are kept exactly as
+//! written; a person's name in another form (case, possessive, a given name alone) is a value of
+//! its own that shares the person's placeholder ([`people`]), and restores as the first form.
 //!
 //! Beside it: [`known`] finds the values the vault holds when they come back in later text,
 //! [`placeholder`] is the placeholder grammar (escaping look-alikes, restoring values), and
@@ -12,6 +13,7 @@
 
 mod erase;
 mod known;
+mod people;
 pub mod placeholder;
 
 use crate::entity::EntityType;
@@ -91,10 +93,28 @@ impl Vault {
         self.last.keys().map(String::as_str)
     }
 
-    /// The placeholder for `value`, allocating the next number of its type on first sight.
+    /// The placeholder for `value`, allocating the next number of its type on first sight. A
+    /// person's name in another form shares the placeholder of the person it names
+    /// ([`people`]: case, a possessive, a given name or surname alone when unambiguous).
     pub fn placeholder_for(&mut self, kind: &EntityType, value: &str) -> String {
         if let Some(&i) = self.by_value.get(kind.as_str()).and_then(|m| m.get(value)) {
             return self.entries[i].placeholder.clone();
+        }
+        if *kind == EntityType::Person {
+            let people: Vec<&VaultEntry> =
+                self.entries.iter().filter(|e| e.kind == "PERSON").collect();
+            let alias = people::same_person(&people, value).map(str::to_string);
+            if let Some((placeholder, n)) =
+                alias.and_then(|p| parse_placeholder(&p).map(|(_, n)| (p.clone(), n)))
+            {
+                self.insert(
+                    kind.as_str().to_string(),
+                    n,
+                    placeholder.clone(),
+                    value.to_string(),
+                );
+                return placeholder;
+            }
         }
         let n = self.last.get(kind.as_str()).copied().unwrap_or(0) + 1;
         let placeholder = format!("[{}_{}]", kind.as_str(), n);
@@ -113,7 +133,12 @@ impl Vault {
             .entry(kind.clone())
             .or_default()
             .insert(value.clone(), i);
-        self.by_key.entry(kind.clone()).or_default().insert(n, i);
+        // Another form of a person already here keeps the first form as what restores.
+        self.by_key
+            .entry(kind.clone())
+            .or_default()
+            .entry(n)
+            .or_insert(i);
         let last = self.last.entry(kind.clone()).or_insert(0);
         *last = (*last).max(n);
         let entry = VaultEntry {
@@ -245,10 +270,13 @@ impl Vault {
             if e.value.is_empty() {
                 return Err(bad(format!("{} has an empty value", e.placeholder)));
             }
+            // A number already here is another form of the same person (`people`), never of
+            // another type.
+            let form_of_person = e.kind == "PERSON";
             if vault
                 .by_key
                 .get(&e.kind)
-                .is_some_and(|m| m.contains_key(&n))
+                .is_some_and(|m| m.contains_key(&n) && !form_of_person)
                 || vault.is_erased(&e.placeholder)
                 || vault
                     .by_value
