@@ -15,7 +15,7 @@ PORT ?= 8080
 ## Build pkg/: the npm package (ES module + wasm + .d.ts). Its gzip size is held under a ceiling
 ## pinned at today's size so growth fails the build; the goal is 1 024 KiB (the redaction lists are
 ## most of what is over).
-PKG_MAX_KIB := 1050
+PKG_MAX_KIB := 1024
 build: tools
 	cargo build -p llm-memory --release --target wasm32-unknown-unknown --lib
 	wasm-bindgen $(WASM) --target web --out-dir pkg --out-name llm_memory \
@@ -216,7 +216,7 @@ test-native: model embed-model
 	# redactor with the model and the hard negatives with the model on (unoptimized, the encoder
 	# takes minutes over these texts).
 	cargo test -p llm-memory --profile server --test ner_reference --test embed_reference --test ner_redact \
-	  --test hard_negatives -- --nocapture
+	  --test hard_negatives --test redact_spans -- --nocapture
 
 ## The bindings' wasm tests in headless Chromium. Built with the wasm-test profile (opt-level 1,
 ## no debug info: about 16 MB instead of 72 MB), and the driver's page-load wait raised from 300 s
