@@ -1,5 +1,5 @@
 //! Runs the redactor over an evaluation corpus and writes what it found, one JSON line per
-//! message: `{"id", "findings": [{"type", "start", "end", "score", "source"}]}`. The scorer
+//! message: `{"id", "findings": [{"type", "start", "end", "score", "source", "placeholder"}]}`. The scorer
 //! (`bench/eval/score.py`) reads these lines for every system alike, so offsets here are Unicode
 //! code points into the message text, as the corpus files and Python count them; the redactor's
 //! own offsets are UTF-16 and are converted below.
@@ -110,6 +110,7 @@ fn run(args: Args) -> Result<(), String> {
                         "end": at[f.end],
                         "score": f.score,
                         "source": format!("{:?}", f.source).to_lowercase(),
+                        "placeholder": f.placeholder,
                     })
                 })
                 .collect(),

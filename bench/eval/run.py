@@ -82,6 +82,10 @@ def metrics(r):
                      str(r["after_label_leaked"][0])))
     if r["all"][1]:  # no gold values (a split of benign posts only): every finding is counted below
         rows.append(("precision (scored types)", None, pct(r["all_precision"])))
+    rows.append(("meaning: PERSON findings with a broken edge", None, str(r["broken_edges"])))
+    if r["people_over_counted"][1]:
+        rows.append(("meaning: messages telling of more people than there are",
+                     r["people_over_counted"][1], str(r["people_over_counted"][0])))
     if r["hard_negatives"]:
         per_1000 = 1000 * r["false_on_negatives"] / r["hard_negatives"]
         rows.append(("false findings per 1 000 texts with no PII", r["hard_negatives"], f"{per_1000:.0f}"))

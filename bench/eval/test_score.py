@@ -8,12 +8,43 @@ import unittest
 from pathlib import Path
 
 from convert_chat import convert, fill_card, fill_iban, parse_markup
-from score import score
+from score import broken_edge, people, score
 
 
 def corpus_row(text, spans, ignore=(), negative=None):
     return {"id": "x", "text": text, "spans": list(spans), "ignore": list(ignore),
             "hard_negative": negative}
+
+
+class MeaningRules(unittest.TestCase):
+    def test_a_name_that_takes_a_contraction_or_half_a_word_has_a_broken_edge(self):
+        text = "Hi, I'm Dana Reyes. I'm Amanda's son. Ask O'Brien."
+        def at(value):
+            i = text.index(value)
+            return broken_edge(text, i, i + len(value))
+        self.assertEqual(at("m Dana Reyes"), "starts with a contraction's letter")
+        self.assertEqual(at("Amanda's"), "ends with a contraction or a possessive")
+        self.assertEqual(at("ana Reyes"), "starts inside a word")
+        self.assertIsNone(at("Dana Reyes"))
+        self.assertIsNone(at("Amanda"))
+        self.assertIsNone(at("O'Brien"))
+
+    def test_forms_of_one_name_are_one_person(self):
+        self.assertEqual(people(["Priya Natarajan", "Priya", "PRIYA NATARAJAN", "Natarajan's"]), 1)
+        self.assertEqual(people(["Tom Baker", "Tom Hill"]), 2)
+
+    def test_a_message_over_counts_when_one_person_gets_two_placeholders(self):
+        text = "Priya Natarajan called; tell Priya hi"
+        row = corpus_row(text, [{"type": "PERSON", "start": 0, "end": 15},
+                                {"type": "PERSON", "start": 29, "end": 34}])
+        two = [{"type": "PERSON", "start": 0, "end": 15, "placeholder": "[PERSON_1]"},
+               {"type": "PERSON", "start": 29, "end": 34, "placeholder": "[PERSON_2]"}]
+        one = [dict(f, placeholder="[PERSON_1]") for f in two]
+        self.assertEqual(score([row], {"x": two})["people_over_counted"], [1, 1])
+        self.assertEqual(score([row], {"x": one})["people_over_counted"], [0, 1])
+        # Without placeholders, distinct values are distinct people.
+        bare = [{k: v for k, v in f.items() if k != "placeholder"} for f in two]
+        self.assertEqual(score([row], {"x": bare})["people_over_counted"], [1, 1])
 
 
 class CoverageRule(unittest.TestCase):

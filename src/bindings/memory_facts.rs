@@ -63,7 +63,7 @@ impl Memory {
                 k,
                 kinds,
                 category: category.as_deref(),
-                exclude: &[],
+                exclude: None,
             };
             to_js(&core.borrow().recall(&q, now()))
         }))

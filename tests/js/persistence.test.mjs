@@ -97,3 +97,18 @@ test("onChange is given to Memory.open (no setter on the instance)", async () =>
   const e = await Memory.open({ session: "onchange-bad", storage: "memory", onChange: "render()" }).catch((err) => err);
   assert.equal(e.code, "INVALID_OPTION");
 });
+
+test("a plain v1 history needs a session name, and its errors name the place in the input", async () => {
+  const history = { version: 1, messages: [{ role: "user", content: "hi" }, { role: "bot", content: "hello" }] };
+  await assert.rejects(
+    Memory.import({ version: 1, messages: [{ role: "user", content: "hi" }] }, { storage: "memory" }),
+    (e) => e.code === "INVALID_OPTION" && /session/.test(e.message),
+  );
+  await assert.rejects(
+    Memory.import(history, { session: "v1", storage: "memory" }),
+    (e) => e.code === "INVALID_DOCUMENT" && e.message.includes('$.messages[1].role: unknown role "bot"'),
+  );
+  const ok = await Memory.import([{ role: "user", content: "hi" }], { session: "v1-ok", storage: "memory" });
+  assert.equal(ok.session, "v1-ok");
+  await Memory.delete("v1-ok", "memory");
+});

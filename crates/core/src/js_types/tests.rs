@@ -169,7 +169,7 @@ fn recall_results_are_as_declared() {
         k: 5,
         kinds: vec![ItemKind::Fact, ItemKind::Turn],
         category: None,
-        exclude: &[],
+        exclude: None,
     };
     let hits = m.recall(&q, 1.7e12);
     assert!(!hits.is_empty());

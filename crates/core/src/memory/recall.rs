@@ -338,7 +338,7 @@ impl Memory {
             k,
             kinds: vec![ItemKind::Episode],
             category: None,
-            exclude: &[],
+            exclude: None,
         };
         let hits = self.recall(&q, now).into_iter();
         hits.filter_map(|hit| {

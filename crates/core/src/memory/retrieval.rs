@@ -20,7 +20,6 @@ impl Memory {
         }
         let entries = self.history.entries();
         let latest = entries.iter().rposition(|e| e.role == Role::User);
-        let exclude: Vec<&str> = latest.map(|i| entries[i].id.as_str()).into_iter().collect();
         let text = query
             .or(latest.map(|i| entries[i].content.as_str()))
             .unwrap_or("");
@@ -29,7 +28,7 @@ impl Memory {
             text,
             vector: extras.query_vector.as_deref(),
             k: cfg.max_items,
-            exclude: &exclude,
+            exclude: latest.map(|i| entries[i].id.as_str()),
             ..Default::default()
         };
         let now = self.recall_now();

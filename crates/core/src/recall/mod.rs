@@ -95,9 +95,9 @@ pub struct RecallQuery<'a> {
     /// Kinds to search; empty = all.
     pub kinds: Vec<ItemKind>,
     pub category: Option<&'a str>,
-    /// Items left out: the messages the query is taken from, which would match themselves
-    /// best and set both signals' yardsticks.
-    pub exclude: &'a [&'a str],
+    /// An item left out: the message the query is taken from, which would match itself best
+    /// and set both signals' yardsticks.
+    pub exclude: Option<&'a str>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -310,14 +310,10 @@ impl RecallState {
         if q.k == 0 {
             return Vec::new();
         }
-        let excluded: Vec<u32> = q
-            .exclude
-            .iter()
-            .filter_map(|id| self.by_id.get(*id).copied())
-            .collect();
+        let excluded = q.exclude.and_then(|id| self.by_id.get(id).copied());
         let keep = |n: u32| {
             let it = &self.items[n as usize];
-            !excluded.contains(&n)
+            excluded != Some(n)
                 && it.alive
                 && (q.kinds.is_empty() || q.kinds.contains(&it.kind))
                 && q.category.is_none_or(|c| it.category.as_deref() == Some(c))

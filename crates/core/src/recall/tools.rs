@@ -145,17 +145,15 @@ fn run(
             };
             // The user's message the model is answering is in its context already; as a
             // "memory" it would only echo the question back.
-            let asking: Vec<&str> = entries
+            let asking = entries
                 .iter()
                 .rev()
                 .find(|e| e.role == Role::User)
-                .map(|e| e.id.as_str())
-                .into_iter()
-                .collect();
+                .map(|e| e.id.as_str());
             let q = RecallQuery {
                 text: &query,
                 k,
-                exclude: &asking,
+                exclude: asking,
                 ..Default::default()
             };
             let hits = state.search(&q, now);

@@ -51,7 +51,8 @@ fn invalid(message: impl Into<String>) -> Error {
 }
 
 /// The document `Memory.import` takes: at most `max_bytes` (else the default limit), stored
-/// as `session` when given, else under its own name (a v1 document has none: "imported").
+/// as `session` when given, else under its own name. A v1 history has no name: importing one
+/// without `session` is `INVALID_OPTION`, rather than a made-up name a second import collides on.
 pub fn import_document(
     text: &str,
     max_bytes: Option<usize>,
@@ -60,7 +61,7 @@ pub fn import_document(
     now: f64,
 ) -> Result<SessionDocument> {
     let max_bytes = max_bytes.unwrap_or(DEFAULT_MAX_IMPORT_BYTES);
-    let mut doc = parse_document(text, max_bytes, checks, session.unwrap_or("imported"), now)?;
+    let mut doc = parse_any(text, max_bytes, checks, session, now)?;
     if let Some(s) = session {
         doc.session = s.to_string();
     }
@@ -74,6 +75,16 @@ pub fn parse_document(
     max_bytes: usize,
     checks: &[RecordCheck],
     fallback_session: &str,
+    now: f64,
+) -> Result<SessionDocument> {
+    parse_any(text, max_bytes, checks, Some(fallback_session), now)
+}
+
+fn parse_any(
+    text: &str,
+    max_bytes: usize,
+    checks: &[RecordCheck],
+    fallback_session: Option<&str>,
     now: f64,
 ) -> Result<SessionDocument> {
     if text.len() > max_bytes {

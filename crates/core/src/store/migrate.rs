@@ -28,7 +28,13 @@ pub fn detect_version(value: &Value) -> Result<u32> {
     }
 }
 
-pub fn to_current(mut value: Value, mut version: u32, session: &str, now: f64) -> Result<Value> {
+/// `session` names a v1 history, which has no name of its own; `None` refuses one.
+pub fn to_current(
+    mut value: Value,
+    mut version: u32,
+    session: Option<&str>,
+    now: f64,
+) -> Result<Value> {
     while version < SCHEMA_VERSION {
         value = match version {
             1 => v1_to_v2(value, session, now)?,
@@ -40,11 +46,19 @@ pub fn to_current(mut value: Value, mut version: u32, session: &str, now: f64) -
 }
 
 /// Plain message list → records, with ids `m1..mN` and the given or current timestamps.
-fn v1_to_v2(value: Value, session: &str, now: f64) -> Result<Value> {
-    let messages = match value {
-        Value::Array(a) => a,
+fn v1_to_v2(value: Value, session: Option<&str>, now: f64) -> Result<Value> {
+    let Some(session) = session else {
+        return Err(Error::new(
+            ErrorCode::InvalidOption,
+            "a version 1 history has no session name: pass one, \
+             Memory.import(doc, { session: \"chat-1\" })",
+        ));
+    };
+    // Errors name the place in the input, as a JSONPath: `$.messages[3].role`.
+    let (messages, path) = match value {
+        Value::Array(a) => (a, "$"),
         Value::Object(mut map) => match map.remove("messages") {
-            Some(Value::Array(a)) => a,
+            Some(Value::Array(a)) => (a, "$.messages"),
             _ => return Err(invalid("a version 1 document needs a messages array")),
         },
         _ => {
@@ -56,8 +70,27 @@ fn v1_to_v2(value: Value, session: &str, now: f64) -> Result<Value> {
     let mut records = Vec::with_capacity(messages.len());
     for (i, m) in messages.into_iter().enumerate() {
         let Value::Object(m) = m else {
-            return Err(invalid(format!("messages[{i}] must be an object")));
+            return Err(invalid(format!("{path}[{i}] must be an object")));
         };
+        let at = |key: &str, message: String| invalid(format!("{path}[{i}].{key}: {message}"));
+        match m.get("role") {
+            Some(Value::String(role)) => {
+                crate::message::Role::parse(role).map_err(|e| at("role", e.message))?;
+            }
+            _ => return Err(at("role", "must be a string".into())),
+        }
+        if !matches!(
+            m.get("content"),
+            None | Some(Value::Null | Value::String(_))
+        ) {
+            return Err(at("content", "must be a string or null".into()));
+        }
+        if !matches!(
+            m.get("timestamp"),
+            None | Some(Value::Null | Value::Number(_))
+        ) {
+            return Err(at("timestamp", "must be a number (milliseconds)".into()));
+        }
         let get = |k: &str| m.get(k).cloned().unwrap_or(Value::Null);
         let timestamp = m.get("timestamp").and_then(Value::as_f64).unwrap_or(now);
         let mut entry = json!({
@@ -78,6 +111,9 @@ fn v1_to_v2(value: Value, session: &str, now: f64) -> Result<Value> {
                 entry[to] = v.clone();
             }
         }
+        // What the checks above do not name (tool calls, metadata) still names the message.
+        serde_json::from_value::<crate::history::Entry>(entry.clone())
+            .map_err(|e| invalid(format!("{path}[{i}]: {e}")))?;
         records.push(json!({ "kind": kind::ENTRY, "id": format!("m{}", i + 1), "order": i as f64, "data": entry }));
     }
     Ok(json!({
@@ -97,17 +133,14 @@ mod tests {
     use super::*;
 
     #[test]
-    fn an_import_is_stored_under_the_name_given_else_its_own_else_imported() {
+    fn an_import_is_stored_under_the_name_given_else_its_own() {
         let v1 = r#"[{"role":"user","content":"x"}]"#;
-        let named = |session| {
-            import_document(v1, None, &[], session, 0.0)
-                .unwrap()
-                .session
-        };
-        assert_eq!(
-            (named(None), named(Some("mine"))),
-            ("imported".into(), "mine".into())
-        );
+        let mine = import_document(v1, None, &[], Some("mine"), 0.0).unwrap();
+        assert_eq!(mine.session, "mine");
+        // A v1 history has no name: one must be given.
+        let unnamed = import_document(v1, None, &[], None, 0.0).unwrap_err();
+        assert_eq!(unnamed.code, ErrorCode::InvalidOption);
+        assert!(unnamed.message.contains("session"), "{}", unnamed.message);
         let v2 = parse_document(v1, 1 << 20, &[], "theirs", 0.0).unwrap();
         let v2 = serde_json::to_string(&v2).unwrap();
         let doc = import_document(&v2, None, &[], None, 0.0).unwrap();
@@ -117,6 +150,34 @@ mod tests {
             import_document(&v2, Some(10), &[], None, 0.0).is_err(),
             "maxBytes"
         );
+    }
+
+    #[test]
+    fn a_v1_error_names_the_place_in_the_input() {
+        let message = |text: &str| {
+            parse_document(text, 1 << 20, &[], "s", 0.0)
+                .unwrap_err()
+                .message
+        };
+        let bad_role = message(
+            r#"{"version":1,"messages":[{"role":"user","content":"a"},{"role":"bot","content":"b"}]}"#,
+        );
+        assert!(
+            bad_role.starts_with("$.messages[1].role: unknown role \"bot\""),
+            "{bad_role}"
+        );
+        let bare = message(r#"[{"role":"user","content":5}]"#);
+        assert_eq!(bare, "$[0].content: must be a string or null");
+        assert_eq!(
+            message(r#"[{"content":"x"}]"#),
+            "$[0].role: must be a string"
+        );
+        assert_eq!(
+            message(r#"[{"role":"user","timestamp":"x"}]"#),
+            "$[0].timestamp: must be a number (milliseconds)"
+        );
+        assert!(message(r#"[{"role":"user","content":"x","tool_calls":5}]"#).starts_with("$[0]: "));
+        assert_eq!(message(r#"[1]"#), "$[0] must be an object");
     }
 
     #[test]
