@@ -7,7 +7,10 @@
 //! - `llm-memory-core`: history, tokens, context, recall, memory, store, LLM prompts;
 //! - `llm-memory-encoder` -> core: the BERT engine, WordPiece, the PII tagger and the embedder;
 //! - `llm-memory-redact` -> core, encoder: redaction and its vault;
-//! - `llm-memory-sync` -> core: end-to-end encrypted sync across devices.
+//! - `llm-memory-sync` -> core: end-to-end encrypted sync across devices;
+//! - `llm-memory-session` -> core: what a session does across storage, sync and callbacks,
+//!   in order (open, delete, sync now, forget receipts, episodes one at a time, tool calls),
+//!   behind I/O traits the bindings implement.
 //!
 //! Their modules are re-exported here under the names they had in one crate, so
 //! `llm_memory::memory::Memory` and `llm_memory::redact::Redactor` keep working.
@@ -20,6 +23,7 @@ pub use llm_memory_core::{
 pub use llm_memory_encoder as ner;
 #[cfg(feature = "redact")]
 pub use llm_memory_redact as redact;
+pub use llm_memory_session as session;
 #[cfg(feature = "sync")]
 pub use llm_memory_sync as sync;
 

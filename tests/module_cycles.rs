@@ -378,10 +378,12 @@ const ALLOWED: &[(&str, &str)] = &[
     ("llm-memory-redact", "llm-memory-core"),
     ("llm-memory-redact", "llm-memory-encoder"),
     ("llm-memory-sync", "llm-memory-core"),
+    ("llm-memory-session", "llm-memory-core"),
     ("llm-memory", "llm-memory-core"),
     ("llm-memory", "llm-memory-encoder"),
     ("llm-memory", "llm-memory-redact"),
     ("llm-memory", "llm-memory-sync"),
+    ("llm-memory", "llm-memory-session"),
     ("llm-memory-server", "llm-memory-core"),
     ("llm-memory-server", "llm-memory-sync"),
 ];

@@ -41,3 +41,25 @@ impl<T> OrThrow<T> for Result<T, Error> {
 pub fn invalid_option(message: impl AsRef<str>) -> JsValue {
     js_error(ErrorCode::InvalidOption, message.as_ref())
 }
+
+/// A thrown JS value as the session crate's operations carry it: core errors become coded
+/// `LlmMemoryError`s, errors thrown by JS (WebCrypto, the app) stay as they are.
+pub struct Thrown(pub JsValue);
+
+impl From<Error> for Thrown {
+    fn from(e: Error) -> Self {
+        Thrown(thrown(e))
+    }
+}
+
+impl From<JsValue> for Thrown {
+    fn from(e: JsValue) -> Self {
+        Thrown(e)
+    }
+}
+
+impl From<Thrown> for JsValue {
+    fn from(e: Thrown) -> Self {
+        e.0
+    }
+}

@@ -31,8 +31,8 @@ pub struct Memory {
     pub(super) read_only: bool,
     /// The app's recall callbacks (`extract`, `embed`) and defaults.
     pub(super) hooks: super::recall_hooks::RecallHooks,
-    /// The last `recordEpisode()` call: the next one waits for it (see there).
-    pub(super) episode_in_flight: RefCell<Option<js_sys::Promise>>,
+    /// `recordEpisode` calls, one at a time.
+    pub(super) episode_turns: crate::session::OneAtATime,
 }
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -51,7 +51,7 @@ impl Memory {
             store: None,
             read_only: false,
             hooks: Default::default(),
-            episode_in_flight: RefCell::new(None),
+            episode_turns: Default::default(),
         };
         m.apply(parsed);
         m

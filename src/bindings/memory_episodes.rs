@@ -12,6 +12,7 @@ use crate::driver::{EmbedJob, EpisodeJob};
 use crate::error::ErrorCode;
 use crate::options::facts::episode_count;
 use crate::recall::tools;
+use crate::session::{call_tool, Refusal};
 use js_sys::Promise;
 use wasm_bindgen::prelude::*;
 
@@ -23,13 +24,10 @@ impl Memory {
         EpisodeJob::check(&hooks).js()?;
         self.writable()?;
         let (core, callbacks, store) = (self.core.clone(), self.callbacks(), self.store.clone());
-        // One at a time: a call made while another runs waits for it, then covers the turns
-        // that one did not (two at once asked for the same turns, and the first was lost).
-        let before = self.episode_in_flight.borrow_mut().take();
+        // One at a time, in call order (`crate::session::turns`): the turn is taken now.
+        let turn = self.episode_turns.enter();
         let promise = wasm_bindgen_futures::future_to_promise(async move {
-            if let Some(p) = before {
-                let _ = wasm_bindgen_futures::JsFuture::from(p).await;
-            }
+            let _turn = turn.await;
             let job = EpisodeJob::begin(&mut core.borrow_mut(), &hooks).js()?;
             let Some(mut job) = job else {
                 return Ok(JsValue::NULL);
@@ -41,7 +39,6 @@ impl Memory {
             }
             to_js(&episode)
         });
-        *self.episode_in_flight.borrow_mut() = Some(promise.clone());
         Ok(promise)
     }
 
@@ -80,32 +77,23 @@ impl Memory {
         #[wasm_bindgen(unchecked_param_type = "string")] name: JsValue,
         #[wasm_bindgen(unchecked_param_type = "string | object")] args: JsValue,
     ) -> Promise {
-        let name = name.as_string();
         let args = match args.is_undefined() || args.is_null() {
             true => Some(String::new()),
             false => text_or_json(&args, ErrorCode::InvalidOption, "").ok(),
         };
-        let result = match (name, args) {
-            (None, _) => error_result("the tool name must be a string"),
-            (_, None) => error_result("arguments must be a JSON string or an object"),
-            (Some(_), Some(_)) if self.writable().is_err() => {
-                error_result("memory is read-only in this tab; nothing was changed")
-            }
-            (Some(name), Some(args)) => match self.core.try_borrow_mut() {
-                Ok(mut core) => {
-                    core.sync_recall();
-                    let out = core.call_tool(&name, &args, now());
-                    drop(core);
-                    self.changed();
-                    out
-                }
-                Err(_) => error_result("memory is busy; try the call again"),
-            },
+        let (name, args) = (name.as_string(), args);
+        let writable = self.writable().is_ok();
+        let mut core = self.core.try_borrow_mut();
+        let target = match (&mut core, writable) {
+            (_, false) => Err(Refusal::ReadOnly),
+            (Ok(core), true) => Ok(&mut **core),
+            (Err(_), true) => Err(Refusal::Busy),
         };
+        let (result, changed) = call_tool(target, name.as_deref(), args.as_deref(), now());
+        drop(core);
+        if changed {
+            self.changed();
+        }
         Promise::resolve(&JsValue::from_str(&result))
     }
-}
-
-fn error_result(msg: &str) -> String {
-    serde_json::json!({ "error": msg }).to_string()
 }

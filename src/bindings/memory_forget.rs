@@ -10,6 +10,7 @@ use crate::bindings::errors::OrThrow;
 use crate::error::ErrorCode;
 use crate::memory::{Erasure, ForgetOptions};
 use crate::options::{self, forget::ForgetOptionsSpec};
+use crate::session::receipt_after;
 use js_sys::{Promise, Reflect};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -65,10 +66,10 @@ impl Memory {
         let receipt = to_js(erasure)?;
         let flush = self.flush();
         Ok(wasm_bindgen_futures::future_to_promise(async move {
-            let written = JsFuture::from(flush).await;
+            let flushed = receipt_after(JsFuture::from(flush)).await;
             let set = |k: &str, v: &JsValue| Reflect::set(&receipt, &JsValue::from_str(k), v);
-            set("stored", &JsValue::from_bool(written.is_ok()))?;
-            if let Err(e) = written {
+            set("stored", &JsValue::from_bool(flushed.stored))?;
+            if let Some(e) = flushed.error {
                 let e = if e.is_instance_of::<js_sys::Error>() {
                     e
                 } else {

@@ -10,22 +10,28 @@ use super::memory::Memory;
 use super::memory_options::{self, ParsedOptions};
 use super::option_tree::JsOptions;
 use super::options::{string_arg, text_or_json};
-use super::storage::writer::{announce_deleted, Inbox, Store};
+use super::storage::writer::{Inbox, Store};
 use super::storage::{Backend, StorageKind};
+use super::sync::link::SyncLink;
 use super::sync::{sync_server, sync_spec, SyncSpec};
 use super::to_js;
-use crate::bindings::errors::OrThrow;
+use crate::bindings::errors::{OrThrow, Thrown};
 use crate::error::ErrorCode;
 use crate::memory::Memory as Core;
 use crate::options::session::{self, delete_options, SessionOptions};
 use crate::options::{BuildParts, OptValue};
+use crate::session::{open_session, start_session, sync_now, OpenIo, Started};
 use crate::store::document::import_document;
-use crate::store::open_job::{first_pull_refuses, ImportPlan, OpenAnswer, OpenJob, OpenStep};
+use crate::store::open_job::{ImportPlan, OpenJob};
 use crate::store::opening::instance_prefix;
+use crate::store::records::Stored;
 use crate::store::records::{session_list, validate_session_name};
 use crate::store::sealing::rest_key_label;
 use crate::store::SessionDocument;
+use crate::store::{Record, RecordOp};
 use js_sys::Function;
+use std::cell::RefCell;
+use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
@@ -85,94 +91,146 @@ fn storage_kind(name: Option<&str>) -> Result<StorageKind, JsValue> {
     }
 }
 
-/// The key that encrypts records at rest: `encrypt.key`, else the sync key (resolved once:
-/// a passphrase costs a PBKDF2 derivation).
-async fn resolve_ciphers(
-    open: &OpenOptions,
-    session: &str,
-) -> Result<(Option<Cipher>, Option<Cipher>), JsValue> {
-    let sync_cipher = match &open.sync {
-        Some(spec) => Some(spec.resolve_key(session).await?),
-        None => None,
-    };
-    let rest = match &open.encrypt {
-        Some(key) => {
-            let label = rest_key_label(session);
-            Some(Cipher::resolve(key, &label, "encrypt.key").await?)
-        }
-        None => sync_cipher.clone(),
-    };
-    Ok((rest, sync_cipher))
+/// The I/O of an open or import job (`crate::session::open`): storage, the memory made from
+/// the options, the keys, the other tabs and the first push.
+struct Opening<'a> {
+    open: &'a OpenOptions,
+    backend: &'a Backend,
+    session: String,
+    inbox: Option<Inbox>,
 }
 
-/// Runs an open or import job (`crate::store::open_job`): makes each step's request and
-/// hands back the answer, then binds the memory to its stored session and, with sync, waits
-/// for the first pull, which the job's rule may make refuse the open.
-async fn run(
-    mut job: OpenJob<Core>,
-    open: OpenOptions,
-    backend: Backend,
-) -> Result<Memory, JsValue> {
-    let session = job.session().to_string();
-    let (mut keys, mut inbox, mut answer) = ((None, None), None, OpenAnswer::Start);
-    let bound = loop {
-        answer = match job.step(answer).js()? {
-            OpenStep::ListMetas => OpenAnswer::Metas(backend.metas().await),
-            OpenStep::Delete(s) => OpenAnswer::Done(backend.delete(&s).await),
-            OpenStep::Announce(s) => {
-                announce_deleted(&backend, &s);
-                OpenAnswer::Done(Ok(()))
-            }
-            OpenStep::Prepare => {
-                let mut memory = open.parsed.core()?;
-                memory.set_id_prefix(&instance_prefix(js_sys::Math::random()));
-                keys = resolve_ciphers(&open, &session).await?;
-                let keyed = keys.0.is_some();
-                OpenAnswer::Prepared { memory, keyed }
-            }
-            OpenStep::Listen => {
-                inbox = Inbox::open(&backend, &session);
-                OpenAnswer::Done(Ok(()))
-            }
-            OpenStep::Load => OpenAnswer::Loaded(backend.load(&session).await),
-            OpenStep::OpenSealed(records) => OpenAnswer::Opened(match &keys.0 {
-                Some(c) => c.open_stored(&session, records).await,
-                None => Ok(records),
-            }),
-            OpenStep::WriteMeta(meta) => OpenAnswer::Done(backend.write(&meta, &[]).await),
-            OpenStep::FirstPush(records, now) => OpenAnswer::Pushed(
-                open.sync
-                    .as_ref()
-                    .map(|s| s.first_push(records, now))
-                    .unwrap_or_default(),
-            ),
-            OpenStep::Replace(meta, ops) => OpenAnswer::Done(backend.replace(&meta, &ops).await),
-            OpenStep::Bind(bound) => break bound,
-        };
-    };
-    let (cipher, sync_cipher) = keys;
-    let mut memory = Memory::from_parts(bound.memory, open.parsed);
-    let store = Store::new(
-        backend,
-        bound.meta,
-        &memory.core,
-        open.on_error,
-        open.on_change,
-        inbox,
-        cipher,
-    );
-    (memory.store, memory.read_only) = (Some(store.clone()), bound.read_only);
-    store.enqueue_local(bound.reseal);
-    if let (Some(spec), Some(c), Some(stored)) = (&open.sync, sync_cipher, &bound.link) {
-        let link = store.attach_sync(spec, &session, c, stored);
-        store.enqueue_changes(bound.push);
-        if let Err(e) = JsFuture::from(link.run_now()).await {
-            if first_pull_refuses(error_code(&e).as_deref()) {
-                link.stop();
-                return Err(e);
-            }
+impl OpenIo for Opening<'_> {
+    type Memory = Core;
+    type Key = Cipher;
+    type Error = Thrown;
+    type Storage = Backend;
+
+    fn storage(&self) -> &Backend {
+        self.backend
+    }
+
+    fn make_memory(&mut self) -> Result<Core, Thrown> {
+        let mut memory = self.open.parsed.core()?;
+        memory.set_id_prefix(&instance_prefix(js_sys::Math::random()));
+        Ok(memory)
+    }
+
+    fn syncs(&self) -> bool {
+        self.open.sync.is_some()
+    }
+
+    fn encrypts(&self) -> bool {
+        self.open.encrypt.is_some()
+    }
+
+    async fn sync_key(&self) -> Result<Cipher, Thrown> {
+        let spec = self.open.sync.as_ref().ok_or(JsValue::UNDEFINED)?;
+        Ok(spec.resolve_key(&self.session).await?)
+    }
+
+    async fn encrypt_key(&self) -> Result<Cipher, Thrown> {
+        let key = self.open.encrypt.as_ref().ok_or(JsValue::UNDEFINED)?;
+        let label = rest_key_label(&self.session);
+        Ok(Cipher::resolve(key, &label, "encrypt.key").await?)
+    }
+
+    fn listen(&mut self) {
+        self.inbox = Inbox::open(self.backend, &self.session);
+    }
+
+    async fn unseal(
+        &self,
+        key: &Cipher,
+        records: Vec<Stored>,
+    ) -> crate::error::Result<Vec<Stored>> {
+        key.open_stored(&self.session, records).await
+    }
+
+    fn first_push(&self, records: Vec<Record>, now: f64) -> Vec<RecordOp> {
+        let spec = self.open.sync.as_ref();
+        spec.map(|s| s.first_push(records, now)).unwrap_or_default()
+    }
+}
+
+/// An opened session's writer and sync link, as `crate::session::start_session` starts them.
+struct Starting<'a> {
+    store: &'a Rc<Store>,
+    spec: Option<&'a SyncSpec>,
+    session: &'a str,
+    link: RefCell<Option<Rc<SyncLink>>>,
+}
+
+impl Started for Starting<'_> {
+    type Key = Cipher;
+    type Error = JsValue;
+
+    fn store_local(&self, ops: Vec<RecordOp>) {
+        self.store.enqueue_local(ops);
+    }
+
+    fn link(&self, key: Cipher, stored: &[Record]) {
+        if let Some(spec) = self.spec {
+            let link = self.store.attach_sync(spec, self.session, key, stored);
+            *self.link.borrow_mut() = Some(link);
         }
     }
+
+    fn store_changes(&self, ops: Vec<RecordOp>) {
+        self.store.enqueue_changes(ops);
+    }
+
+    async fn first_pull(&self) -> Result<(), JsValue> {
+        let link = self.link.borrow().clone();
+        match link {
+            Some(link) => JsFuture::from(link.run_now()).await.map(drop),
+            None => Ok(()),
+        }
+    }
+
+    fn code(e: &JsValue) -> Option<String> {
+        js_sys::Reflect::get(e, &"code".into()).ok()?.as_string()
+    }
+
+    fn stop_link(&self) {
+        if let Some(link) = self.link.borrow().as_ref() {
+            link.stop();
+        }
+    }
+}
+
+/// Runs an open or import job and starts the session; this face only converts.
+async fn run(job: OpenJob<Core>, open: OpenOptions, backend: Backend) -> Result<Memory, JsValue> {
+    let session = job.session().to_string();
+    let mut io = Opening {
+        open: &open,
+        backend: &backend,
+        session: session.clone(),
+        inbox: None,
+    };
+    let (bound, keys) = open_session(job, &mut io).await?;
+    let inbox = io.inbox.take();
+    let (memory, meta, read_only) = (bound.memory, bound.meta, bound.read_only);
+    let (reseal, link, push) = (bound.reseal, bound.link, bound.push);
+    let (on_error, on_change, spec) = (open.on_error, open.on_change, open.sync);
+    let mut memory = Memory::from_parts(memory, open.parsed);
+    let store = Store::new(
+        backend,
+        meta,
+        &memory.core,
+        on_error,
+        on_change,
+        inbox,
+        keys.rest,
+    );
+    (memory.store, memory.read_only) = (Some(store.clone()), read_only);
+    let starting = Starting {
+        store: &store,
+        spec: spec.as_ref(),
+        session: &session,
+        link: RefCell::new(None),
+    };
+    start_session(&starting, reseal, link, push, keys.sync).await?;
     Ok(memory)
 }
 
@@ -245,12 +303,9 @@ impl Memory {
             other => (storage_arg(other)?, None),
         };
         let backend = Backend::connect(kind).await.js()?;
-        backend.delete(&session).await.js()?;
-        announce_deleted(&backend, &session);
-        if let Some(server) = sync {
-            server.delete_session(&session).await?;
-        }
-        Ok(())
+        crate::session::delete_session(&backend, &session, sync.as_ref())
+            .await
+            .js()
     }
 
     #[wasm_bindgen(unchecked_return_type = "SessionDocument")]
@@ -279,8 +334,8 @@ impl Memory {
             ));
         };
         wasm_bindgen_futures::future_to_promise(async move {
-            JsFuture::from(store.flush()).await?;
-            JsFuture::from(link.run_now()).await
+            let flush = JsFuture::from(store.flush());
+            sync_now(flush, || JsFuture::from(link.run_now())).await
         })
     }
 
@@ -309,9 +364,4 @@ fn storage_arg(storage: &Option<JsValue>) -> Result<StorageKind, JsValue> {
         .map(|s| string_arg(s, "storage"))
         .transpose()?;
     storage_kind(name.as_deref())
-}
-
-/// The `code` of a thrown error, if it has one.
-fn error_code(e: &JsValue) -> Option<String> {
-    js_sys::Reflect::get(e, &"code".into()).ok()?.as_string()
 }

@@ -33,8 +33,8 @@ pub fn sync_server(_: &SyncSettings) -> Result<SyncServer, JsValue> {
     Err(not_in_build("sync"))
 }
 
-impl SyncServer {
-    pub async fn delete_session(&self, _session: &str) -> Result<(), JsValue> {
+impl crate::session::ServerDelete for SyncServer {
+    async fn delete_session(&self, _session: &str) -> crate::error::Result<()> {
         match *self {}
     }
 }

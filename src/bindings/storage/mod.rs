@@ -29,12 +29,9 @@ extern "C" {
     ) -> std::result::Result<JsValue, JsValue>;
 }
 
-/// IndexedDB where the realm has it (browsers, workers), otherwise memory (Node).
+/// The default storage of this realm (`crate::session::default_storage`).
 pub fn default_here() -> StorageKind {
-    match indexed_db_here() {
-        true => StorageKind::IndexedDb,
-        false => StorageKind::Memory,
-    }
+    crate::session::default_storage(indexed_db_here())
 }
 
 pub struct Backend {
@@ -123,4 +120,29 @@ fn place(session: &str) -> JsValue {
 fn failed(kind: StorageKind, session: &str, e: JsValue) -> crate::error::Error {
     let failure: StorageFailure = serde_wasm_bindgen::from_value(e).unwrap_or_default();
     failure.error(kind, session)
+}
+
+/// The backend as the session crate's operations use it.
+impl crate::session::Storage for Backend {
+    fn kind(&self) -> StorageKind {
+        self.kind
+    }
+    async fn metas(&self) -> Result<Vec<Result<SessionMeta>>> {
+        Backend::metas(self).await
+    }
+    async fn load(&self, session: &str) -> Result<Option<Loaded>> {
+        Backend::load(self, session).await
+    }
+    async fn write(&self, meta: &SessionMeta, ops: &[RecordOp]) -> Result<()> {
+        Backend::write(self, meta, ops).await
+    }
+    async fn replace(&self, meta: &SessionMeta, ops: &[RecordOp]) -> Result<()> {
+        Backend::replace(self, meta, ops).await
+    }
+    async fn delete(&self, session: &str) -> Result<()> {
+        Backend::delete(self, session).await
+    }
+    fn announce_deleted(&self, session: &str) {
+        writer::announce_deleted(self, session);
+    }
 }

@@ -65,11 +65,11 @@ pub fn sync_server(s: &SyncSettings) -> Result<SyncServer, JsValue> {
     ))
 }
 
-impl SyncServer {
+impl crate::session::ServerDelete for SyncServer {
     /// Deletes the session on the server: every device deletes it at its next pull.
-    pub async fn delete_session(&self, session: &str) -> Result<(), JsValue> {
+    async fn delete_session(&self, session: &str) -> crate::error::Result<()> {
         let url = self.0.session_url(session);
         let reply = link::call("DELETE", &url, &self.0.token, None).await;
-        crate::sync::cycle::deleted_on_server(&reply).js()
+        crate::sync::cycle::deleted_on_server(&reply)
     }
 }
