@@ -71,6 +71,8 @@ impl LoadOptions {
 pub struct Loaded<T> {
     pub value: T,
     pub from_cache: bool,
+    /// Bytes read from the cache.
+    kept: usize,
 }
 
 /// Loads `url` as an asset of `kind` (the cache key's prefix). `revive` makes the asset from
@@ -83,36 +85,56 @@ pub async fn load<T>(
     revive: impl Fn(&[u8]) -> Option<T>,
     parse: impl Fn(Vec<u8>) -> Result<(T, Option<Vec<u8>>), JsValue>,
 ) -> Result<Loaded<T>, JsValue> {
-    let key = format!("{kind}:{url}");
-    let db = match options.cache && idb::available() {
-        true => IdbBackend::connect().await.ok(),
-        false => None,
-    };
-    if let Some(db) = &db {
-        if let Ok(Some(kept)) = db.get_prepared(&key).await {
-            if let Some(value) = revive(&kept) {
-                options.report(kept.len(), kept.len());
-                return Ok(Loaded {
-                    value,
-                    from_cache: true,
-                });
-            }
-        }
-    }
     let progress = options
         .on_progress
         .clone()
         .map(JsValue::from)
         .unwrap_or(JsValue::UNDEFINED);
-    let downloaded = fetch_asset(url, &progress, &options.signal).await?;
-    let (value, keep) = parse(js_sys::Uint8Array::new(&downloaded).to_vec())?;
+    let key = format!("{kind}:{url}");
+    let make = async {
+        let downloaded = fetch_asset(url, &progress, &options.signal).await?;
+        parse(js_sys::Uint8Array::new(&downloaded).to_vec())
+    };
+    let loaded = through_cache(&key, options.cache, revive, make).await?;
+    if loaded.from_cache {
+        options.report(loaded.kept, loaded.kept);
+    }
+    Ok(loaded)
+}
+
+/// The one cache policy of every asset: with `cache` and IndexedDB, what was kept under `key`
+/// is revived; otherwise (or when it does not revive) `make` runs and what it says to keep is
+/// stored. A cache that does not open or a failed cache write (quota) costs the next load its
+/// head start, nothing more.
+pub async fn through_cache<T>(
+    key: &str,
+    cache: bool,
+    revive: impl Fn(&[u8]) -> Option<T>,
+    make: impl std::future::Future<Output = Result<(T, Option<Vec<u8>>), JsValue>>,
+) -> Result<Loaded<T>, JsValue> {
+    let db = match cache && idb::available() {
+        true => IdbBackend::connect().await.ok(),
+        false => None,
+    };
+    if let Some(db) = &db {
+        if let Ok(Some(kept)) = db.get_prepared(key).await {
+            if let Some(value) = revive(&kept) {
+                return Ok(Loaded {
+                    value,
+                    from_cache: true,
+                    kept: kept.len(),
+                });
+            }
+        }
+    }
+    let (value, keep) = make.await?;
     if let (Some(db), Some(keep)) = (&db, keep) {
-        // A failed cache write (quota) costs the next load a download, nothing more.
-        let _ = db.put_prepared(&key, &keep).await;
+        let _ = db.put_prepared(key, &keep).await;
     }
     Ok(Loaded {
         value,
         from_cache: false,
+        kept: 0,
     })
 }
 

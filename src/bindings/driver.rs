@@ -32,50 +32,79 @@ impl Callbacks {
             Hook::Extract => self.extract.as_ref(),
             Hook::Llm => self.llm.as_ref(),
             Hook::Embed => self.embed.as_ref(),
+            Hook::Embedder => None,
         }
     }
 }
 
-/// Drives `job` to its end.
-pub async fn run(core: &Rc<RefCell<Core>>, callbacks: &Callbacks, job: &mut dyn Job) {
+/// Drives `job` to its end. Returns what the last failed callback threw: an error the job
+/// ends with carries it as `cause` (`with_cause`), as the app threw it.
+pub async fn run(
+    core: &Rc<RefCell<Core>>,
+    callbacks: &Callbacks,
+    job: &mut dyn Job,
+) -> Option<JsValue> {
+    let mut thrown = None;
     loop {
         let Some(call) = job.next(&mut core.borrow_mut(), now()) else {
-            return;
+            return thrown;
         };
-        let answer = make(core, callbacks, &call).await;
+        let (answer, threw) = make(core, callbacks, &call).await;
+        thrown = threw.or(thrown);
         job.answer(&mut core.borrow_mut(), answer, now());
     }
+}
+
+/// A job's coded `CALLBACK_FAILED` error with what the callback threw as its `cause` (kept
+/// when it has one already).
+pub fn with_cause<T>(out: Result<T, JsValue>, thrown: Option<JsValue>) -> Result<T, JsValue> {
+    let (Err(e), Some(cause)) = (&out, thrown) else {
+        return out;
+    };
+    let get = |k: &str| js_sys::Reflect::get(e, &k.into()).unwrap_or(JsValue::UNDEFINED);
+    let failed = get("code").as_string().as_deref() == Some("CALLBACK_FAILED");
+    if failed && get("cause").is_undefined() {
+        let _ = js_sys::Reflect::set(e, &"cause".into(), &cause);
+    }
+    out
 }
 
 pub fn now() -> f64 {
     js_sys::Date::now()
 }
 
-async fn make(core: &Rc<RefCell<Core>>, callbacks: &Callbacks, call: &Call) -> Answer {
-    if let (CallArgs::Texts(texts), Some(model)) = (&call.args, &callbacks.embedder) {
-        let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
-        return Answer::Vectors(model.embed(&texts));
+async fn make(
+    core: &Rc<RefCell<Core>>,
+    callbacks: &Callbacks,
+    call: &Call,
+) -> (Answer, Option<JsValue>) {
+    if call.hook == Hook::Embedder {
+        return match (&call.args, &callbacks.embedder) {
+            (CallArgs::Texts(texts), Some(model)) => {
+                let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
+                (Answer::Vectors(model.embed(&texts)), None)
+            }
+            _ => (Answer::Failed("no embedder was given".to_string()), None),
+        };
     }
     let Some(f) = callbacks.function(call.hook) else {
-        return Answer::Failed(format!("no {} callback was given", call.hook.name()));
+        let no = format!("no {} callback was given", call.hook.name());
+        return (Answer::Failed(no), None);
     };
     let args = match arguments(&call.args) {
         Ok(args) => args,
         Err(e) => {
-            return Answer::Failed(format!(
-                "{} was not run: {}",
-                call.hook.name(),
-                error_text(&e)
-            ))
+            let why = format!("{} was not run: {}", call.hook.name(), error_text(&e));
+            return (Answer::Failed(why), Some(e));
         }
     };
     let returned = match f.apply(&JsValue::NULL, &args) {
         Ok(v) => Promise::resolve(&v),
-        Err(e) => return Answer::Failed(error_text(&e)),
+        Err(e) => return (Answer::Failed(error_text(&e)), Some(e)),
     };
-    match race(&returned, call.wait_ms).await {
+    let answer = match race(&returned, call.wait_ms).await {
         Raced::Value(v) => read(&v, call.expects),
-        Raced::Error(e) => Answer::Failed(error_text(&e)),
+        Raced::Error(e) => return (Answer::Failed(error_text(&e)), Some(e)),
         Raced::TimedOut => {
             if let Some(late) = call.late {
                 let (core, expects) = (core.clone(), call.expects);
@@ -89,7 +118,8 @@ async fn make(core: &Rc<RefCell<Core>>, callbacks: &Callbacks, call: &Call) -> A
             }
             Answer::TimedOut
         }
-    }
+    };
+    (answer, None)
 }
 
 /// The JS arguments of a call: `summarize(prompt, info)`, `llm(messages, info)`,

@@ -86,8 +86,8 @@ impl Memory {
     ) -> js_sys::Promise {
         let (core, callbacks, store) = (self.core.clone(), self.callbacks(), self.store.clone());
         wasm_bindgen_futures::future_to_promise(async move {
-            super::driver::run(&core, &callbacks, &mut job).await;
-            let out = finish(job, &core);
+            let thrown = super::driver::run(&core, &callbacks, &mut job).await;
+            let out = super::driver::with_cause(finish(job, &core), thrown);
             if let Some(store) = &store {
                 store.schedule();
             }

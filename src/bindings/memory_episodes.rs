@@ -2,7 +2,7 @@
 //! written by the app's `summarize` and recalled by situation, and the memory tools a model can
 //! call. `driver` runs the hooks.
 
-use super::driver::{now, run};
+use super::driver::{now, run, with_cause};
 use super::memory::Memory;
 use super::option_tree::JsOptions;
 use super::options::{string_arg, text_or_json};
@@ -10,11 +10,14 @@ use super::to_js;
 use crate::bindings::errors::OrThrow;
 use crate::driver::{EmbedJob, EpisodeJob};
 use crate::error::ErrorCode;
-use crate::options::facts::episode_count;
+use crate::options::facts::{episode_count, EpisodeRecallOptionsSpec};
 use crate::recall::tools;
 use crate::session::{call_tool, Refusal};
 use js_sys::Promise;
 use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen(typescript_custom_section)]
+const EPISODE_RECALL_OPTIONS_TS: &str = EpisodeRecallOptionsSpec::TS;
 
 #[wasm_bindgen]
 impl Memory {
@@ -32,8 +35,8 @@ impl Memory {
             let Some(mut job) = job else {
                 return Ok(JsValue::NULL);
             };
-            run(&core, &callbacks, &mut job).await;
-            let episode = job.finish().js()?;
+            let thrown = run(&core, &callbacks, &mut job).await;
+            let episode = with_cause(job.finish().js(), thrown)?;
             if let Some(s) = &store {
                 s.schedule();
             }
@@ -46,10 +49,13 @@ impl Memory {
     pub fn recall_episodes(
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] situation: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "number | undefined")] k: Option<JsValue>,
+        #[wasm_bindgen(unchecked_param_type = "EpisodeRecallOptions | undefined")] options: Option<
+            JsValue,
+        >,
     ) -> Result<Promise, JsValue> {
         let situation = string_arg(&situation, "situation")?;
-        let k = JsOptions::read(&k.unwrap_or(JsValue::UNDEFINED), "k")?;
+        let options = options.unwrap_or(JsValue::UNDEFINED);
+        let k = JsOptions::read(&options, "recallEpisodes options")?;
         let k = episode_count(&k.tree).js()?;
         let job = EmbedJob::search(&mut self.core.borrow_mut(), &self.job_hooks(), &situation);
         Ok(self.run_job(job, move |job, core| {

@@ -1,10 +1,10 @@
 //! Loading a tokenizer.json the way every asset loads (`fromUrl`, `fromBytes`), and
 //! `fromJsonCached`: the first load parses the file and stores its compact prepared form in
 //! IndexedDB (under the URL, or the file's hash); later loads (after a reload, in another tab)
-//! read that instead, several times faster. Without IndexedDB it only parses.
+//! read that instead, several times faster. Without IndexedDB it only parses. Both go through
+//! the one cache policy of every asset (`asset::through_cache`).
 
 use super::asset::{self, LoadOptions};
-use super::storage::idb::IdbBackend;
 use super::tokenizer::{json_bytes, Tokenizer};
 use crate::bindings::errors::OrThrow;
 use crate::store::layout::prepared_key;
@@ -20,25 +20,9 @@ impl Tokenizer {
         json: JsValue,
     ) -> Result<Tokenizer, JsValue> {
         let bytes = json_bytes(&json)?;
-        // Without IndexedDB, or where it does not open, this only parses.
-        let db = IdbBackend::connect().await.ok();
-        let key = prepared_key(&bytes);
-        if let Some(db) = &db {
-            if let Ok(Some(prepared)) = db.get_prepared(&key).await {
-                if let Ok(hf) = HfTokenizer::from_prepared(&prepared) {
-                    let hf = Arc::new(hf);
-                    let mut t = Tokenizer::register(hf.clone(), Some(hf));
-                    t.from_cache = true;
-                    return Ok(t);
-                }
-            }
-        }
-        let hf = Arc::new(HfTokenizer::from_bytes(&bytes).js()?);
-        if let (Some(db), Some(prepared)) = (&db, hf.prepared()) {
-            // A failed cache write (quota) costs the next load its head start, nothing more.
-            let _ = db.put_prepared(&key, &prepared).await;
-        }
-        Ok(Tokenizer::register(hf.clone(), Some(hf)))
+        let parse = async { prepared_and_kept(&bytes) };
+        let loaded = asset::through_cache(&prepared_key(&bytes), true, revive, parse).await?;
+        Ok(Tokenizer::cached(loaded))
     }
 
     #[wasm_bindgen(js_name = fromUrl, unchecked_return_type = "Tokenizer")]
@@ -48,22 +32,11 @@ impl Tokenizer {
     ) -> Result<Tokenizer, JsValue> {
         let url = super::options::string_arg(&url, "url")?;
         let options = LoadOptions::read(&options, "Tokenizer.fromUrl options")?;
-        let loaded = asset::load(
-            &url,
-            "tokenizer-url",
-            &options,
-            |kept| HfTokenizer::from_prepared(kept).ok().map(Arc::new),
-            |bytes| {
-                let hf = Arc::new(HfTokenizer::from_bytes(&bytes).js()?);
-                let keep = hf.prepared();
-                Ok((hf, keep))
-            },
-        )
+        let loaded = asset::load(&url, "tokenizer-url", &options, revive, |bytes| {
+            prepared_and_kept(&bytes)
+        })
         .await?;
-        let hf = loaded.value;
-        let mut t = Tokenizer::register(hf.clone(), Some(hf));
-        t.from_cache = loaded.from_cache;
-        Ok(t)
+        Ok(Tokenizer::cached(loaded))
     }
 
     #[wasm_bindgen(js_name = fromBytes, unchecked_return_type = "Tokenizer")]
@@ -82,5 +55,26 @@ impl Tokenizer {
     #[wasm_bindgen(getter, js_name = fromCache)]
     pub fn from_cache(&self) -> bool {
         self.from_cache
+    }
+}
+
+/// A tokenizer from its prepared form in the cache.
+fn revive(kept: &[u8]) -> Option<Arc<HfTokenizer>> {
+    HfTokenizer::from_prepared(kept).ok().map(Arc::new)
+}
+
+/// A tokenizer parsed from its file, and the prepared form to keep.
+fn prepared_and_kept(bytes: &[u8]) -> Result<(Arc<HfTokenizer>, Option<Vec<u8>>), JsValue> {
+    let hf = Arc::new(HfTokenizer::from_bytes(bytes).js()?);
+    let keep = hf.prepared();
+    Ok((hf, keep))
+}
+
+impl Tokenizer {
+    fn cached(loaded: asset::Loaded<Arc<HfTokenizer>>) -> Tokenizer {
+        let hf = loaded.value;
+        let mut t = Tokenizer::register(hf.clone(), Some(hf));
+        t.from_cache = loaded.from_cache;
+        t
     }
 }

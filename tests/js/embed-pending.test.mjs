@@ -102,3 +102,19 @@ test("embedPending rejects CALLBACK_FAILED when embed fails, and the items keep 
   await assert.rejects(mem.embedPending(), (e) => e.code === "CALLBACK_FAILED" && /rate limited/.test(e.message));
   assert.equal(mem.pendingEmbeddings, 2);
 });
+
+test("a callback's own error is the cause of the CALLBACK_FAILED it ends in", async () => {
+  const boom = new Error("embedding service down");
+  const mem = new Memory({ embed: async () => { throw boom; } });
+  mem.add("user", "I moved to Porto last spring.");
+  await assert.rejects(mem.embedPending(), (e) => {
+    assert.equal(e.code, "CALLBACK_FAILED");
+    assert.match(e.message, /embedding service down/);
+    assert.equal(e.cause, boom, "the app's error, as it threw it");
+    return true;
+  });
+  const episodes = new Memory({ summarize: () => { throw boom; } });
+  episodes.add("user", "Book a table for two.");
+  episodes.add("assistant", "Booked for 8 pm.");
+  await assert.rejects(episodes.recordEpisode(), (e) => e.code === "CALLBACK_FAILED" && e.cause === boom);
+});

@@ -177,7 +177,7 @@ test("episodes: recordEpisode asks summarize for JSON, recallEpisodes finds it, 
   answer = "sorry, no JSON today";
   await assert.rejects(mem.recordEpisode(), (e) => e.code === "INVALID_DOCUMENT");
   assert.equal(mem.episodes().length, 1);
-  const found = await mem.recallEpisodes("planning a trip to Japan, Kyoto ryokan", 2);
+  const found = await mem.recallEpisodes("planning a trip to Japan, Kyoto ryokan", { k: 2 });
   assert.equal(found[0].id, ep.id);
   assert.ok(found[0].score > 0);
   mem.add("user", "Last time we planned the Kyoto trip, what did we book?");
@@ -289,7 +289,9 @@ test("options and arguments are checked", () => {
   const mem = new Memory({ strategy: "retrieval", maxTokens: 100 });
   throwsCode(assert, () => mem.recall("x", { kinds: ["memes"] }), "INVALID_OPTION");
   throwsCode(assert, () => mem.recall("x", { k: -1 }), "INVALID_OPTION");
-  throwsCode(assert, () => mem.recallEpisodes("x", 0), "INVALID_OPTION");
+  throwsCode(assert, () => mem.recallEpisodes("x", { k: 0 }), "INVALID_OPTION");
+  throwsCode(assert, () => mem.recallEpisodes("x", 2), "INVALID_OPTION");
+  throwsCode(assert, () => mem.recallEpisodes("x", { kk: 2 }), "INVALID_OPTION");
   throwsCode(assert, () => mem.context({ tools: "yes" }), "INVALID_OPTION");
   mem.configure({ retrieval: { recentShare: 0.2, maxItems: 3, halfLifeDays: 7 } });
 });

@@ -21,7 +21,7 @@ export async function recallUsage(): Promise<void> {
   // @ts-expect-error: one name per thing (updateFact, factHistory)
   mem.history(id);
   const episode: Episode | null = await mem.recordEpisode();
-  const similar = await mem.recallEpisodes("planning a trip", 2);
+  const similar = await mem.recallEpisodes("planning a trip", { k: 2 });
   const score: number = similar[0].score;
   const tools: MemoryTool[] = mem.tools();
   const result: string = await mem.callTool(tools[0].function.name, { text: "x" });

@@ -12,6 +12,8 @@ pub struct EmbedJob {
     round: Option<EmbedRound>,
     asked: Option<EmbedRequest>,
     timeout_ms: f64,
+    /// Who embeds: the hook each call names.
+    hook: Hook,
 }
 
 impl EmbedJob {
@@ -54,6 +56,10 @@ impl EmbedJob {
             round,
             asked: None,
             timeout_ms: hooks.callback_timeout_ms,
+            hook: match hooks.embed {
+                Some(Embedder::InPage) => Hook::Embedder,
+                _ => Hook::Embed,
+            },
         }
     }
 
@@ -87,7 +93,7 @@ impl Job for EmbedJob {
         let texts = std::mem::take(&mut request.texts);
         self.asked = Some(request);
         Some(Call {
-            hook: Hook::Embed,
+            hook: self.hook,
             args: CallArgs::Texts(texts),
             expects: Expect::Vectors,
             wait_ms: self.timeout_ms,
@@ -102,7 +108,7 @@ impl Job for EmbedJob {
         let vectors = match answer {
             Answer::Vectors(v) => Ok(v),
             Answer::Wrong(why) | Answer::Failed(why) => Err(why),
-            Answer::TimedOut => Err(timed_out(Hook::Embed, self.timeout_ms)),
+            Answer::TimedOut => Err(timed_out(self.hook, self.timeout_ms)),
             Answer::Text(_) | Answer::Json(_) => {
                 Err("embed must resolve to an array of vectors".to_string())
             }

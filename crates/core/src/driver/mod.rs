@@ -82,8 +82,11 @@ pub enum Hook {
     Extract,
     /// `llm(messages, info)`.
     Llm,
-    /// `embed(texts)`, or the in-page model.
+    /// `embed(texts)`.
     Embed,
+    /// The in-page model (`embedder`), which embeds instead of `embed` when given; the call
+    /// names which so the face does not choose again.
+    Embedder,
 }
 
 impl Hook {
@@ -93,6 +96,7 @@ impl Hook {
             Hook::Extract => "extract",
             Hook::Llm => "llm",
             Hook::Embed => "embed",
+            Hook::Embedder => "embedder",
         }
     }
 }

@@ -246,6 +246,15 @@ fn a_search_with_the_model_in_the_page_embeds_a_few_waiting_items_first() {
             })
             .collect();
         assert_eq!(texts, vec![items, 1], "{by:?}");
+        let by_hook = [
+            (Embedder::InPage, Hook::Embedder),
+            (Embedder::Callback, Hook::Embed),
+        ];
+        let hook = by_hook.iter().find(|(b, _)| *b == by).map(|(_, h)| *h);
+        assert!(
+            calls.iter().all(|c| Some(c.hook) == hook),
+            "{by:?}: the call names who embeds"
+        );
         assert!(job.finish().0.is_some());
     }
 }

@@ -103,15 +103,31 @@ fn kinds(v: Option<&OptValue>) -> Result<Vec<ItemKind>> {
         .collect()
 }
 
-/// `recallEpisodes(situation, k)`'s `k`: a whole number from 1 to 1000, 3 when left out.
+js_options! {
+    pub struct EpisodeRecallOptionsSpec as "EpisodeRecallOptions" {
+        /// Episodes (default 3, at most 1000).
+        k: "number",
+    }
+}
+
+/// Episodes `recallEpisodes` gives without `k`.
+pub const DEFAULT_EPISODE_K: usize = 3;
+
+/// `recallEpisodes(situation, { k })`'s `k`: a whole number from 1 to 1000, 3 when left out.
+/// The options are an object as `recall`'s are; a bare number (an older form) is refused with
+/// the form to write.
 pub fn episode_count(value: &OptValue) -> Result<usize> {
-    match value {
-        OptValue::Undefined | OptValue::Null => Ok(3),
-        OptValue::Number(n) if (1.0..=1000.0).contains(n) && n.fract() == 0.0 => Ok(*n as usize),
-        other => Err(Error::option(format!(
-            "k must be a positive integer, got {}",
-            other.describe()
-        ))),
+    if let OptValue::Number(n) = value {
+        return Err(Error::option(format!(
+            "recallEpisodes takes its options as an object, as recall does: write recallEpisodes(situation, {{ k: {n} }})"
+        )));
+    }
+    let o = Opts::new(value, "recallEpisodes options")?;
+    o.check_keys(EpisodeRecallOptionsSpec::KEYS)?;
+    match o.uint("k")? {
+        None => Ok(DEFAULT_EPISODE_K),
+        Some(k) if (1..=1000).contains(&k) => Ok(k),
+        Some(k) => Err(Error::option(format!("k must be from 1 to 1000, got {k}"))),
     }
 }
 
@@ -206,13 +222,23 @@ mod tests {
     }
 
     #[test]
-    fn an_episode_count_is_a_whole_number_from_one_to_a_thousand() {
+    fn an_episode_count_is_k_from_one_to_a_thousand() {
+        let count = |v| episode_count(&from_json(v));
         assert_eq!(episode_count(&OptValue::Undefined).unwrap(), 3);
-        assert_eq!(episode_count(&OptValue::Null).unwrap(), 3);
-        assert_eq!(episode_count(&OptValue::Number(7.0)).unwrap(), 7);
-        for bad in [0.0, 1.5, 1001.0, f64::NAN] {
-            assert!(message(episode_count(&OptValue::Number(bad))).contains("k must be"));
+        assert_eq!(count(json!(null)).unwrap(), 3);
+        assert_eq!(count(json!({})).unwrap(), 3);
+        assert_eq!(count(json!({ "k": 7 })).unwrap(), 7);
+        for bad in [json!(0), json!(1.5), json!(1001), json!("3")] {
+            assert!(
+                message(count(json!({ "k": bad }))).contains("k must"),
+                "{bad}"
+            );
         }
-        assert!(message(episode_count(&from_json(json!("3")))).contains("the string"));
+        assert!(message(count(json!({ "kk": 2 }))).contains("did you mean k?"));
+        let bare = message(count(json!(2)));
+        assert!(
+            bare.contains("recallEpisodes(situation, { k: 2 })"),
+            "{bare}"
+        );
     }
 }
