@@ -111,7 +111,7 @@ impl Memory {
 
     /// Text as it may leave the device (redacted with a redactor): what the app's callbacks
     /// that call out (`embed`) are given.
-    pub fn outgoing_text(&self, text: &str) -> String {
+    pub(crate) fn outgoing_text(&self, text: &str) -> String {
         self.sent_text(text).0.into_owned()
     }
 

@@ -45,7 +45,7 @@ impl ExtractExchange {
 impl Memory {
     /// The `llm` request for a summary the engine asked for (`begin_summary`): its prompt,
     /// already written from the turns as sent, after a short system message.
-    pub fn summary_exchange(&self, request: &SummaryRequest) -> LlmExchange {
+    pub(crate) fn summary_exchange(&self, request: &SummaryRequest) -> LlmExchange {
         let limits = &self.config.limits;
         let cap = limits.summary_max.or(limits
             .max_tokens
@@ -97,7 +97,7 @@ impl Memory {
 
     /// The `llm` request for an episode (`begin_episode`); its answer is read by
     /// `episode_answer_problem` and stored by `complete_episode`.
-    pub fn episode_exchange(&self, request: &EpisodeRequest) -> LlmExchange {
+    pub(crate) fn episode_exchange(&self, request: &EpisodeRequest) -> LlmExchange {
         let messages = vec![
             LlmMessage::new(Role::System, JSON_SYSTEM),
             LlmMessage::new(Role::User, request.prompt.clone()),

@@ -183,18 +183,6 @@ impl Memory {
         Ok(id)
     }
 
-    /// Puts back an entry as stored (persistence, import), keeping its id.
-    pub fn restore_entry(&mut self, entry: Entry) -> Result<()> {
-        let tokens = self.message_tokens(&entry);
-        let order = self.next_order(entry.timestamp);
-        self.history.restore(entry)?;
-        self.entry_tokens.push(tokens);
-        self.entry_order.push(order);
-        self.emit_entry(self.history.len() - 1);
-        self.recall_index_last();
-        Ok(())
-    }
-
     pub fn entries(&self) -> &[Entry] {
         self.history.entries()
     }
@@ -319,11 +307,6 @@ impl Memory {
 
     pub fn summaries(&self) -> &[SummaryRecord] {
         &self.summaries
-    }
-
-    /// Restores a stored summary (persistence, import).
-    pub fn restore_summary(&mut self, record: SummaryRecord) {
-        self.summaries.push(record);
     }
 
     /// Builds this turn's context. `query` is what strategy "retrieval" looks for (default: the

@@ -57,10 +57,6 @@ impl Memory {
             .unwrap_or_default()
     }
 
-    pub fn has_changes(&self) -> bool {
-        self.changes.as_ref().is_some_and(|c| !c.is_empty())
-    }
-
     /// Entry ids become `prefix + n`, and the other ids `prefix + tag + n` (`prefix + "f3"`):
     /// a per-tab prefix keeps two tabs' ids apart.
     pub fn set_id_prefix(&mut self, prefix: &str) {

@@ -112,7 +112,7 @@ impl Memory {
     }
 
     /// The newest user message: the default query of strategy "retrieval".
-    pub fn latest_user_text(&self) -> Option<String> {
+    pub(crate) fn latest_user_text(&self) -> Option<String> {
         self.history
             .entries()
             .iter()
@@ -289,7 +289,7 @@ impl Memory {
     }
 
     /// Deletes a fact (kept in its history) or an episode.
-    pub fn forget_memory(&mut self, id: &str, now: f64) -> Result<()> {
+    pub(crate) fn forget_memory(&mut self, id: &str, now: f64) -> Result<()> {
         if self.recall.episodes.remove(id) {
             self.recall.sync_episode(id);
             self.foreign
@@ -305,11 +305,6 @@ impl Memory {
         self.recall.facts.delete(id, now)?;
         self.fact_changed(&[id.to_string()]);
         Ok(())
-    }
-
-    /// Whether `id` names a fact or an episode (not an entry).
-    pub fn is_memory_id(&self, id: &str) -> bool {
-        self.recall.facts.contains(id) || self.recall.episodes.get(id).is_some()
     }
 
     pub fn facts(&self) -> &[Fact] {
@@ -398,7 +393,7 @@ impl Memory {
         Ok(e)
     }
 
-    pub fn fail_episode(&mut self, request_id: u64) {
+    pub(crate) fn fail_episode(&mut self, request_id: u64) {
         self.recall.episodes.fail(request_id);
     }
 
@@ -418,7 +413,7 @@ impl Memory {
     }
 
     /// Tokens of the memory tools' schemas as sent (their JSON text) and how many there are.
-    pub fn tool_schema_tokens(&self) -> (usize, usize) {
+    pub(crate) fn tool_schema_tokens(&self) -> (usize, usize) {
         (
             self.counter.count(tools::definitions_text()),
             tools::TOOL_NAMES.len(),

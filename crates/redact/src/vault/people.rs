@@ -10,14 +10,32 @@
 //!    of its own rather than a guess.
 //! 3. A full name ("Tom Baker" after "Tom"): the person known by one of its words alone, when
 //!    exactly one is and no full name of theirs says otherwise.
+//! 4. A full name that holds every word of exactly one known full name, or whose every word
+//!    exactly one known full name holds ("Ana María López" after "Ana López", "Dr. Ana López"
+//!    once the title is set aside): that person. A finding that ran on past a name ("Ana López
+//!    Servicio" in a form) still names the same person.
 //!
-//! Anything else is a new person. Restoring gives the form first written for the placeholder.
+//! Titles ("Dr.", "Sra.", "Mr") are set aside before any of this, as a possessive is. Anything
+//! else is a new person. Restoring gives the form first written for the placeholder.
 
 use super::VaultEntry;
+use crate::recognizers::person::names::is_honorific;
 
-/// A name's words, lower-cased, possessive and blanks set aside.
+/// A name's words, lower-cased, titles, possessive and blanks set aside.
 pub(super) fn words(name: &str) -> Vec<String> {
-    name.split_whitespace()
+    let mut words: Vec<&str> = name.split_whitespace().collect();
+    // A leading title, with or without its period, or glued to the name ("Dr.Ana").
+    if let Some(first) = words.first().copied() {
+        let (title, rest) = first.split_once('.').unwrap_or((first, ""));
+        if is_honorific(&title.to_lowercase()) {
+            match rest.is_empty() {
+                true => drop(words.remove(0)),
+                false => words[0] = rest,
+            }
+        }
+    }
+    words
+        .into_iter()
         .map(|w| {
             let w = w.to_lowercase();
             let w = w.trim_end_matches(['\'', '’']);
@@ -61,9 +79,19 @@ pub(super) fn same_person<'a>(entries: &'a [&'a VaultEntry], name: &str) -> Opti
     }
     // 3. A person known by one of these words alone, with no other full name.
     let full_elsewhere = |p: &str| forms.iter().any(|(q, w)| *q == p && w.len() > 1);
-    one(forms
+    let known_by_a_word = one(forms
         .iter()
         .filter(|(p, w)| w.len() == 1 && want.contains(&w[0]) && !full_elsewhere(p))
+        .map(|f| f.0)
+        .collect());
+    if known_by_a_word.is_some() {
+        return known_by_a_word;
+    }
+    // 4. A full name within this one, or this one within a full name.
+    let holds = |outer: &[String], inner: &[String]| inner.iter().all(|w| outer.contains(w));
+    one(forms
+        .iter()
+        .filter(|(_, w)| w.len() > 1 && (holds(&want, w) || holds(w, &want)))
         .map(|f| f.0)
         .collect())
 }
@@ -95,6 +123,21 @@ mod tests {
             v.placeholder_for(&EntityType::Email, "tom@x.io"),
             "[EMAIL_1]"
         );
+    }
+
+    #[test]
+    fn titles_and_words_run_on_past_a_name_keep_the_person() {
+        let mut v = Vault::new();
+        assert_eq!(person(&mut v, "Ignacio Rubio Tortosa Servicio"), "[PERSON_1]");
+        assert_eq!(person(&mut v, "Dr.Ignacio Rubio Tortosa"), "[PERSON_1]");
+        assert_eq!(person(&mut v, "Dr. Alberto Palacios Torres"), "[PERSON_2]");
+        assert_eq!(person(&mut v, "Alberto Palacios Torres"), "[PERSON_2]");
+        assert_eq!(person(&mut v, "Mrs Torres"), "[PERSON_2]");
+        // Two known full names within one: which is ambiguous, so it is someone new.
+        assert_eq!(person(&mut v, "Ana Ruiz"), "[PERSON_3]");
+        assert_eq!(person(&mut v, "Ana Ruiz Alberto Palacios Torres"), "[PERSON_4]");
+        // A title alone is no name to merge on.
+        assert_eq!(person(&mut v, "Dr."), "[PERSON_5]");
     }
 
     #[test]
