@@ -128,14 +128,20 @@ mod tests {
     #[test]
     fn titles_and_words_run_on_past_a_name_keep_the_person() {
         let mut v = Vault::new();
-        assert_eq!(person(&mut v, "Ignacio Rubio Tortosa Servicio"), "[PERSON_1]");
+        assert_eq!(
+            person(&mut v, "Ignacio Rubio Tortosa Servicio"),
+            "[PERSON_1]"
+        );
         assert_eq!(person(&mut v, "Dr.Ignacio Rubio Tortosa"), "[PERSON_1]");
         assert_eq!(person(&mut v, "Dr. Alberto Palacios Torres"), "[PERSON_2]");
         assert_eq!(person(&mut v, "Alberto Palacios Torres"), "[PERSON_2]");
         assert_eq!(person(&mut v, "Mrs Torres"), "[PERSON_2]");
         // Two known full names within one: which is ambiguous, so it is someone new.
         assert_eq!(person(&mut v, "Ana Ruiz"), "[PERSON_3]");
-        assert_eq!(person(&mut v, "Ana Ruiz Alberto Palacios Torres"), "[PERSON_4]");
+        assert_eq!(
+            person(&mut v, "Ana Ruiz Alberto Palacios Torres"),
+            "[PERSON_4]"
+        );
         // A title alone is no name to merge on.
         assert_eq!(person(&mut v, "Dr."), "[PERSON_5]");
     }
