@@ -5,6 +5,7 @@
 use crate::bindings::errors::OrThrow;
 use crate::bindings::errors::{invalid_option, js_error};
 use crate::bindings::ner_model::JsNerModel;
+use crate::bindings::option_tree::JsOptions;
 use crate::bindings::options::{describe, string_arg, text_or_json};
 use crate::bindings::stream_restorer::JsStreamRestorer;
 use crate::bindings::to_js;
@@ -52,55 +53,25 @@ fn text_of(text: &JsValue) -> Result<(String, &js_sys::JsString), JsValue> {
 }
 
 /// The redactor configuration from JS options (`Memory`'s `redact` option too): a plain
-/// object, or its JSON. Through JSON `NaN` would become `null` (the default) and an array or a
-/// `Redactor` something else entirely, so those are refused here first.
+/// object, or its JSON text, read by the redact crate with the core's option reader.
 pub(crate) fn config_of(value: &JsValue, what: &str) -> Result<RedactorConfig, JsValue> {
-    let mut model = None;
-    let mut value = value;
-    let without_model;
-    if value.is_object() && js_sys::Reflect::has(value, &"model".into()).unwrap_or(false) {
-        // The model is a class instance, not JSON: taken here, the rest goes through JSON.
-        let m = js_sys::Reflect::get(value, &"model".into()).unwrap_or_default();
-        if !m.is_undefined() && !m.is_null() {
-            model = Some(JsNerModel::tagger_of(&m)?);
-        }
-        let copy = js_sys::Object::assign(&js_sys::Object::new(), value.unchecked_ref());
-        let _ = js_sys::Reflect::delete_property(&copy, &"model".into());
-        without_model = JsValue::from(copy);
-        value = &without_model;
+    if value.is_string() {
+        let json = value.as_string().unwrap_or_default();
+        return RedactorConfig::from_json(&json).js();
     }
-    let mut config = config_without_model(value, what)?;
-    config.model = model.map(redact::ModelOption);
+    if js_sys::Reflect::has(value, &"__wbg_ptr".into()).unwrap_or(false) {
+        return Err(invalid_option(format!(
+            "{what} must be options such as {{ types: [\"EMAIL\"] }}, not a Redactor or other \
+             instance: pass the options it was made with"
+        )));
+    }
+    let js = JsOptions::read(value, what)?;
+    let (mut config, model) = RedactorConfig::parse(&js.tree, what).js()?;
+    if let Some(h) = model {
+        let model = JsNerModel::tagger_of(js.value(h))?;
+        config.model = Some(redact::ModelOption(model));
+    }
     Ok(config)
-}
-
-fn config_without_model(value: &JsValue, what: &str) -> Result<RedactorConfig, JsValue> {
-    if value.is_object() {
-        if super::js::is_array(value) {
-            return Err(invalid_option(format!(
-                "{what} must be an object such as {{ types: [\"EMAIL\"] }}, got an array"
-            )));
-        }
-        if js_sys::Reflect::has(value, &"__wbg_ptr".into()).unwrap_or(false) {
-            return Err(invalid_option(format!(
-                "{what} must be options such as {{ types: [\"EMAIL\"] }}, not a Redactor or other \
-                 instance: pass the options it was made with"
-            )));
-        }
-        for key in ["minScore", "modelThreshold"] {
-            let n = js_sys::Reflect::get(value, &key.into()).unwrap_or_default();
-            if !n.is_undefined() && !n.as_f64().is_some_and(f64::is_finite) {
-                return Err(invalid_option(format!(
-                    "{key} must be a number between 0 and 1, got {}",
-                    describe(&n)
-                )));
-            }
-        }
-    }
-    match json_of(value, what, ErrorCode::InvalidOption)? {
-        None => Ok(RedactorConfig::default()),
-        Some(json) => Ok(RedactorConfig::from_json(&json).js()?),
-    }
 }
 
 /// JSON text of a JS value (`undefined`/`null` → `None`), else a `code` error.

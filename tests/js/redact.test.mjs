@@ -171,7 +171,7 @@ test("bad options throw coded errors and the instance keeps working", () => {
   throwsCode(assert, () => new Redactor({ patterns: [{ name: "X", regex: "(unclosed" }] }), "INVALID_PATTERN");
   // Shapes JSON would have blurred: NaN becomes null (the default), an array an empty list.
   for (const minScore of [NaN, Infinity, "0.5"]) {
-    assert.match(throwsCode(assert, () => new Redactor({ minScore }), "INVALID_OPTION").message, /minScore must be a number/);
+    assert.match(throwsCode(assert, () => new Redactor({ minScore }), "INVALID_OPTION").message, /minScore must be a finite number/);
   }
   throwsCode(assert, () => new Redactor(["EMAIL"]), "INVALID_OPTION");
   const shared = throwsCode(assert, () => new lib.Memory({ redact: new Redactor() }), "INVALID_OPTION");
@@ -216,4 +216,26 @@ test("one person, one placeholder through a Memory; a contraction stays outside 
     "What should I tell [PERSON_2]? I'm [PERSON_3]'s son, by the way.",
   ]);
   assert.equal(mem.restore("Ask [PERSON_1] and [PERSON_2]."), "Ask Priya Natarajan and Tom Baker.");
+});
+
+test("Redactor options read as Memory's do: did you mean, paths in JS terms, JSON text too", () => {
+  const { Redactor, Memory } = lib;
+  const message = (f) => {
+    try { f(); } catch (e) { assert.equal(e.code, "INVALID_OPTION", e.message); return e.message; }
+    assert.fail("no error");
+  };
+  assert.match(message(() => new Redactor({ typs: ["EMAIL"] })), /unknown option "typs" in Redactor options \(did you mean types\?\)/);
+  assert.match(message(() => new Redactor({ types: ["EMIAL"] })), /unknown entity type "EMIAL": not built-in and not declared in patterns \(did you mean EMAIL\?\)/);
+  assert.match(message(() => new Redactor({ patterns: [{ name: "TICKET", regx: "TCK-\\d+" }] })), /unknown option "regx" in patterns\[0\] \(did you mean regex\?\)/);
+  assert.match(message(() => new Redactor({ patterns: [{ name: "TICKET", regex: 5 }] })), /^patterns\[0\]\.regex must be a string, got 5/);
+  assert.match(message(() => new Redactor({ patterns: [{ name: "TICKET" }] })), /patterns\[0\]\.regex is required/);
+  assert.match(message(() => new Redactor({ minScore: NaN })), /minScore must be a finite number, got NaN/);
+  assert.match(message(() => new Redactor({ minScore: 2 })), /minScore must be between 0 and 1, got 2/);
+  assert.match(message(() => new Redactor({ mode: "masked" })), /mode must be "placeholder" or "mask", got "masked"/);
+  assert.match(message(() => new Redactor({ allowList: ["ok", 3] })), /allowList\[1\] must be a string, got 3/);
+  assert.match(message(() => new Memory({ redact: { mdoe: "mask" } })), /unknown option "mdoe" in redact \(did you mean mode\?\)/);
+  // JSON text reads the same way.
+  assert.match(message(() => new Redactor(JSON.stringify({ typs: [] }))), /did you mean types\?/);
+  const r = new Redactor({ types: ["email"], mode: "mask", allowList: ["help@example.com"] });
+  assert.equal(r.redact("Mail ann@example.com or help@example.com").text, "Mail [EMAIL] or help@example.com");
 });

@@ -176,16 +176,22 @@ impl<'a> Opts<'a> {
 
 /// The error for `key`, not among `known` in `what`, suggesting the closest known one.
 pub fn unknown_key(key: &str, known: &[&str], what: &str) -> Error {
-    let hint = known
-        .iter()
-        .min_by_key(|k| edit_distance(k, key))
-        .filter(|k| edit_distance(k, key) <= 3)
-        .map(|k| format!(" (did you mean {k}?)"))
-        .unwrap_or_default();
+    let hint = did_you_mean(key, known);
     Error::option(format!(
         "unknown option {key:?} in {what}{hint}; known options: {}",
         known.join(", ")
     ))
+}
+
+/// " (did you mean X?)" for the name in `known` closest to `name`, when one is close; empty
+/// otherwise.
+pub fn did_you_mean(name: &str, known: &[&str]) -> String {
+    known
+        .iter()
+        .min_by_key(|k| edit_distance(k, name))
+        .filter(|k| edit_distance(k, name) <= 3)
+        .map(|k| format!(" (did you mean {k}?)"))
+        .unwrap_or_default()
 }
 
 /// Levenshtein distance, ignoring ASCII case (`maxtokens` is `maxTokens`).

@@ -54,8 +54,8 @@ impl OptValue {
     }
 }
 
-/// Values written as JSON, for tests: objects get handles in the order they are met.
-#[cfg(test)]
+/// Values written as JSON (options given as JSON text, tests): objects get handles in the
+/// order they are met.
 pub fn from_json(v: serde_json::Value) -> OptValue {
     fn walk(v: serde_json::Value, next: &mut usize) -> OptValue {
         match v {

@@ -1,6 +1,10 @@
 //! What a redactor is asked to do: which entity types, what never to redact, extra patterns and
-//! whether values are replaced reversibly. The JSON shape is the JS options object, so the
-//! binding hands `new Redactor(options)` straight to [`RedactorConfig::from_json`].
+//! whether values are replaced reversibly. The JS options object is read by `options.rs` with
+//! the core's option reader, as `Memory`'s options are; [`RedactorConfig::from_json`] reads the
+//! same shape from JSON text.
+
+mod options;
+pub use options::{KEYS, PATTERN_KEYS};
 
 use super::entity::EntityType;
 use llm_memory_core::error::{Error, ErrorCode, Result};
@@ -132,10 +136,17 @@ impl RedactorConfig {
     /// Parses the JS options object (as JSON). Unknown keys, types and validators are
     /// `INVALID_OPTION` errors that name the culprit.
     pub fn from_json(json: &str) -> Result<RedactorConfig> {
-        let config: RedactorConfig = serde_json::from_str(json)
-            .map_err(|e| Error::option(format!("invalid redactor options: {e}")))?;
-        config.check()?;
-        Ok(config)
+        let value: serde_json::Value = serde_json::from_str(json)
+            .map_err(|e| Error::option(format!("redactor options are not JSON: {e}")))?;
+        let tree = llm_memory_core::options::value::from_json(value);
+        let (config, model) = RedactorConfig::parse(&tree, "redactor options")?;
+        match model {
+            // A loaded model is no JSON value: code sets `config.model`.
+            Some(_) => Err(Error::option(
+                "model cannot be given as JSON: set it in code",
+            )),
+            None => Ok(config),
+        }
     }
 
     /// Checks what serde cannot: custom names, validator names, types that refer to custom
@@ -175,8 +186,13 @@ impl RedactorConfig {
             for t in types {
                 if let EntityType::Custom(name) = t {
                     if !self.patterns.iter().any(|p| &p.name == name) {
+                        let known = EntityType::BUILT_IN.iter().map(|t| t.as_str());
+                        let known: Vec<&str> = known
+                            .chain(self.patterns.iter().map(|p| p.name.as_str()))
+                            .collect();
                         return Err(Error::option(format!(
-                            "unknown entity type {name:?}: not built-in and not declared in patterns"
+                            "unknown entity type {name:?}: not built-in and not declared in patterns{}",
+                            llm_memory_core::options::reader::did_you_mean(name, &known)
                         )));
                     }
                 }
