@@ -11,10 +11,12 @@
 //! - `flow`: `sync()` stores first, a forget receipt waits for the store;
 //! - `turns`: one episode at a time;
 //! - `tools`: a model's tool call on the memory, with every failure as a JSON answer;
-//! - `storage`: the backend trait and the default backend of a realm.
+//! - `storage`: the backend trait and the default backend of a realm;
+//! - `key_value`: the `localstorage` and `memory` backends over a key-value store.
 
 pub mod delete;
 pub mod flow;
+pub mod key_value;
 pub mod keys;
 pub mod open;
 pub mod storage;
@@ -23,6 +25,7 @@ pub mod turns;
 
 pub use delete::{delete_session, ServerDelete};
 pub use flow::{receipt_after, sync_now, Stored};
+pub use key_value::{KeyValue, KeyValueStorage, MemoryMap};
 pub use keys::{resolve_keys, Keys};
 pub use open::{open_session, start_session, OpenIo, Started};
 pub use storage::{default_storage, Storage};

@@ -1,4 +1,4 @@
-// The storage backends' raw I/O, one shape for all three; storage/mod.rs calls a method with
+// IndexedDB's raw I/O (localStorage and memory are read in Rust); storage/mod.rs calls a method with
 // `run`. Rust hands over where a session is (`place`: [name, meta key, records' prefix,
 // session's prefix], from the core's layout), JSON texts and the core's op rows
 // `[verb, kind, id, text, key]`, and parses what comes back: flat `[meta, label, text, ...]`
@@ -33,13 +33,9 @@ export async function run(backend, method, args) {
   return backend[method](...args);
 }
 
-export async function openBackend(kind) {
-  if (kind === "memory") return new KeyValueBackend(inRealm, () => [...realm]);
-  if (kind === "indexeddb") return new IdbBackend(await openDb());
-  // Privacy settings can make the getter throw: unavailable as well.
-  const storage = await attempt("unavailable", async () => globalThis.window?.localStorage);
-  if (!storage) throw failure("unavailable");
-  return new KeyValueBackend(storage, () => Object.entries(storage));
+/** IndexedDB; `localstorage` and `memory` are in Rust (`storage/key_value.rs`). */
+export async function openBackend() {
+  return new IdbBackend(await openDb());
 }
 
 async function openDb() {
@@ -147,70 +143,8 @@ class IdbBackend {
   }
 }
 
-/** `localstorage` and `memory`: one key per record, so a turn is written whole or not at all
- * and a burst of turns never rewrites the history. */
-class KeyValueBackend {
-  /** `allEntries`: every `[key, text]` in one call (the Storage API has no prefix query, and
-   * a getItem per key dominated a long reopen). */
-  constructor(storage, allEntries) {
-    this.storage = storage;
-    this.allEntries = allEntries;
-  }
-
-  /** `[key, text]` of the keys under `prefix`. */
-  entries(prefix) {
-    return this.allEntries().filter(([k]) => k.startsWith(prefix));
-  }
-
-  keys(prefix) {
-    return this.entries(prefix).map(([k]) => k);
-  }
-
-  set(key, text) {
-    try {
-      this.storage.setItem(key, text);
-    } catch (e) {
-      throw failure("write", e, new TextEncoder().encode(text).length);
-    }
-  }
-
-  async load([, meta, records]) {
-    const text = this.storage.getItem(meta);
-    if (text === null) return [];
-    return [text, ...this.entries(records).flat()];
-  }
-
-  /** With `replace` (an import), a failure (the quota) puts the session back as it was. */
-  async write(place, text, ops, replace) {
-    const before = replace ? this.entries(place[3]) : [];
-    if (replace) await this.delete(place);
-    try {
-      for (const [verb, , , value, key] of ops) {
-        if (verb === "put") this.set(key, value);
-        else if (verb === "del") this.storage.removeItem(key);
-        else this.keys(key).forEach((k) => this.storage.removeItem(k));
-      }
-      this.set(place[1], text);
-    } catch (e) {
-      if (replace) await this.delete(place);
-      before.forEach(([k, v]) => this.set(k, v));
-      throw e;
-    }
-  }
-
-  async metas(prefix, suffix) {
-    return this.entries(prefix).filter(([k]) => k.endsWith(suffix)).flat();
-  }
-
-  async delete([, , , all]) {
-    this.keys(all).forEach((k) => this.storage.removeItem(k));
-  }
+/** `[key, text, ...]` of a Storage's keys under `prefix`, in one call (the Storage API has no
+ * prefix query, and a call per key dominated a long reopen). */
+export function entriesOf(storage, prefix) {
+  return Object.entries(storage).filter(([k]) => k.startsWith(prefix)).flat();
 }
-
-/** The `memory` backend's keys: this realm's only, shared by its every `Memory`. */
-const realm = new Map();
-const inRealm = {
-  getItem: (key) => realm.get(key) ?? null,
-  setItem: (key, text) => realm.set(key, text),
-  removeItem: (key) => realm.delete(key),
-};

@@ -1,10 +1,15 @@
-//! Storage backends behind one small interface: `memory` (this JS realm only; Node and tests),
-//! `localstorage` and `indexeddb`. Each stores a session's records and its meta. The core
-//! decides what to write, the key layout, how answers read and what a failure means
-//! (`crate::store::layout`, `crate::store::failure`); backends.js only does the I/O.
+//! Storage backends behind the session crate's `Storage` trait: `memory` (this JS realm only;
+//! Node and tests), `localstorage` and `indexeddb`. Each stores a session's records and its
+//! meta. The core decides what to write, the key layout, how answers read and what a failure
+//! means (`crate::store::layout`, `crate::store::failure`); the key-value backends' logic is the
+//! session crate's (`crate::session::key_value`), IndexedDB's I/O is backends.js'.
 
 pub mod idb;
+mod key_value;
 pub mod writer;
+
+use crate::session::{KeyValue, KeyValueStorage, Storage as _};
+use key_value::LocalStorage;
 
 use crate::error::Result;
 use crate::store::layout::{self, parse_loaded, parse_metas};
@@ -19,7 +24,7 @@ extern "C" {
     #[wasm_bindgen(js_name = indexedDbHere)]
     fn indexed_db_here() -> bool;
     #[wasm_bindgen(js_name = openBackend, catch)]
-    async fn open_backend(kind: &str) -> std::result::Result<JsValue, JsValue>;
+    async fn open_backend() -> std::result::Result<JsValue, JsValue>;
     /// Calls the backend's `method` with `args`.
     #[wasm_bindgen(catch)]
     async fn run(
@@ -36,14 +41,37 @@ pub fn default_here() -> StorageKind {
 
 pub struct Backend {
     kind: StorageKind,
-    js: JsValue,
+    inner: Inner,
+}
+
+enum Inner {
+    /// backends.js' IndexedDB backend.
+    IndexedDb(JsValue),
+    /// `localstorage` or `memory`.
+    KeyValue(KeyValueStorage<Box<dyn KeyValue>>),
 }
 
 impl Backend {
     pub async fn connect(kind: StorageKind) -> Result<Backend> {
-        let js = open_backend(kind.as_str()).await;
-        let js = js.map_err(|e| failed(kind, "", e))?;
-        Ok(Backend { kind, js })
+        let unavailable = || failed(kind, "", unavailable_failure());
+        let inner = match kind {
+            StorageKind::IndexedDb => {
+                let js = open_backend().await;
+                Inner::IndexedDb(js.map_err(|e| failed(kind, "", e))?)
+            }
+            StorageKind::LocalStorage => {
+                let store: Box<dyn KeyValue> =
+                    Box::new(LocalStorage::here().ok_or_else(unavailable)?);
+                let tell = Box::new(|s: &str| writer::announce_deleted_to_tabs(s));
+                Inner::KeyValue(KeyValueStorage::new(kind, store, tell))
+            }
+            // Nothing to tell: no other tab shares this realm's map.
+            StorageKind::Memory => {
+                let map: Box<dyn KeyValue> = Box::new(key_value::realm_map());
+                Inner::KeyValue(KeyValueStorage::new(kind, map, Box::new(|_| {})))
+            }
+        };
+        Ok(Backend { kind, inner })
     }
 
     pub fn kind(&self) -> StorageKind {
@@ -51,19 +79,30 @@ impl Backend {
     }
 
     pub async fn load(&self, session: &str) -> Result<Option<Loaded>> {
-        let texts = self.texts("load", session, &[place(session)]).await?;
-        parse_loaded(session, &texts)
+        match &self.inner {
+            Inner::KeyValue(s) => s.load(session).await,
+            Inner::IndexedDb(_) => {
+                let texts = self.texts("load", session, &[place(session)]).await?;
+                parse_loaded(session, &texts)
+            }
+        }
     }
 
     /// Applies `ops` and stores `meta`; a backend with transactions does it atomically.
     pub async fn write(&self, meta: &SessionMeta, ops: &[RecordOp]) -> Result<()> {
-        self.store(meta, ops, false).await
+        match &self.inner {
+            Inner::KeyValue(s) => s.write(meta, ops).await,
+            Inner::IndexedDb(_) => self.store(meta, ops, false).await,
+        }
     }
 
     /// Replaces the whole session with `ops` (an import): on failure the session is as it
     /// was before, with nothing of the new records in it.
     pub async fn replace(&self, meta: &SessionMeta, ops: &[RecordOp]) -> Result<()> {
-        self.store(meta, ops, true).await
+        match &self.inner {
+            Inner::KeyValue(s) => s.replace(meta, ops).await,
+            Inner::IndexedDb(_) => self.store(meta, ops, true).await,
+        }
     }
 
     async fn store(&self, meta: &SessionMeta, ops: &[RecordOp], replace: bool) -> Result<()> {
@@ -82,24 +121,34 @@ impl Backend {
     /// Every stored session's bookkeeping, each read on its own: one damaged session does
     /// not hide the others.
     pub async fn metas(&self) -> Result<Vec<Result<SessionMeta>>> {
-        let (prefix, suffix) = layout::META_KEYS;
-        let texts = self
-            .texts("metas", "", &[prefix.into(), suffix.into()])
-            .await?;
-        // IndexedDB answers with session names, the key-value stores with their meta keys.
-        let by_key = self.kind != StorageKind::IndexedDb;
-        Ok(parse_metas(&texts, by_key))
+        match &self.inner {
+            Inner::KeyValue(s) => s.metas().await,
+            Inner::IndexedDb(_) => {
+                let (prefix, suffix) = layout::META_KEYS;
+                let args = [prefix.into(), suffix.into()];
+                let texts = self.texts("metas", "", &args).await?;
+                // IndexedDB answers with session names.
+                Ok(parse_metas(&texts, false))
+            }
+        }
     }
 
     pub async fn delete(&self, session: &str) -> Result<()> {
-        self.call("delete", session, &[place(session)])
-            .await
-            .map(drop)
+        match &self.inner {
+            Inner::KeyValue(s) => s.delete(session).await,
+            Inner::IndexedDb(_) => self
+                .call("delete", session, &[place(session)])
+                .await
+                .map(drop),
+        }
     }
 
-    /// Calls the backend's `method`; a failure is worded by the core.
+    /// Calls the IndexedDB backend's `method`; a failure is worded by the core.
     async fn call(&self, method: &str, session: &str, args: &[JsValue]) -> Result<JsValue> {
-        let answer = run(&self.js, method, args.iter().collect()).await;
+        let Inner::IndexedDb(js) = &self.inner else {
+            return Err(failed(self.kind, session, unavailable_failure()));
+        };
+        let answer = run(js, method, args.iter().collect()).await;
         answer.map_err(|e| failed(self.kind, session, e))
     }
 
@@ -114,6 +163,13 @@ impl Backend {
 /// Where a session's things are, as backends.js takes it (`layout::session_keys`).
 fn place(session: &str) -> JsValue {
     serde_wasm_bindgen::to_value(&layout::session_keys(session)).unwrap_or_default()
+}
+
+/// The failure of a storage this realm does not have.
+fn unavailable_failure() -> JsValue {
+    let o = js_sys::Object::new();
+    let _ = js_sys::Reflect::set(&o, &"step".into(), &"unavailable".into());
+    o.into()
 }
 
 /// A backend's rejection, worded by the core.
@@ -143,6 +199,9 @@ impl crate::session::Storage for Backend {
         Backend::delete(self, session).await
     }
     fn announce_deleted(&self, session: &str) {
-        writer::announce_deleted(self, session);
+        match &self.inner {
+            Inner::KeyValue(s) => s.announce_deleted(session),
+            Inner::IndexedDb(_) => writer::announce_deleted_to_tabs(session),
+        }
     }
 }

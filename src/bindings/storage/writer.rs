@@ -51,9 +51,11 @@ fn channel_of(session: &str) -> Option<web_sys::BroadcastChannel> {
 
 /// Tells every tab that has `session` open (this one included) that it was deleted.
 pub fn announce_deleted(backend: &Backend, session: &str) {
-    if backend.kind() == super::StorageKind::Memory {
-        return;
-    }
+    crate::session::Storage::announce_deleted(backend, session);
+}
+
+/// Posts the deletion of `session` on its channel between tabs.
+pub fn announce_deleted_to_tabs(session: &str) {
     if let Some(ch) = channel_of(session) {
         let _ = ch.post_message(&JsValue::from_str(DELETED_MESSAGE));
         ch.close();

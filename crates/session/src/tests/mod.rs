@@ -3,6 +3,7 @@
 
 mod delete;
 mod flow;
+mod key_value;
 mod keys;
 mod open;
 mod tools;
