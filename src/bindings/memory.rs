@@ -23,8 +23,6 @@ use wasm_bindgen::prelude::*;
 #[wasm_bindgen]
 pub struct Memory {
     pub(super) core: Rc<RefCell<Core>>,
-    /// `summaryTimeoutMs`.
-    pub(super) summary_timeout_ms: f64,
     /// The stored session, for memories from `Memory.open` / `Memory.import`.
     pub(super) store: Option<Rc<Store>>,
     /// Set when the stored session was written by a newer schema: writes are refused.
@@ -47,7 +45,6 @@ impl Memory {
     pub(super) fn from_parts(core: Core, parsed: ParsedOptions) -> Memory {
         let mut m = Memory {
             core: Rc::new(RefCell::new(core)),
-            summary_timeout_ms: crate::driver::DEFAULT_SUMMARY_TIMEOUT_MS,
             store: None,
             read_only: false,
             hooks: Default::default(),
@@ -69,8 +66,7 @@ impl Memory {
 
     /// The hooks this memory's jobs see: which callbacks it has, its options, read-only.
     pub(super) fn job_hooks(&self) -> crate::driver::Hooks {
-        self.hooks
-            .job_hooks(self.summary_timeout_ms, self.read_only)
+        self.hooks.job_hooks(self.read_only)
     }
 
     pub(super) fn callbacks(&self) -> super::driver::Callbacks {
@@ -103,13 +99,10 @@ impl Memory {
     }
 
     fn apply(&mut self, parsed: ParsedOptions) {
-        self.hooks.apply(&self.core, &parsed.recall);
+        self.hooks.apply(&self.core, &parsed.recall, &parsed.parsed);
         if let Some(r) = parsed.redact {
             self.core.borrow_mut().set_boxed_redactor(r);
             self.changed();
-        }
-        if let Some(t) = parsed.summary_timeout_ms {
-            self.summary_timeout_ms = t;
         }
     }
 }

@@ -19,7 +19,9 @@ const MEMORY_OPTIONS_TS: &str = MemoryOptionsSpec::TS;
 pub struct ParsedOptions {
     pub config: MemoryConfig,
     pub counter: Option<SharedCounter>,
-    pub summary_timeout_ms: Option<f64>,
+    /// The options as the core read them: which hooks were given and their settings
+    /// (`crate::driver::Hooks::apply` lays them over the memory's).
+    pub parsed: MemoryOptions,
     /// `extract`, `embed`, `tools`, `retrieval` (see `recall_hooks`).
     pub recall: super::recall_hooks::RecallOptions,
     /// `redact`: `Some(None)` turns redaction off, `Some(Some(..))` on; `None` leaves it.
@@ -57,9 +59,9 @@ pub fn resolve(js: &JsOptions, parsed: MemoryOptions) -> Result<ParsedOptions, J
     };
     Ok(ParsedOptions {
         counter,
-        summary_timeout_ms: parsed.summary_timeout_ms,
-        recall: super::recall_hooks::parse_options(js, parsed.summarize, parsed.recall)?,
+        recall: super::recall_hooks::parse_options(js, parsed.summarize, parsed.recall.clone())?,
         redact,
-        config: parsed.config,
+        config: parsed.config.clone(),
+        parsed,
     })
 }

@@ -4,8 +4,9 @@
 use super::build_parts::InPageEmbedder as EmbedModel;
 use super::driver::Callbacks;
 use super::option_tree::JsOptions;
-use crate::driver::{Embedder, Hooks, DEFAULT_CALLBACK_TIMEOUT_MS};
+use crate::driver::Hooks;
 use crate::memory::Memory as Core;
+use crate::options::memory::MemoryOptions;
 use crate::options::Handle;
 use js_sys::Function;
 use std::cell::RefCell;
@@ -23,7 +24,7 @@ pub struct RecallOptions {
 }
 
 /// The app's callbacks for recall, kept on the JS side.
-#[derive(Clone)]
+#[derive(Clone, Default)]
 pub struct RecallHooks {
     pub(super) extract: Option<Function>,
     /// The app's `llm(messages, info)`: summaries, facts and episodes when their own hooks
@@ -33,24 +34,8 @@ pub struct RecallHooks {
     /// The in-page model that embeds instead of `embed` (`embedder`).
     pub(super) embedder: Option<Rc<EmbedModel>>,
     pub(super) summarize: Option<Function>,
-    /// Count the memory tools' schemas in every context.
-    pub(super) tools: bool,
-    /// How long `extract`, `embed` and an episode's `summarize` may take per call.
-    pub(super) timeout_ms: f64,
-}
-
-impl Default for RecallHooks {
-    fn default() -> Self {
-        RecallHooks {
-            extract: None,
-            llm: None,
-            embed: None,
-            embedder: None,
-            summarize: None,
-            tools: false,
-            timeout_ms: DEFAULT_CALLBACK_TIMEOUT_MS,
-        }
-    }
+    /// Which hooks there are and their settings, as the core lays options over them.
+    settings: Hooks,
 }
 
 /// Finds the callbacks and the `EmbedModel` the core read from the Memory options.
@@ -74,20 +59,10 @@ pub fn parse_options(
 
 impl RecallHooks {
     /// What the core's jobs are told: which hooks exist and how long each may take.
-    pub fn job_hooks(&self, summary_timeout_ms: f64, read_only: bool) -> Hooks {
+    pub fn job_hooks(&self, read_only: bool) -> Hooks {
         Hooks {
-            summarize: self.summarize.is_some(),
-            extract: self.extract.is_some(),
-            llm: self.llm.is_some(),
-            embed: match (&self.embedder, &self.embed) {
-                (Some(_), _) => Some(Embedder::InPage),
-                (None, Some(_)) => Some(Embedder::Callback),
-                (None, None) => None,
-            },
-            tools: self.tools,
-            callback_timeout_ms: self.timeout_ms,
-            summary_timeout_ms,
             read_only,
+            ..self.settings
         }
     }
 
@@ -102,7 +77,9 @@ impl RecallHooks {
         }
     }
 
-    pub fn apply(&mut self, core: &RefCell<Core>, o: &RecallOptions) {
+    /// Keeps the functions given; the core decides what they change (`Hooks::apply`).
+    pub fn apply(&mut self, core: &RefCell<Core>, o: &RecallOptions, parsed: &MemoryOptions) {
+        self.settings.apply(parsed);
         if o.extract.is_some() {
             self.extract = o.extract.clone();
         }
@@ -112,14 +89,8 @@ impl RecallHooks {
         if o.llm.is_some() {
             self.llm = o.llm.clone();
         }
-        if let Some(t) = o.parsed.tools {
-            self.tools = t;
-        }
-        if let Some(t) = o.parsed.callback_timeout_ms {
-            self.timeout_ms = t;
-        }
         if o.parsed.gives_embedding() {
-            // The one given last embeds: a callback replaces a model and the other way round.
+            // Both: the one given (a callback replaces a model and the other way round).
             self.embed = o.embed.clone();
             self.embedder = o.embedder.clone();
         }

@@ -279,3 +279,45 @@ fn without_hooks_nothing_is_asked_and_asking_is_refused() {
     let backlog = EmbedJob::backlog(&mut m, &h, 0);
     assert_eq!(backlog.err().unwrap().code, ErrorCode::InvalidOption);
 }
+
+#[test]
+fn options_lay_hooks_over_hooks_and_the_embedder_given_last_embeds() {
+    use crate::options::memory::MemoryOptions;
+    use crate::options::value::Handle;
+    use crate::options::value::{from_json, with};
+    use crate::options::{BuildParts, OptValue};
+    let parse =
+        |v: OptValue| MemoryOptions::parse(&v, &MemoryConfig::default(), BuildParts::ALL).unwrap();
+    let mut h = Hooks::default();
+    h.apply(&parse(with(
+        serde_json::json!({ "summaryTimeoutMs": 5 }),
+        "summarize",
+        OptValue::Function(Handle(9)),
+    )));
+    assert!(h.summarize && !h.llm && h.embed.is_none());
+    assert_eq!(h.summary_timeout_ms, 5.0);
+    h.apply(&parse(with(
+        serde_json::json!({ "callbackTimeoutMs": 7 }),
+        "embed",
+        OptValue::Function(Handle(9)),
+    )));
+    assert_eq!(h.embed, Some(Embedder::Callback));
+    assert_eq!(
+        (h.summary_timeout_ms, h.callback_timeout_ms),
+        (5.0, 7.0),
+        "absent keys keep theirs"
+    );
+    h.apply(&parse(from_json(serde_json::json!({ "embedder": {} }))));
+    assert_eq!(h.embed, Some(Embedder::InPage));
+    h.apply(&parse(with(
+        serde_json::json!({}),
+        "embed",
+        OptValue::Function(Handle(9)),
+    )));
+    assert_eq!(
+        h.embed,
+        Some(Embedder::Callback),
+        "the one given last embeds"
+    );
+    assert!(h.summarize, "a hook is kept until replaced");
+}
