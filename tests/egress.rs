@@ -3,6 +3,7 @@
 //! prompt), budgets hold on the redacted text, and replies are restored to the real values.
 #![cfg(not(target_arch = "wasm32"))]
 
+use llm_memory::driver::summarize_now;
 use llm_memory::history::{FunctionCall, ToolCall};
 use llm_memory::redact::{Redactor, RedactorConfig};
 use llm_memory::store::RecordOp;
@@ -104,12 +105,11 @@ fn nothing_sent_holds_a_value_under_any_strategy() {
     ] {
         let mut m = memory(strategy);
         fill(&mut m);
-        if let Some(req) = m.begin_summary() {
+        summarize_now(&mut m, 99.0, |req| {
             assert_clean(&req.prompt);
             assert!(req.prompt.contains("[EMAIL_2]"));
-            m.complete_summary(req.request_id, "User shared [EMAIL_1] and a card.", 99.0)
-                .unwrap();
-        }
+            "User shared [EMAIL_1] and a card.".to_string()
+        });
         let built = m.context(None).unwrap();
         let sent = serde_json::to_string(&built.messages).unwrap();
         assert_clean(&sent);
@@ -142,9 +142,11 @@ fn a_summary_holding_real_values_is_redacted_when_sent() {
     // or a summary written before redaction was turned on); the summary goes out redacted.
     let mut m = memory(Strategy::Summary);
     fill(&mut m);
-    let req = m.begin_summary().expect("a summary is due");
     let summary = format!("User shared {} and the card {}.", VALUES[0], VALUES[2]);
-    m.complete_summary(req.request_id, &summary, 99.0).unwrap();
+    assert!(
+        summarize_now(&mut m, 99.0, |_| summary.clone()),
+        "a summary is due"
+    );
     let built = m.context(None).unwrap();
     let sent = serde_json::to_string(&built.messages).unwrap();
     assert_clean(&sent);
@@ -170,9 +172,11 @@ fn the_next_summary_prompt_gets_the_previous_summary_redacted() {
     // a summary holding real values must not carry them there.
     let mut m = memory(Strategy::Summary);
     fill(&mut m);
-    let req = m.begin_summary().expect("a summary is due");
     let summary = format!("User shared {} and the card {}.", VALUES[0], VALUES[2]);
-    m.complete_summary(req.request_id, &summary, 99.0).unwrap();
+    assert!(
+        summarize_now(&mut m, 99.0, |_| summary.clone()),
+        "a summary is due"
+    );
     for i in 0..8 {
         m.add(
             Role::User,
@@ -182,10 +186,13 @@ fn the_next_summary_prompt_gets_the_previous_summary_redacted() {
         )
         .unwrap();
     }
-    let next = m.begin_summary().expect("a second summary is due");
-    assert!(next.previous_summary.is_some());
-    assert_clean(&next.prompt);
-    assert_clean(next.previous_summary.as_deref().unwrap());
+    let due = summarize_now(&mut m, 120.0, |next| {
+        assert!(next.previous_summary.is_some());
+        assert_clean(&next.prompt);
+        assert_clean(next.previous_summary.as_deref().unwrap());
+        "And more turns.".to_string()
+    });
+    assert!(due, "a second summary is due");
 }
 
 #[test]
@@ -251,9 +258,8 @@ fn a_placeholder_the_user_typed_comes_back_as_typed() {
         )
         .unwrap();
     }
-    let req = m.begin_summary().expect("a summary is due");
-    m.complete_summary(req.request_id, "User mailed [EMAIL_2].", 9.0)
-        .unwrap();
+    let due = summarize_now(&mut m, 9.0, |_| "User mailed [EMAIL_2].".to_string());
+    assert!(due, "a summary is due");
     let built = m.context(None).unwrap();
     let summary = built
         .messages

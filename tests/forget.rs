@@ -5,6 +5,7 @@
 //! still holds them; vault numbering only grows, a reload and another tab agree, and stored
 //! embeddings of a forgotten turn are rewritten away.
 
+use llm_memory::driver::summarize_now;
 use llm_memory::memory::{ExtractAnswer, ForgetOptions};
 use llm_memory::redact::{Redactor, RedactorConfig};
 use llm_memory::store::RecordOp;
@@ -218,13 +219,9 @@ fn an_episode_and_a_summary_holding_the_words_go_with_the_turn() {
         )
         .unwrap();
     }
-    let request = m.begin_summary().expect("the history is over the budget");
-    m.complete_summary(
-        request.request_id,
-        &format!("{NAME} ({EMAIL}) asked about gardens."),
-        50.0,
-    )
-    .unwrap();
+    let summary = format!("{NAME} ({EMAIL}) asked about gardens.");
+    let due = summarize_now(&mut m, 50.0, |_| summary.clone());
+    assert!(due, "the history is over the budget");
     let episode = m.begin_episode().expect("turns to cover");
     m.complete_episode(
         episode.request_id,

@@ -2,6 +2,7 @@
 //! its records to the same state, and merges another tab's records in storage order.
 #![cfg(not(target_arch = "wasm32"))]
 
+use llm_memory::driver::summarize_now;
 use llm_memory::store::records::compact;
 use llm_memory::store::{parse_document, Record, RecordOp, SessionDocument, SessionMeta};
 use llm_memory::{ApproximateCounter, Memory, MemoryConfig, NewEntry, Role, Strategy};
@@ -49,9 +50,7 @@ fn emits_one_put_per_change_and_reloads_to_the_same_state() {
     let ops = m.take_changes();
     assert_eq!(ops.len(), 10);
     assert!(puts(&ops).iter().all(|(k, _)| k == "entry"));
-    let req = m.begin_summary().unwrap();
-    m.complete_summary(req.request_id, "they talked", 2000.0)
-        .unwrap();
+    assert!(summarize_now(&mut m, 2000.0, |_| "they talked".to_string()));
     m.pin("likes tea").unwrap();
     let ops = m.take_changes();
     assert_eq!(

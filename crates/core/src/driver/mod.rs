@@ -18,7 +18,7 @@ pub use context::{ContextAsk, ContextJob};
 pub use embed::EmbedJob;
 pub use episode::EpisodeJob;
 pub use extract::ExtractJob;
-pub use summary::settle_late;
+pub use summary::{settle_late, summarize_now};
 
 use crate::history::Entry;
 use crate::llm::LlmRequest;

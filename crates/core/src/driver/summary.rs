@@ -124,3 +124,29 @@ fn complete(mem: &mut Memory, id: u64, text: &str, now: f64) {
         mem.fail_summary(id, &e.message);
     }
 }
+
+/// Writes the summary due now, if one is, with `write` as the app's `summarize`, on this
+/// thread: a context turn's whole summary protocol for native callers (a server, a bench, a
+/// test), where the JS face runs `SummaryJob` with the app's callback. Returns whether one was
+/// due; what became of it (used, or refused and noted) reads as a context turn's would.
+pub fn summarize_now(
+    mem: &mut Memory,
+    now: f64,
+    mut write: impl FnMut(&SummaryRequest) -> String,
+) -> bool {
+    let hooks = Hooks {
+        summarize: true,
+        ..Hooks::default()
+    };
+    let Some(mut job) = SummaryJob::begin(mem, &hooks) else {
+        return false;
+    };
+    while let Some(call) = job.next(mem, now) {
+        let answer = match &call.args {
+            CallArgs::Summary(request) => Answer::Text(write(request)),
+            _ => Answer::Failed("only summarize is asked".to_string()),
+        };
+        job.answer(mem, answer, now);
+    }
+    true
+}

@@ -38,7 +38,7 @@ impl Memory {
     /// Whether a summary should be written now; if so, returns what to ask the summarizer.
     /// At most one request is outstanding; it is answered with `complete_summary` or
     /// `fail_summary`.
-    pub fn begin_summary(&mut self) -> Option<SummaryRequest> {
+    pub(crate) fn begin_summary(&mut self) -> Option<SummaryRequest> {
         if self.config.strategy != Strategy::Summary || self.pending.is_some() {
             return None;
         }
@@ -88,7 +88,12 @@ impl Memory {
     /// Records the summarizer's answer to `request_id`: the outstanding request, or one that
     /// timed out (`summary_timed_out`) whose answer came late. A late answer is used from the next
     /// turn on, unless a newer summary already covers as much.
-    pub fn complete_summary(&mut self, request_id: u64, text: &str, now: f64) -> Result<String> {
+    pub(crate) fn complete_summary(
+        &mut self,
+        request_id: u64,
+        text: &str,
+        now: f64,
+    ) -> Result<String> {
         let pending = match self.pending.take_if(|p| p.request_id == request_id) {
             Some(p) => p,
             None => {
@@ -164,7 +169,7 @@ impl Memory {
     /// nothing usable): the turns stay and trimming takes over. A failure of a request given
     /// up on (`summary_timed_out`), or unknown, only forgets it: it was reported when it was
     /// given up on, and a newer summary may have landed since.
-    pub fn fail_summary(&mut self, request_id: u64, reason: &str) {
+    pub(crate) fn fail_summary(&mut self, request_id: u64, reason: &str) {
         if self
             .pending
             .take_if(|p| p.request_id == request_id)
@@ -180,7 +185,7 @@ impl Memory {
     /// longer blocks the next request (a summarizer that never settles would otherwise turn
     /// summarization off for good), but its answer may still come and is then used from the
     /// next turn on, so it is kept as late.
-    pub fn summary_timed_out(&mut self, request_id: u64) {
+    pub(crate) fn summary_timed_out(&mut self, request_id: u64) {
         if let Some(p) = self.pending.take_if(|p| p.request_id == request_id) {
             if self.late.len() == MAX_LATE {
                 self.late.remove(0);
@@ -195,7 +200,8 @@ impl Memory {
         self.pending.is_some() || self.late.iter().any(|p| self.extends_coverage(p))
     }
 
-    pub fn summary_pending(&self) -> bool {
+    #[cfg(test)]
+    pub(crate) fn summary_pending(&self) -> bool {
         self.pending.is_some()
     }
 
@@ -221,3 +227,10 @@ impl Memory {
         self.late.retain(|p| !covers(p));
     }
 }
+
+#[cfg(test)]
+#[path = "summary_requests_tests.rs"]
+mod requests_tests;
+#[cfg(test)]
+#[path = "summary_safety_tests.rs"]
+mod safety_tests;

@@ -3,8 +3,11 @@
 //! turns it is too long to replace.
 #![cfg(not(target_arch = "wasm32"))]
 
-use llm_memory::store::RecordOp;
-use llm_memory::{ApproximateCounter, Memory, MemoryConfig, NewEntry, Role, Strategy};
+use crate::context::Strategy;
+use crate::history::{NewEntry, Role};
+use crate::memory::{Memory, MemoryConfig};
+use crate::store::RecordOp;
+use crate::tokens::ApproximateCounter;
 use std::sync::Arc;
 
 fn memory() -> Memory {

@@ -5,7 +5,10 @@
 //! later is used from the next turn on, unless a newer summary already covers more or an entry
 //! it covered was forgotten. A summarizer that throws is a failure, reported as such.
 
-use llm_memory::{ApproximateCounter, Memory, MemoryConfig, NewEntry, Role, Strategy};
+use crate::context::Strategy;
+use crate::history::{NewEntry, Role};
+use crate::memory::{Memory, MemoryConfig};
+use crate::tokens::ApproximateCounter;
 use std::sync::Arc;
 
 fn memory() -> Memory {
