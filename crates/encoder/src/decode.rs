@@ -477,7 +477,8 @@ impl Building {
 
 /// Widens `start..end` over letters joined to it by a hyphen or an apostrophe (the tokenizer
 /// splits `maria-josé` and `o'brien` into words the model may tag apart), but not over a
-/// possessive `'s`.
+/// possessive `'s`; and forward over a period between letters, an abbreviation's inside
+/// (`M.a`, Spanish for María: "José M." would end inside the word).
 fn whole_words(text: &str, start: usize, end: usize) -> (usize, usize) {
     let joiner = |c: char| matches!(c, '-' | '\'' | '’');
     let letters = |s: &str| {
@@ -489,7 +490,11 @@ fn whole_words(text: &str, start: usize, end: usize) -> (usize, usize) {
     loop {
         let rest = &text[end..];
         let mut chars = rest.chars();
-        let Some(j) = chars.next().filter(|&c| joiner(c)) else {
+        let after_letter = text[..end]
+            .chars()
+            .next_back()
+            .is_some_and(char::is_alphabetic);
+        let Some(j) = (chars.next()).filter(|&c| joiner(c) || (c == '.' && after_letter)) else {
             break;
         };
         let after = &rest[j.len_utf8()..];

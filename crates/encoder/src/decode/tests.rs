@@ -367,6 +367,22 @@ fn words_joined_by_hyphens_stay_whole_but_possessives_do_not() {
 }
 
 #[test]
+fn an_abbreviation_inside_a_name_stays_whole_and_an_initial_keeps_its_period() {
+    let text = "Médico: José M.a Gómez";
+    let tags = auto(
+        text,
+        &[("José", "B-GIVEN_NAME", 0.9), ("M", "I-GIVEN_NAME", 0.9)],
+    );
+    assert_eq!(spans(text, &tags), [(Meaning::Person, "José M.a".into())]);
+    let text = "ask Harold B. Smith";
+    let tags = auto(
+        text,
+        &[("Harold", "B-GIVEN_NAME", 0.9), ("B", "I-GIVEN_NAME", 0.9)],
+    );
+    assert_eq!(spans(text, &tags), [(Meaning::Person, "Harold B.".into())]);
+}
+
+#[test]
 fn names_do_not_join_across_lines_or_other_words() {
     let text = "maria\ngonzalez and maria or gonzalez";
     let tags = auto(
