@@ -4,6 +4,7 @@
 //! corrections win over stale values; episodes and facts join; tool schemas count.
 
 use llm_memory::context::report::{EntryStatus, Reason, SectionKind};
+use llm_memory::driver::EmbedJob;
 use llm_memory::memory::ContextExtras;
 use llm_memory::{ApproximateCounter, Memory, MemoryConfig, NewEntry, Role, Strategy};
 use std::sync::Arc;
@@ -528,12 +529,9 @@ fn the_embedder_never_costs_the_best_match_by_words() {
                     vec![0.3, 0.3]
                 }
             };
-            let mut round = m.context_embedding(None).unwrap();
-            while let Some(req) = m.next_embedding(&mut round) {
-                let out = req.texts.iter().map(|t| axis(t)).collect();
-                m.answer_embedding(&mut round, req, Ok(out));
-            }
-            extras.query_vector = round.finish().0;
+            let mut job = EmbedJob::context(&mut m, &EmbedJob::native_hooks(), None);
+            job.run_with(&mut m, |texts| texts.iter().map(|t| axis(t)).collect());
+            extras.query_vector = job.finish().0;
         }
         let built = m.context_with(None, &extras).unwrap();
         built

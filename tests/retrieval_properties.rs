@@ -5,6 +5,7 @@
 //! hit it is a neighbour of.
 
 use llm_memory::context::report::EntryStatus;
+use llm_memory::driver::EmbedJob;
 use llm_memory::memory::ContextExtras;
 use llm_memory::recall::RecallQuery;
 use llm_memory::tokens::fnv1a;
@@ -98,12 +99,9 @@ fn run(c: &Chat, vectors: bool) -> (Memory, BuiltContext) {
         .unwrap();
     let mut extras = ContextExtras::default();
     if vectors {
-        let mut round = m.context_embedding(None).unwrap();
-        while let Some(req) = m.next_embedding(&mut round) {
-            let out = req.texts.iter().map(|t| vector(t)).collect();
-            m.answer_embedding(&mut round, req, Ok(out));
-        }
-        extras.query_vector = round.finish().0;
+        let mut job = EmbedJob::context(&mut m, &EmbedJob::native_hooks(), None);
+        job.run_with(&mut m, |texts| texts.iter().map(|t| vector(t)).collect());
+        extras.query_vector = job.finish().0;
         assert!(extras.query_vector.is_some());
     }
     let built = m.context_with(None, &extras).unwrap();

@@ -22,6 +22,7 @@ mod vectors;
 
 use data::{Conversation, Question};
 use llm_memory::context::report::EntryStatus;
+use llm_memory::driver::EmbedJob;
 use llm_memory::memory::ContextExtras;
 use llm_memory::ner::EmbedModel;
 use llm_memory::time::format_date;
@@ -154,17 +155,10 @@ fn memory(strategy: Strategy, budget: usize, counter: &Arc<HfTokenizer>, embed: 
     m
 }
 
-/// Runs every pending embedding of `round` from the cache.
-fn drain(
-    m: &mut Memory,
-    mut round: llm_memory::memory::EmbedRound,
-    v: &vectors::Vectors,
-) -> Option<Vec<f32>> {
-    while let Some(req) = m.next_embedding(&mut round) {
-        let out = req.texts.iter().map(|t| v.get(t)).collect();
-        m.answer_embedding(&mut round, req, Ok(out));
-    }
-    round.finish().0
+/// Runs every embedding `job` asks for from the cache; the query's vector, if it had one.
+fn drain(m: &mut Memory, mut job: EmbedJob, v: &vectors::Vectors) -> Option<Vec<f32>> {
+    job.run_with(m, |texts| texts.iter().map(|t| v.get(t)).collect());
+    job.finish().0
 }
 
 /// What one method sent on one conversation at one budget.
@@ -210,10 +204,12 @@ fn ours(
     let mut send = |m: &mut Memory| -> (HashSet<String>, Vec<Excerpt>) {
         let mut extras = ContextExtras::default();
         if let Some(v) = v {
-            let backlog = m.embed_backlog(usize::MAX);
+            let hooks = EmbedJob::native_hooks();
+            let backlog = EmbedJob::backlog(m, &hooks, usize::MAX).expect("a limit");
             drain(m, backlog, v);
-            let round = m.context_embedding(None).expect("retrieval searches");
-            extras.query_vector = drain(m, round, v);
+            let query = EmbedJob::context(m, &hooks, None);
+            extras.query_vector = drain(m, query, v);
+            assert!(extras.query_vector.is_some(), "retrieval searches");
         }
         // A message longer than the budget cannot be sent at all (a coded error, as in an
         // app): nothing of the past goes with it.

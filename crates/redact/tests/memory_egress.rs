@@ -1,5 +1,6 @@
 //! The memory's requests to the app's callbacks with a redactor: only redacted text leaves.
 
+use llm_memory_core::driver::EmbedJob;
 use llm_memory_core::memory::{Memory, MemoryConfig};
 use llm_memory_core::recall::facts::NewFact;
 use llm_memory_core::{ApproximateCounter, NewEntry, Role, Strategy};
@@ -35,13 +36,14 @@ fn texts_leave_redacted_and_are_stored_by_their_own_text() {
         1.0,
     )
     .unwrap();
-    let mut round = m.begin_embedding("is riley@example.com known?");
-    let first = m.next_embedding(&mut round).unwrap();
-    assert_eq!(first.texts, ["mail me at [EMAIL_1]"]);
-    let answer = Ok(vectors(&first.texts));
-    m.answer_embedding(&mut round, first, answer);
-    let query = m.next_embedding(&mut round).unwrap();
-    assert_eq!(query.texts, ["is [EMAIL_1] known?"]);
+    let question = "is riley@example.com known?";
+    let mut job = EmbedJob::search(&mut m, &EmbedJob::native_hooks(), question);
+    let mut asked = Vec::new();
+    job.run_with(&mut m, |texts| {
+        asked.push(texts.to_vec());
+        vectors(texts)
+    });
+    assert_eq!(asked, [["mail me at [EMAIL_1]"], ["is [EMAIL_1] known?"]]);
 }
 
 #[test]

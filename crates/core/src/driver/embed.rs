@@ -79,6 +79,34 @@ impl EmbedJob {
     }
 }
 
+impl EmbedJob {
+    /// The hooks of a native caller that embeds with a function (`run_with`): every waiting
+    /// item is embedded, as with an awaited `embed` callback.
+    pub fn native_hooks() -> Hooks {
+        Hooks {
+            embed: Some(Embedder::Callback),
+            ..Hooks::default()
+        }
+    }
+
+    /// Runs the job on this thread with `embed` answering each call (one vector per text):
+    /// what the JS face does with the app's `embed`, for native apps, benches and tests. Then
+    /// `finish` (or `finish_backlog`) as usual.
+    pub fn run_with(
+        &mut self,
+        mem: &mut Memory,
+        mut embed: impl FnMut(&[String]) -> Vec<Vec<f32>>,
+    ) {
+        while let Some(call) = self.next(mem, 0.0) {
+            let answer = match &call.args {
+                CallArgs::Texts(texts) => Answer::Vectors(embed(texts)),
+                _ => Answer::Failed("only embed is asked".to_string()),
+            };
+            self.answer(mem, answer, 0.0);
+        }
+    }
+}
+
 /// Waiting items a search embeds before it runs.
 fn per_search(by: Embedder) -> Option<usize> {
     match by {

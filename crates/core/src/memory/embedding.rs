@@ -64,7 +64,7 @@ impl EmbedRound {
 impl Memory {
     /// The embedding round of a search for `query` (`recall`, `recallEpisodes`). Brings the
     /// index up to date first. A blank query embeds only the waiting items.
-    pub fn begin_embedding(&mut self, query: &str) -> EmbedRound {
+    pub(crate) fn begin_embedding(&mut self, query: &str) -> EmbedRound {
         self.sync_recall();
         EmbedRound {
             query: (!query.trim().is_empty()).then(|| query.to_string()),
@@ -74,7 +74,7 @@ impl Memory {
 
     /// The embedding round of a context: only strategy "retrieval" searches, for `query` or
     /// else the newest user message.
-    pub fn context_embedding(&mut self, query: Option<&str>) -> Option<EmbedRound> {
+    pub(crate) fn context_embedding(&mut self, query: Option<&str>) -> Option<EmbedRound> {
         if self.config.strategy != Strategy::Retrieval {
             return None;
         }
@@ -88,12 +88,12 @@ impl Memory {
     /// A round with no query that embeds up to `limit` waiting items: the work an app does in
     /// idle time (a Worker, `requestIdleCallback`) so that searches find every item by meaning
     /// without embedding the history themselves.
-    pub fn embed_backlog(&mut self, limit: usize) -> EmbedRound {
+    pub(crate) fn embed_backlog(&mut self, limit: usize) -> EmbedRound {
         self.begin_embedding("").limit_items(Some(limit))
     }
 
     /// The next call the round needs, or `None` when it is done.
-    pub fn next_embedding(&self, round: &mut EmbedRound) -> Option<EmbedRequest> {
+    pub(crate) fn next_embedding(&self, round: &mut EmbedRound) -> Option<EmbedRequest> {
         if round.stopped {
             return None;
         }
@@ -114,7 +114,7 @@ impl Memory {
     }
 
     /// Records the answer to `request` (one vector per text, or why the call failed).
-    pub fn answer_embedding(
+    pub(crate) fn answer_embedding(
         &mut self,
         round: &mut EmbedRound,
         request: EmbedRequest,
