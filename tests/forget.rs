@@ -5,8 +5,8 @@
 //! still holds them; vault numbering only grows, a reload and another tab agree, and stored
 //! embeddings of a forgotten turn are rewritten away.
 
-use llm_memory::driver::summarize_now;
-use llm_memory::memory::{ExtractAnswer, ForgetOptions};
+use llm_memory::driver::{run_native, summarize_now, Answer, EpisodeJob, ExtractJob, Hooks};
+use llm_memory::memory::ForgetOptions;
 use llm_memory::redact::{Redactor, RedactorConfig};
 use llm_memory::store::RecordOp;
 use llm_memory::{ApproximateCounter, Memory, MemoryConfig, NewEntry, Role, Strategy};
@@ -171,9 +171,13 @@ fn facts_extracted_from_a_turn_go_with_it_unless_kept() {
     for keep_derived in [false, true] {
         let mut m = memory(Strategy::Tokens);
         let id = plant(&mut m, 1.0);
-        let request = m.begin_extraction().expect("an exchange to extract from");
+        let hooks = Hooks {
+            extract: true,
+            ..Hooks::default()
+        };
+        let mut job = ExtractJob::begin(&m, &hooks).expect("an exchange to extract from");
         let ops = format!(r#"[{{"op":"add","text":"The user's e-mail is {EMAIL}"}}]"#);
-        m.finish_extraction(&request, ExtractAnswer::Json(&ops), 3.0);
+        run_native(&mut job, &mut m, 3.0, |_| Answer::Json(ops.clone()));
         let fact = m.facts()[0].clone();
         assert!(fact.from.contains(&id), "{fact:?}");
         let remembered = m
@@ -222,13 +226,8 @@ fn an_episode_and_a_summary_holding_the_words_go_with_the_turn() {
     let summary = format!("{NAME} ({EMAIL}) asked about gardens.");
     let due = summarize_now(&mut m, 50.0, |_| summary.clone());
     assert!(due, "the history is over the budget");
-    let episode = m.begin_episode().expect("turns to cover");
-    m.complete_episode(
-        episode.request_id,
-        &format!(r#"{{"summary":"{NAME} called from {PHONE}"}}"#),
-        51.0,
-    )
-    .unwrap();
+    let episode = format!(r#"{{"summary":"{NAME} called from {PHONE}"}}"#);
+    record_episode(&mut m, &episode, 51.0);
     assert!(stored(&m).contains(NAME));
     let receipt = m.forget(&id).unwrap();
     assert_eq!(receipt.removed.summaries.len(), 1, "{receipt:?}");
@@ -284,4 +283,17 @@ fn a_forgotten_turns_stored_embedding_is_rewritten_away() {
     let vectors: Vec<Vec<f32>> = items.iter().map(|_| vec![0.5, 0.5]).collect();
     m.set_embeddings(&items, &texts, &vectors).unwrap();
     assert!(!ids_stored(&m).contains(&id));
+}
+
+/// Records an episode the app's `summarize` answers with `json`.
+fn record_episode(m: &mut Memory, json: &str, now: f64) -> llm_memory::recall::episodes::Episode {
+    let hooks = Hooks {
+        summarize: true,
+        ..Hooks::default()
+    };
+    let mut job = EpisodeJob::begin(m, &hooks)
+        .unwrap()
+        .expect("turns to cover");
+    run_native(&mut job, m, now, |_| Answer::Text(json.to_string()));
+    job.finish().unwrap()
 }

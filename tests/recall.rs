@@ -4,7 +4,7 @@
 //! corrections win over stale values; episodes and facts join; tool schemas count.
 
 use llm_memory::context::report::{EntryStatus, Reason, SectionKind};
-use llm_memory::driver::EmbedJob;
+use llm_memory::driver::{run_native, Answer, EmbedJob, EpisodeJob, Hooks};
 use llm_memory::memory::ContextExtras;
 use llm_memory::{ApproximateCounter, Memory, MemoryConfig, NewEntry, Role, Strategy};
 use std::sync::Arc;
@@ -158,10 +158,11 @@ fn episodes_join_and_tools_count() {
         )],
         0,
     );
-    let req = m.begin_episode().unwrap();
-    let ep = m
-        .complete_episode(req.request_id, r#"{"summary":"Planned a Kyoto trip","actions":["booked ryokan in Gion"],"outcome":"done","importance":0.8}"#, 2.0 * MINUTE)
-        .unwrap();
+    let ep = record_episode(
+        &mut m,
+        r#"{"summary":"Planned a Kyoto trip","actions":["booked ryokan in Gion"],"outcome":"done","importance":0.8}"#,
+        2.0 * MINUTE,
+    );
     filler(&mut m, 60, 3);
     m.add(
         Role::User,
@@ -230,9 +231,7 @@ fn facts_and_episodes_survive_a_reload_and_reach_other_tabs() {
         .unwrap();
     m.remember("Team offsite is in Porto", Default::default(), 2.0)
         .unwrap();
-    let req = m.begin_episode().unwrap();
-    m.complete_episode(req.request_id, r#"{"summary":"Planned the offsite"}"#, 3.0)
-        .unwrap();
+    record_episode(&mut m, r#"{"summary":"Planned the offsite"}"#, 3.0);
     let ops = m.take_changes();
     assert!(ops
         .iter()
@@ -545,4 +544,17 @@ fn the_embedder_never_costs_the_best_match_by_words() {
         }
     }
     assert!(run(false, 120), "words alone send the rare-word turn");
+}
+
+/// Records an episode the app's `summarize` answers with `json`.
+fn record_episode(m: &mut Memory, json: &str, now: f64) -> llm_memory::recall::episodes::Episode {
+    let hooks = Hooks {
+        summarize: true,
+        ..Hooks::default()
+    };
+    let mut job = EpisodeJob::begin(m, &hooks)
+        .unwrap()
+        .expect("turns to cover");
+    run_native(&mut job, m, now, |_| Answer::Text(json.to_string()));
+    job.finish().unwrap()
 }

@@ -1,6 +1,6 @@
 //! The memory's requests to the app's callbacks with a redactor: only redacted text leaves.
 
-use llm_memory_core::driver::EmbedJob;
+use llm_memory_core::driver::{run_native, Answer, CallArgs, EmbedJob, ExtractJob, Hooks};
 use llm_memory_core::memory::{Memory, MemoryConfig};
 use llm_memory_core::recall::facts::NewFact;
 use llm_memory_core::{ApproximateCounter, NewEntry, Role, Strategy};
@@ -64,9 +64,19 @@ fn requests_carry_redacted_text_only() {
     .unwrap();
     m.add(Role::Assistant, "Sure", NewEntry::default(), 2.0)
         .unwrap();
-    let request = m.begin_extraction().unwrap();
-    let x = m.extraction_exchange(&request);
-    let body = serde_json::to_string(&x.request().messages).unwrap();
+    let hooks = Hooks {
+        llm: true,
+        ..Hooks::default()
+    };
+    let mut job = ExtractJob::begin(&m, &hooks).unwrap();
+    let mut body = String::new();
+    run_native(&mut job, &mut m, 3.0, |call| {
+        if let CallArgs::Llm(request) = &call.args {
+            body = serde_json::to_string(&request.messages).unwrap();
+        }
+        Answer::Text("[]".to_string())
+    });
+    assert!(body.contains("Sure"), "the exchange was sent: {body}");
     for secret in ["ana.silva@example.com", "555 0133"] {
         assert!(!body.contains(secret), "{secret} in {body}");
     }

@@ -66,6 +66,20 @@ impl Default for Hooks {
     }
 }
 
+/// Runs `job` to its end on this thread at `now`, with `answer` making each call: what the JS
+/// face does with the app's callbacks, for native apps, benches and tests.
+pub fn run_native(
+    job: &mut dyn Job,
+    mem: &mut Memory,
+    now: f64,
+    mut answer: impl FnMut(&Call) -> Answer,
+) {
+    while let Some(call) = job.next(mem, now) {
+        let answered = answer(&call);
+        job.answer(mem, answered, now);
+    }
+}
+
 impl Hooks {
     /// Lays the hooks and settings of `o` (the Memory options, or a `configure` call) over
     /// these: a hook given replaces the one held, an absent key keeps it. Of `embed` and

@@ -49,7 +49,7 @@ pub struct ExtractOutcome {
 
 impl Memory {
     /// What to ask `extract` now, or `None` when no completed exchange is unseen.
-    pub fn begin_extraction(&self) -> Option<ExtractRequest> {
+    pub(crate) fn begin_extraction(&self) -> Option<ExtractRequest> {
         let turns = self.extraction_turns();
         let upto = turns.last()?.id.clone();
         Some(ExtractRequest { turns, upto })
@@ -57,7 +57,7 @@ impl Memory {
 
     /// Records the hook's answer to `request`: valid operations are applied (bad ones are
     /// skipped with a note each), and the turns count as seen unless the call itself failed.
-    pub fn finish_extraction(
+    pub(crate) fn finish_extraction(
         &mut self,
         request: &ExtractRequest,
         answer: ExtractAnswer<'_>,

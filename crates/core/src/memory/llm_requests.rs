@@ -64,7 +64,7 @@ impl Memory {
 
     /// The `llm` request for a fact extraction (`begin_extraction`): the current facts and the
     /// new turns, both as sent.
-    pub fn extraction_exchange(&self, request: &ExtractRequest) -> ExtractExchange {
+    pub(crate) fn extraction_exchange(&self, request: &ExtractRequest) -> ExtractExchange {
         let current: Vec<_> = self
             .facts()
             .iter()

@@ -378,7 +378,7 @@ impl Memory {
 
     /// Asks for an episode over the turns since the last one (`None`: no new turns).
     /// The summarizer writing it is an LLM call: it sees the turns as sent, redacted.
-    pub fn begin_episode(&mut self) -> Option<EpisodeRequest> {
+    pub(crate) fn begin_episode(&mut self) -> Option<EpisodeRequest> {
         if !self.redacts() {
             return self.recall.episodes.begin(self.history.entries());
         }
@@ -386,7 +386,12 @@ impl Memory {
         self.recall.episodes.begin(&sent)
     }
 
-    pub fn complete_episode(&mut self, request_id: u64, answer: &str, now: f64) -> Result<Episode> {
+    pub(crate) fn complete_episode(
+        &mut self,
+        request_id: u64,
+        answer: &str,
+        now: f64,
+    ) -> Result<Episode> {
         let e = self.recall.episodes.complete(request_id, answer, now)?;
         self.recall.sync_episode(&e.id);
         self.persist_recall(EPISODE_KIND, &e.id);
