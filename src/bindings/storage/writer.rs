@@ -49,11 +49,6 @@ fn channel_of(session: &str) -> Option<web_sys::BroadcastChannel> {
     web_sys::BroadcastChannel::new(&format!("llm-memory/{session}")).ok()
 }
 
-/// Tells every tab that has `session` open (this one included) that it was deleted.
-pub fn announce_deleted(backend: &Backend, session: &str) {
-    crate::session::Storage::announce_deleted(backend, session);
-}
-
 /// Posts the deletion of `session` on its channel between tabs.
 pub fn announce_deleted_to_tabs(session: &str) {
     if let Some(ch) = channel_of(session) {

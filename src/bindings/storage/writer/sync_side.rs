@@ -8,8 +8,8 @@ use crate::store::{Record, RecordOp};
 use std::rc::Rc;
 #[cfg(feature = "sync")]
 use {
-    super::announce_deleted, crate::error::Error, crate::sync::cycle::Local, std::future::Future,
-    std::pin::Pin,
+    crate::error::Error, crate::session::Storage as _, crate::sync::cycle::Local,
+    std::future::Future, std::pin::Pin,
 };
 
 impl Store {
@@ -107,7 +107,7 @@ impl Local for Store {
             let session = store.meta.borrow().session.clone();
             store.writer.borrow_mut().deleted_on_server(&session);
             match store.backend.delete(&session).await {
-                Ok(()) => announce_deleted(&store.backend, &session),
+                Ok(()) => store.backend.announce_deleted(&session),
                 Err(e) => store.report(&e),
             }
         })
