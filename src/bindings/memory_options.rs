@@ -23,7 +23,7 @@ pub struct ParsedOptions {
     /// (`crate::driver::Hooks::apply` lays them over the memory's).
     pub parsed: MemoryOptions,
     /// `extract`, `embed`, `tools`, `retrieval` (see `recall_hooks`).
-    pub recall: super::recall_hooks::RecallOptions,
+    pub recall: super::recall_hooks::HookFunctions,
     /// `redact`: `Some(None)` turns redaction off, `Some(Some(..))` on; `None` leaves it.
     pub redact: Option<Option<Box<dyn crate::memory::Redacting>>>,
 }

@@ -13,14 +13,14 @@ use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
-/// The recall options of `MemoryOptions`: the core's parse, its handles resolved.
-pub struct RecallOptions {
+/// The hooks of `MemoryOptions`: the core's `HookOptions`, its handles resolved to functions.
+pub struct HookFunctions {
     extract: Option<Function>,
     llm: Option<Function>,
     embed: Option<Function>,
     embedder: Option<Rc<EmbedModel>>,
     summarize: Option<Function>,
-    parsed: crate::options::memory::RecallOptions,
+    parsed: crate::options::memory::HookOptions,
 }
 
 /// The app's callbacks for recall, kept on the JS side.
@@ -42,9 +42,9 @@ pub struct RecallHooks {
 pub fn parse_options(
     js: &JsOptions,
     summarize: Option<Handle>,
-    r: crate::options::memory::RecallOptions,
-) -> Result<RecallOptions, JsValue> {
-    Ok(RecallOptions {
+    r: crate::options::memory::HookOptions,
+) -> Result<HookFunctions, JsValue> {
+    Ok(HookFunctions {
         extract: js.function(r.extract),
         llm: js.function(r.llm),
         embed: js.function(r.embed),
@@ -78,7 +78,7 @@ impl RecallHooks {
     }
 
     /// Keeps the functions given; the core decides what they change (`Hooks::apply`).
-    pub fn apply(&mut self, core: &RefCell<Core>, o: &RecallOptions, parsed: &MemoryOptions) {
+    pub fn apply(&mut self, core: &RefCell<Core>, o: &HookFunctions, parsed: &MemoryOptions) {
         self.settings.apply(parsed);
         if o.extract.is_some() {
             self.extract = o.extract.clone();

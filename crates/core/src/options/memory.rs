@@ -142,7 +142,7 @@ pub struct MemoryOptions {
     pub tokenizer: Option<Handle>,
     pub summarize: Option<Handle>,
     pub summary_timeout_ms: Option<f64>,
-    pub recall: RecallOptions,
+    pub recall: HookOptions,
     pub redact: Option<Redact>,
 }
 
@@ -156,9 +156,10 @@ pub enum Redact {
     With(Handle),
 }
 
-/// The recall options of `MemoryOptions`: the hooks as handles, and the retrieval knobs.
+/// The hook and retrieval part of `MemoryOptions` (not `recall()`'s options, which are
+/// `facts::RecallOptions`): the hooks as handles, and the retrieval knobs.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct RecallOptions {
+pub struct HookOptions {
     pub extract: Option<Handle>,
     pub llm: Option<Handle>,
     pub embed: Option<Handle>,
@@ -198,7 +199,7 @@ impl MemoryOptions {
             tokenizer,
             summarize: o.function("summarize")?,
             summary_timeout_ms,
-            recall: RecallOptions::read(o, parts)?,
+            recall: HookOptions::read(o, parts)?,
             redact: read_redact(o, parts)?,
         })
     }
@@ -287,7 +288,7 @@ fn read_redact(o: &Opts, parts: BuildParts) -> Result<Option<Redact>> {
     }
 }
 
-impl RecallOptions {
+impl HookOptions {
     /// Reads `extract`, `llm`, `embed` or `embedder`, `tools`, `callbackTimeoutMs` and
     /// `retrieval: { ... }`.
     fn read(o: &Opts, parts: BuildParts) -> Result<Self> {
@@ -316,7 +317,7 @@ impl RecallOptions {
             ));
         }
         let unit = |key| Ok::<_, Error>(r.unit(key)?.map(|x| x as f32));
-        Ok(RecallOptions {
+        Ok(HookOptions {
             extract: o.function("extract")?,
             llm: o.function("llm")?,
             embed,

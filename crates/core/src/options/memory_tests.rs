@@ -81,7 +81,7 @@ fn absent_undefined_and_null_keep_the_base() {
     ] {
         let o = MemoryOptions::parse(&v, &base, BuildParts::ALL).unwrap();
         assert_eq!(o.config, base);
-        assert_eq!(o.recall, RecallOptions::default());
+        assert_eq!(o.recall, HookOptions::default());
         assert_eq!((o.tokenizer, o.summarize, o.redact), (None, None, None));
     }
     // An empty system prompt clears it; maxTokens given clears nothing else.
