@@ -490,17 +490,22 @@ fn whole_words(text: &str, start: usize, end: usize) -> (usize, usize) {
     loop {
         let rest = &text[end..];
         let mut chars = rest.chars();
-        let after_letter = text[..end]
-            .chars()
-            .next_back()
-            .is_some_and(char::is_alphabetic);
-        let Some(j) = (chars.next()).filter(|&c| joiner(c) || (c == '.' && after_letter)) else {
+        let Some(j) = (chars.next()).filter(|&c| joiner(c) || c == '.') else {
             break;
         };
         let after = &rest[j.len_utf8()..];
         let run = letters(after);
         let possessive = j != '-' && is_clitic(&after[..run]);
-        if run == 0 || possessive {
+        // A period joins only an abbreviation's short letters (`M.a`), never a dotted name in
+        // code (`celery.worker`).
+        let before = text[..end]
+            .chars()
+            .rev()
+            .take_while(|c| c.is_alphabetic())
+            .count();
+        let short = |n: usize| (1..=2).contains(&n);
+        let dotted = j == '.' && !(short(before) && short(after[..run].chars().count()));
+        if run == 0 || possessive || dotted {
             break;
         }
         end += j.len_utf8() + run;

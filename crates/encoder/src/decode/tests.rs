@@ -380,6 +380,10 @@ fn an_abbreviation_inside_a_name_stays_whole_and_an_initial_keeps_its_period() {
         &[("Harold", "B-GIVEN_NAME", 0.9), ("B", "I-GIVEN_NAME", 0.9)],
     );
     assert_eq!(spans(text, &tags), [(Meaning::Person, "Harold B.".into())]);
+    // A dotted name in code is no abbreviation.
+    let text = "celery.worker: Task done";
+    let tags = auto(text, &[("celery", "B-GIVEN_NAME", 0.9)]);
+    assert_eq!(spans(text, &tags), [(Meaning::Person, "celery".into())]);
 }
 
 #[test]
