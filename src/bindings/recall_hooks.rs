@@ -77,9 +77,9 @@ impl RecallHooks {
         }
     }
 
-    /// Keeps the functions given; the core decides what they change (`Hooks::apply`).
+    /// Keeps the functions given; the core decides what they change (`MemoryOptions::lay_hooks_over`).
     pub fn apply(&mut self, core: &RefCell<Core>, o: &HookFunctions, parsed: &MemoryOptions) {
-        self.settings.apply(parsed);
+        parsed.lay_hooks_over(&mut self.settings);
         if o.extract.is_some() {
             self.extract = o.extract.clone();
         }

@@ -23,7 +23,6 @@ pub use summary::{settle_late, summarize_now};
 use crate::history::Entry;
 use crate::llm::LlmRequest;
 use crate::memory::Memory;
-use crate::options::memory::MemoryOptions;
 use crate::recall::episodes::EpisodeRequest;
 use crate::summary::SummaryRequest;
 
@@ -77,27 +76,6 @@ pub fn run_native(
     while let Some(call) = job.next(mem, now) {
         let answered = answer(&call);
         job.answer(mem, answered, now);
-    }
-}
-
-impl Hooks {
-    /// Lays the hooks and settings of `o` (the Memory options, or a `configure` call) over
-    /// these: a hook given replaces the one held, an absent key keeps it. Of `embed` and
-    /// `embedder`, the one given last embeds, and the model wins when both come at once.
-    pub fn apply(&mut self, o: &MemoryOptions) {
-        let r = &o.recall;
-        self.summarize |= o.summarize.is_some();
-        self.extract |= r.extract.is_some();
-        self.llm |= r.llm.is_some();
-        if r.gives_embedding() {
-            self.embed = match r.embedder {
-                Some(_) => Some(Embedder::InPage),
-                None => Some(Embedder::Callback),
-            };
-        }
-        self.tools = r.tools.unwrap_or(self.tools);
-        self.callback_timeout_ms = r.callback_timeout_ms.unwrap_or(self.callback_timeout_ms);
-        self.summary_timeout_ms = o.summary_timeout_ms.unwrap_or(self.summary_timeout_ms);
     }
 }
 

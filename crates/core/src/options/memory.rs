@@ -6,6 +6,7 @@ use super::reader::Opts;
 use super::value::{Handle, OptValue};
 use super::{not_in_build, BuildParts};
 use crate::context::Strategy;
+use crate::driver::{Embedder, Hooks};
 use crate::error::{Error, Result};
 use crate::memory::{Memory, MemoryConfig};
 
@@ -202,6 +203,28 @@ impl MemoryOptions {
             recall: HookOptions::read(o, parts)?,
             redact: read_redact(o, parts)?,
         })
+    }
+}
+
+impl MemoryOptions {
+    /// Lays the hooks and settings of these options (the Memory options, or a `configure`
+    /// call) over `hooks`: a hook given replaces the one held, an absent key keeps it. Of
+    /// `embed` and `embedder`, the one given last embeds, and the model wins when both come
+    /// at once.
+    pub fn lay_hooks_over(&self, hooks: &mut Hooks) {
+        let r = &self.recall;
+        hooks.summarize |= self.summarize.is_some();
+        hooks.extract |= r.extract.is_some();
+        hooks.llm |= r.llm.is_some();
+        if r.gives_embedding() {
+            hooks.embed = match r.embedder {
+                Some(_) => Some(Embedder::InPage),
+                None => Some(Embedder::Callback),
+            };
+        }
+        hooks.tools = r.tools.unwrap_or(hooks.tools);
+        hooks.callback_timeout_ms = r.callback_timeout_ms.unwrap_or(hooks.callback_timeout_ms);
+        hooks.summary_timeout_ms = self.summary_timeout_ms.unwrap_or(hooks.summary_timeout_ms);
     }
 }
 

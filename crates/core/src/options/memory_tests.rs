@@ -244,3 +244,42 @@ fn the_interface_lists_every_key_with_its_type() {
     assert!(ts.contains("  retrieval?: {\n"));
     assert!(ts.contains("    halfLifeDays?: number;\n"));
 }
+
+#[test]
+fn options_lay_hooks_over_hooks_and_the_embedder_given_last_embeds() {
+    use crate::driver::{Embedder, Hooks};
+    use crate::options::value::{from_json, with, Handle};
+    use crate::options::{BuildParts, OptValue};
+    let over = |h: &mut Hooks, v: OptValue| {
+        let o = MemoryOptions::parse(&v, &MemoryConfig::default(), BuildParts::ALL).unwrap();
+        o.lay_hooks_over(h);
+    };
+    let f = || OptValue::Function(Handle(9));
+    let mut h = Hooks::default();
+    over(
+        &mut h,
+        with(
+            serde_json::json!({ "summaryTimeoutMs": 5 }),
+            "summarize",
+            f(),
+        ),
+    );
+    assert!(h.summarize && !h.llm && h.embed.is_none());
+    assert_eq!(h.summary_timeout_ms, 5.0);
+    over(
+        &mut h,
+        with(serde_json::json!({ "callbackTimeoutMs": 7 }), "embed", f()),
+    );
+    assert_eq!(h.embed, Some(Embedder::Callback));
+    let timeouts = (h.summary_timeout_ms, h.callback_timeout_ms);
+    assert_eq!(timeouts, (5.0, 7.0), "absent keys keep theirs");
+    over(&mut h, from_json(serde_json::json!({ "embedder": {} })));
+    assert_eq!(h.embed, Some(Embedder::InPage));
+    over(&mut h, with(serde_json::json!({}), "embed", f()));
+    assert_eq!(
+        h.embed,
+        Some(Embedder::Callback),
+        "the one given last embeds"
+    );
+    assert!(h.summarize, "a hook is kept until replaced");
+}
