@@ -35,13 +35,14 @@ build-full: tools
 	node scripts/size.mjs pkg-full
 
 ## pkg-core/: the memory, tokens, recall and persistence only (no redaction, encoder or sync:
-## cargo --no-default-features), built for size (profile core) within 450 KiB gzip.
+## cargo --no-default-features), built for size (profile core) within 460 KiB gzip (450 until the
+## localStorage and memory backends moved from backends.js into the wasm: 457 KiB with them).
 build-core: tools
 	cargo build -p llm-memory --profile core --target wasm32-unknown-unknown --lib --no-default-features
 	wasm-bindgen target/wasm32-unknown-unknown/core/llm_memory.wasm --target web \
 	  --out-dir pkg-core --out-name llm_memory --remove-name-section --remove-producers-section
 	node scripts/finish-pkg.mjs pkg-core
-	node scripts/size.mjs pkg-core 450
+	node scripts/size.mjs pkg-core 460
 
 test-core: build-core
 	node --test tests/core/
