@@ -80,7 +80,9 @@ fn digest() -> (u64, usize) {
         for &(strategy, max_tokens, max_turns) in RUNS {
             let mut m = memory(strategy, max_tokens, max_turns);
             if c % 2 == 0 {
-                m.set_redactor(Some(Redactor::new(RedactorConfig::default()).unwrap()));
+                m.set_redactor(Some(Box::new(
+                    Redactor::new(RedactorConfig::default()).unwrap(),
+                )));
             }
             for (t, text) in chat.iter().enumerate() {
                 let now = 1_700_000_000_000.0 + (t as f64) * 60_000.0;

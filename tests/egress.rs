@@ -5,6 +5,7 @@
 
 use llm_memory::driver::summarize_now;
 use llm_memory::history::{FunctionCall, ToolCall};
+use llm_memory::memory::Persistence as _;
 use llm_memory::redact::{Redactor, RedactorConfig};
 use llm_memory::store::RecordOp;
 use llm_memory::{ApproximateCounter, Memory, MemoryConfig, NewEntry, Role, Strategy};
@@ -30,7 +31,9 @@ fn memory(strategy: Strategy) -> Memory {
     c.summary.trigger.messages = Some(4);
     c.summary.keep_recent = 2;
     let mut m = Memory::new(c, Arc::new(ApproximateCounter::default())).unwrap();
-    m.set_redactor(Some(Redactor::new(RedactorConfig::default()).unwrap()));
+    m.set_redactor(Some(Box::new(
+        Redactor::new(RedactorConfig::default()).unwrap(),
+    )));
     m
 }
 
@@ -214,9 +217,11 @@ fn replies_are_restored_and_the_vault_is_stored_with_the_session() {
     assert!(vault_puts >= 1);
     // A reloaded session with a fresh redactor restores the old placeholders.
     let mut reloaded = memory(Strategy::Full);
-    reloaded.set_redactor(None::<llm_memory::redact::Redactor>);
+    reloaded.set_redactor(None);
     reloaded.load_records(m.records()).unwrap();
-    reloaded.set_redactor(Some(Redactor::new(RedactorConfig::default()).unwrap()));
+    reloaded.set_redactor(Some(Box::new(
+        Redactor::new(RedactorConfig::default()).unwrap(),
+    )));
     assert_eq!(reloaded.restore_text("[EMAIL_2]"), VALUES[0]);
     let built = reloaded.context(None).unwrap();
     let sent = serde_json::to_string(&built.messages).unwrap();

@@ -7,6 +7,7 @@
 
 use llm_memory::driver::{run_native, summarize_now, Answer, EpisodeJob, ExtractJob, Hooks};
 use llm_memory::memory::ForgetOptions;
+use llm_memory::memory::Persistence as _;
 use llm_memory::redact::{Redactor, RedactorConfig};
 use llm_memory::store::RecordOp;
 use llm_memory::{ApproximateCounter, Memory, MemoryConfig, NewEntry, Role, Strategy};
@@ -24,7 +25,9 @@ fn memory(strategy: Strategy) -> Memory {
     };
     config.limits.max_tokens = Some(400);
     let mut m = Memory::new(config, Arc::new(ApproximateCounter::default())).unwrap();
-    m.set_redactor(Some(Redactor::new(RedactorConfig::default()).unwrap()));
+    m.set_redactor(Some(Box::new(
+        Redactor::new(RedactorConfig::default()).unwrap(),
+    )));
     m.track_changes();
     m
 }
@@ -91,7 +94,7 @@ fn forgetting_a_turn_erases_its_values_and_keeps_the_others() {
     keep(&mut m, 10.0);
     m.context(None).unwrap();
     assert!(vault_json(&m).contains(NAME), "the vault learned the name");
-    let receipt = m.forget(&id).unwrap();
+    let receipt = m.forget(&id, Default::default()).unwrap();
     assert_eq!(receipt.removed.turns, std::slice::from_ref(&id));
     assert_gone(&m, "after forget");
     assert!(receipt.removed.vault_values.len() >= 3, "{receipt:?}");
@@ -119,7 +122,11 @@ fn forgetting_a_turn_erases_its_values_and_keeps_the_others() {
 fn numbering_only_grows_across_erasure_reload_and_tabs() {
     let mut m = memory(Strategy::Tokens);
     let id = plant(&mut m, 1.0);
-    let erased = m.forget(&id).unwrap().removed.vault_values;
+    let erased = m
+        .forget(&id, Default::default())
+        .unwrap()
+        .removed
+        .vault_values;
     assert!(erased.iter().any(|p| p == "[EMAIL_1]"), "{erased:?}");
     // A new value of the same type takes a new number, here and after a reload.
     m.add(
@@ -133,7 +140,9 @@ fn numbering_only_grows_across_erasure_reload_and_tabs() {
     assert!(vault_json(&m).contains("[EMAIL_2]"), "{}", vault_json(&m));
     let mut back = memory(Strategy::Tokens);
     back.load_records(m.records()).unwrap();
-    back.set_redactor(Some(Redactor::new(RedactorConfig::default()).unwrap()));
+    back.set_redactor(Some(Box::new(
+        Redactor::new(RedactorConfig::default()).unwrap(),
+    )));
     back.add(
         Role::User,
         "or at amy@example.org",
@@ -155,11 +164,13 @@ fn another_tab_takes_the_erasure_over_and_stores_no_value_back() {
     keep(&mut a, 10.0);
     let mut b = memory(Strategy::Tokens);
     b.load_records(a.records()).unwrap();
-    b.set_redactor(Some(Redactor::new(RedactorConfig::default()).unwrap()));
+    b.set_redactor(Some(Box::new(
+        Redactor::new(RedactorConfig::default()).unwrap(),
+    )));
     b.take_changes();
     assert!(vault_json(&b).contains(NAME));
     a.take_changes();
-    a.forget(&id).unwrap();
+    a.forget(&id, Default::default()).unwrap();
     b.apply_remote(a.take_changes()).unwrap();
     b.save_vault();
     assert_gone(&b, "the other tab");
@@ -183,7 +194,15 @@ fn facts_extracted_from_a_turn_go_with_it_unless_kept() {
         let remembered = m
             .remember("The user likes green tea", Default::default(), 4.0)
             .unwrap();
-        let receipt = m.erase(&id, ForgetOptions { keep_derived }, 5.0).unwrap();
+        let receipt = m
+            .forget(
+                &id,
+                ForgetOptions {
+                    keep_derived,
+                    now: Some(5.0),
+                },
+            )
+            .unwrap();
         if keep_derived {
             assert!(receipt.removed.facts.is_empty());
             assert!(stored(&m).contains(EMAIL), "the kept fact holds it");
@@ -229,7 +248,7 @@ fn an_episode_and_a_summary_holding_the_words_go_with_the_turn() {
     let episode = format!(r#"{{"summary":"{NAME} called from {PHONE}"}}"#);
     record_episode(&mut m, &episode, 51.0);
     assert!(stored(&m).contains(NAME));
-    let receipt = m.forget(&id).unwrap();
+    let receipt = m.forget(&id, Default::default()).unwrap();
     assert_eq!(receipt.removed.summaries.len(), 1, "{receipt:?}");
     assert_eq!(receipt.removed.episodes.len(), 1, "{receipt:?}");
     assert_gone(&m, "summary and episode");
@@ -242,7 +261,7 @@ fn clear_erases_the_conversation_and_keeps_what_pinned_facts_hold() {
     keep(&mut m, 10.0);
     m.pin(&format!("Escalations go to {KEPT_NAME}.")).unwrap();
     m.context(None).unwrap();
-    let receipt = m.clear();
+    let receipt = m.clear(Default::default());
     assert_eq!(receipt.removed.turns.len(), 4);
     assert_gone(&m, "after clear");
     assert!(
@@ -271,7 +290,7 @@ fn a_forgotten_turns_stored_embedding_is_rewritten_away() {
             .collect()
     };
     assert!(ids_stored(&m).contains(&id));
-    let receipt = m.forget(&id).unwrap();
+    let receipt = m.forget(&id, Default::default()).unwrap();
     assert_eq!(receipt.removed.vectors, 1);
     assert!(!ids_stored(&m).contains(&id));
     assert_eq!(ids_stored(&m).len(), items.len() - 1);

@@ -168,7 +168,7 @@ fn memory(t: &Arc<Tagger>, strategy: Strategy) -> Memory {
     };
     c.limits.max_tokens = Some(4000);
     let mut m = Memory::new(c, Arc::new(ApproximateCounter::default())).unwrap();
-    m.set_redactor(Some(redactor("{}", Some(t))));
+    m.set_redactor(Some(Box::new(redactor("{}", Some(t)))));
     m.add(
         Role::User,
         "i'm seeing maria gonzalez tomorrow at 1420 elm street, apt 3b",

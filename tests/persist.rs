@@ -3,6 +3,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use llm_memory::driver::summarize_now;
+use llm_memory::memory::Persistence as _;
 use llm_memory::store::records::compact;
 use llm_memory::store::{parse_document, Record, RecordOp, SessionDocument, SessionMeta};
 use llm_memory::{ApproximateCounter, Memory, MemoryConfig, NewEntry, Role, Strategy};
@@ -83,7 +84,7 @@ fn forget_and_clear_emit_deletes() {
     let a = m.add(Role::User, "a", NewEntry::default(), 1.0).unwrap();
     m.add(Role::User, "b", NewEntry::default(), 2.0).unwrap();
     m.take_changes();
-    m.forget(&a).unwrap();
+    m.forget(&a, Default::default()).unwrap();
     assert_eq!(
         m.take_changes(),
         vec![RecordOp::Delete {
@@ -91,7 +92,7 @@ fn forget_and_clear_emit_deletes() {
             id: a.clone()
         }]
     );
-    m.clear();
+    m.clear(Default::default());
     assert!(matches!(
         m.take_changes()[..],
         [RecordOp::DeleteKinds { .. }]
@@ -168,7 +169,6 @@ fn two_tabs_never_mint_the_same_fact_pin_or_step_id() {
     tab_a.apply_remote(from_b).unwrap();
     tab_b.apply_remote(from_a).unwrap();
     for m in [&mut tab_a, &mut tab_b] {
-        m.sync_recall();
         let mut facts: Vec<&str> = m.facts().iter().map(|f| f.text.as_str()).collect();
         facts.sort();
         assert_eq!(
@@ -190,7 +190,9 @@ fn a_tab_keeps_the_redaction_vault_values_another_tab_stored() {
     let tab = |prefix: &str| {
         let mut m = memory();
         m.set_id_prefix(prefix);
-        m.set_redactor(Some(Redactor::new(RedactorConfig::default()).unwrap()));
+        m.set_redactor(Some(Box::new(
+            Redactor::new(RedactorConfig::default()).unwrap(),
+        )));
         m.track_changes();
         m
     };

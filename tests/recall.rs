@@ -6,6 +6,7 @@
 use llm_memory::context::report::{EntryStatus, Reason, SectionKind};
 use llm_memory::driver::{run_native, Answer, EmbedJob, EpisodeJob, Hooks};
 use llm_memory::memory::ContextExtras;
+use llm_memory::memory::Persistence as _;
 use llm_memory::{ApproximateCounter, Memory, MemoryConfig, NewEntry, Role, Strategy};
 use std::sync::Arc;
 
@@ -204,7 +205,7 @@ fn forgetting_and_clearing_follow_the_index() {
     let mut m = memory(400);
     chat(&mut m, &[("The wifi password is hunter2", "Saved.")], 0);
     filler(&mut m, 30, 1);
-    m.forget("e1").unwrap();
+    m.forget("e1", Default::default()).unwrap();
     m.add(
         Role::User,
         "what is the wifi password?",
@@ -214,7 +215,7 @@ fn forgetting_and_clearing_follow_the_index() {
     .unwrap();
     let built = m.context(None).unwrap();
     assert!(!built.messages.iter().any(|x| x.content.contains("hunter2")));
-    m.clear();
+    m.clear(Default::default());
     assert!(m.recall_state().is_empty());
 }
 
@@ -240,7 +241,6 @@ fn facts_and_episodes_survive_a_reload_and_reach_other_tabs() {
     // A reload: the records come back through persistence.
     let mut reloaded = memory(800);
     reloaded.load_records(m.records()).unwrap();
-    reloaded.sync_recall();
     let active: Vec<&str> = reloaded
         .facts()
         .iter()
@@ -281,7 +281,6 @@ fn facts_and_episodes_survive_a_reload_and_reach_other_tabs() {
     m.track_changes();
     m.update_fact("f2", "Team offsite is in Faro", 5.0).unwrap();
     other.apply_remote(m.take_changes()).unwrap();
-    other.sync_recall();
     assert_eq!(other.facts()[1].text, "Team offsite is in Faro");
 }
 

@@ -70,7 +70,7 @@ fn a_message_name_goes_out_redacted_as_a_valid_name() {
         Arc::new(ApproximateCounter::default()),
     )
     .unwrap();
-    m.set_redactor(Some(redactor()));
+    m.set_redactor(Some(Box::new(redactor())));
     let extra = NewEntry {
         name: Some("anna.schmidt@example.de".into()),
         ..Default::default()
@@ -90,7 +90,7 @@ fn an_earlier_turn_is_redacted_again_once_the_vault_learns_a_value_it_holds() {
         Arc::new(ApproximateCounter::default()),
     )
     .unwrap();
-    m.set_redactor(Some(redactor()));
+    m.set_redactor(Some(Box::new(redactor())));
     m.add(
         Role::User,
         "Mason Cole called about the invoice",

@@ -105,7 +105,9 @@ fn memory() -> Memory {
         Arc::new(ApproximateCounter::default()),
     )
     .unwrap();
-    m.set_redactor(Some(Redactor::new(RedactorConfig::default()).unwrap()));
+    m.set_redactor(Some(Box::new(
+        Redactor::new(RedactorConfig::default()).unwrap(),
+    )));
     m
 }
 

@@ -250,7 +250,7 @@ fn ours(
             let id = m.add(Role::User, &q.text, NewEntry::default(), ts).unwrap();
             let sent = send(&mut m);
             out.hits.push(evidence_hit(&ids, &sent, q));
-            m.forget(&id).unwrap();
+            m.forget(&id, Default::default()).unwrap();
         }
         let role = if t.user { Role::User } else { Role::Assistant };
         ids.push(
@@ -278,7 +278,7 @@ fn ours(
             .unwrap();
         let sent = send(&mut m);
         out.hits.push(evidence_hit(&ids, &sent, q));
-        m.forget(&id).unwrap();
+        m.forget(&id, Default::default()).unwrap();
     }
     out
 }

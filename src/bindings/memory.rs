@@ -101,7 +101,7 @@ impl Memory {
     fn apply(&mut self, parsed: ParsedOptions) {
         self.hooks.apply(&self.core, &parsed.recall, &parsed.parsed);
         if let Some(r) = parsed.redact {
-            self.core.borrow_mut().set_boxed_redactor(r);
+            self.core.borrow_mut().set_redactor(r);
             self.changed();
         }
     }

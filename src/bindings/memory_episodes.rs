@@ -68,7 +68,6 @@ impl Memory {
 
     #[wasm_bindgen(unchecked_return_type = "Episode[]")]
     pub fn episodes(&self) -> Result<JsValue, JsValue> {
-        self.core.borrow_mut().sync_recall();
         to_js(self.core.borrow().episodes())
     }
 

@@ -90,7 +90,6 @@ impl Memory {
     ) -> Result<JsValue, JsValue> {
         let js = JsOptions::read(&options.unwrap_or(JsValue::UNDEFINED), "facts options")?;
         let all = facts_all(&js.tree).js()?;
-        self.core.borrow_mut().sync_recall();
         let core = self.core.borrow();
         let facts: Vec<_> = core
             .facts()
@@ -106,7 +105,6 @@ impl Memory {
         #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue,
     ) -> Result<JsValue, JsValue> {
         let id = string_arg(&id, "id")?;
-        self.core.borrow_mut().sync_recall();
         let trail = self.core.borrow().fact_history(&id).js()?;
         to_js(&trail)
     }

@@ -41,7 +41,17 @@ impl Memory {
         let opts = forget_options(options)?;
         self.writable()?;
         let now = js_sys::Date::now();
-        let erasure = self.core.borrow_mut().erase(&id, opts, now).js()?;
+        let erasure = self
+            .core
+            .borrow_mut()
+            .forget(
+                &id,
+                ForgetOptions {
+                    now: Some(now),
+                    ..opts
+                },
+            )
+            .js()?;
         self.changed();
         self.receipt(&erasure)
     }
@@ -56,7 +66,10 @@ impl Memory {
         let opts = forget_options(options)?;
         self.writable()?;
         let now = js_sys::Date::now();
-        let erasure = self.core.borrow_mut().clear_with(opts, now);
+        let erasure = self.core.borrow_mut().clear(ForgetOptions {
+            now: Some(now),
+            ..opts
+        });
         self.changed();
         self.receipt(&erasure)
     }

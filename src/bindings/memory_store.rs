@@ -18,6 +18,7 @@ use super::to_js;
 use crate::bindings::errors::{OrThrow, Thrown};
 use crate::error::ErrorCode;
 use crate::memory::Memory as Core;
+use crate::memory::Persistence as _;
 use crate::options::session::{self, delete_options, SessionOptions};
 use crate::options::{BuildParts, OptValue};
 use crate::session::{open_session, start_session, sync_now, OpenIo, Started};

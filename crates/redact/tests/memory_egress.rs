@@ -14,7 +14,7 @@ fn memory(strategy: Strategy) -> Memory {
     };
     config.limits.max_tokens = Some(4000);
     let mut m = Memory::new(config, Arc::new(ApproximateCounter::default())).unwrap();
-    m.set_redactor(Some(Redactor::new(Default::default()).unwrap()));
+    m.set_redactor(Some(Box::new(Redactor::new(Default::default()).unwrap())));
     m
 }
 

@@ -38,10 +38,7 @@ pub fn call_tool(
             false,
         ),
         Err(Refusal::Busy) => (error_result("memory is busy; try the call again"), false),
-        Ok(memory) => {
-            memory.sync_recall();
-            (memory.call_tool(name, args, now), true)
-        }
+        Ok(memory) => (memory.call_tool(name, args, now), true),
     }
 }
 

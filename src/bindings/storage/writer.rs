@@ -14,6 +14,7 @@ use crate::bindings::errors::js_error;
 use crate::bindings::sync::link::SyncLink;
 use crate::error::{Error, Result};
 use crate::memory::Memory as Core;
+use crate::memory::Persistence as _;
 use crate::store::writer::{Applied, Arrived, Write, Written, DELETED_MESSAGE};
 use crate::store::{RecordOp, SessionMeta, Writer};
 use js_sys::Function;

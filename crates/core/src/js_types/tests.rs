@@ -51,7 +51,6 @@ fn context_reports_are_as_declared() {
     let mut m = chat();
     m.remember("The user's dog is Rex.", NewFact::default(), 1.7e12)
         .unwrap();
-    m.sync_recall();
     let built = m.context_with(None, &ContextExtras::default()).unwrap();
     let report = json(&built.report);
     check(&ts, "ContextReport", &report, &[]);
@@ -162,7 +161,6 @@ fn recall_results_are_as_declared() {
         .id;
     m.update_fact(&id, "The user's dog is Rex, a beagle.", 1.7e12 + 1.0)
         .unwrap();
-    m.sync_recall();
     let q = RecallQuery {
         text: "dog",
         vector: None,
@@ -188,7 +186,6 @@ fn recall_results_are_as_declared() {
         .complete_episode(request.request_id, answer, 1.7e12)
         .unwrap();
     check(&ts, "Episode", &json(&episode), &[]);
-    m.sync_recall();
     let scored = m.recall_episodes("Rex", None, 3, 1.7e12);
     assert_eq!(scored.len(), 1);
     let mut written = json(&scored[0]);
@@ -241,7 +238,15 @@ fn the_reader_finds_fields_and_knows_optional_ones() {
 fn a_forget_receipt_is_as_declared() {
     let mut m = chat();
     let id = m.entries()[0].id.clone();
-    let erasure = m.erase(&id, Default::default(), 1.8e12).unwrap();
+    let erasure = m
+        .forget(
+            &id,
+            crate::memory::ForgetOptions {
+                now: Some(1.8e12),
+                ..Default::default()
+            },
+        )
+        .unwrap();
     let receipt = json(&erasure);
     check(&interfaces(FORGET), "ForgetReceipt", &receipt, &["stored"]);
     assert_eq!(receipt["removed"]["turns"][0], serde_json::json!(id));

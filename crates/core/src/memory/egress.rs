@@ -34,12 +34,7 @@ impl Egress {
 impl Memory {
     /// Sets (or removes) the redactor. A vault stored with the session is taken over, so
     /// placeholders from earlier turns keep their values.
-    pub fn set_redactor(&mut self, redactor: Option<impl Redacting + 'static>) {
-        self.set_boxed_redactor(redactor.map(|r| Box::new(r) as Box<dyn Redacting>));
-    }
-
-    /// [`Memory::set_redactor`] with a redactor chosen at run time.
-    pub fn set_boxed_redactor(&mut self, redactor: Option<Box<dyn Redacting>>) {
+    pub fn set_redactor(&mut self, redactor: Option<Box<dyn Redacting>>) {
         self.egress = redactor.map(|mut r| {
             if let Some(v) = self.foreign.iter().find(|r| r.kind == VAULT_KIND) {
                 // A stored vault that does not parse is left as it is stored, unused.

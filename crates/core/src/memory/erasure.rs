@@ -43,17 +43,21 @@ pub struct Kept {
     pub vault_values: Vec<String>,
 }
 
-/// How far `forget` reaches.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+/// How far `forget` and `clear` reach, and when they happen.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct ForgetOptions {
     /// Keep the facts extracted from a forgotten turn (they are forgotten with it by default).
     pub keep_derived: bool,
+    /// The caller's clock (ms): it dates a forgotten fact's trail. Default: the memory's
+    /// newest time (its last turn or fact change).
+    pub now: Option<f64>,
 }
 
 impl Memory {
-    /// Forgets a turn, a fact or an episode by id, with what was derived from it. `now` (ms)
-    /// dates a forgotten fact's trail.
-    pub fn erase(&mut self, id: &str, opts: ForgetOptions, now: f64) -> Result<Erasure> {
+    /// Forgets a turn, a fact or an episode by id, with every copy derived from it; the
+    /// receipt says what went.
+    pub fn forget(&mut self, id: &str, opts: ForgetOptions) -> Result<Erasure> {
+        let now = opts.now.unwrap_or_else(|| self.recall_now());
         let mut out = Erasure::default();
         let mut removed: Vec<String> = Vec::new();
         if let Some(e) = self.recall.episodes.get(id) {
@@ -83,7 +87,8 @@ impl Memory {
     /// Clears the conversation (turns, summaries, steps) and what was derived from it
     /// (episodes; extracted facts unless `keep_derived`). Pinned facts, facts the app stored
     /// itself and options stay.
-    pub fn clear_with(&mut self, opts: ForgetOptions, now: f64) -> Erasure {
+    pub fn clear(&mut self, opts: ForgetOptions) -> Erasure {
+        let now = opts.now.unwrap_or_else(|| self.recall_now());
         let mut out = Erasure {
             removed: Removed {
                 turns: self

@@ -10,6 +10,7 @@ mod erasure;
 mod extraction;
 mod llm_requests;
 mod persist;
+mod persistence;
 mod recall;
 mod redacting;
 mod retrieval;
@@ -29,6 +30,7 @@ pub use embedding::{EmbedRequest, EmbedRound, EMBED_BATCH, IN_PAGE_ITEMS_PER_SEA
 pub use erasure::{Erasure, ForgetOptions, Kept, Removed};
 pub use extraction::{ExtractAnswer, ExtractOutcome, ExtractRequest};
 pub use llm_requests::{episode_answer, ExtractExchange};
+pub use persistence::Persistence;
 pub use recall::{ContextExtras, ExtractOp, Recalled};
 pub use redacting::{Counts, Redacting, StreamRestore, VaultErasure};
 
@@ -191,13 +193,6 @@ impl Memory {
         &self.entry_tokens
     }
 
-    /// Forgets a turn, a fact or an episode with every copy derived from it (see
-    /// [`Memory::erase`]); the receipt says what went.
-    pub fn forget(&mut self, id: &str) -> Result<Erasure> {
-        let now = self.recall_now();
-        self.erase(id, ForgetOptions::default(), now)
-    }
-
     /// Removes an entry from the log, and every summary that covered it (its text may hold the
     /// forgotten words, so it leaves `summaries()`, exports and storage too); returns those
     /// summaries. The turns it covered are sent as turns until the next summary folds them in
@@ -231,12 +226,6 @@ impl Memory {
         }
         self.drop_requests_covering(id, index);
         Ok(gone)
-    }
-
-    /// Clears the conversation and what was derived from it (see [`Memory::clear_with`]).
-    pub fn clear(&mut self) -> Erasure {
-        let now = self.recall_now();
-        self.clear_with(ForgetOptions::default(), now)
     }
 
     /// Empties the log, summaries and steps. Pinned facts and options stay.

@@ -2,7 +2,7 @@
 //! writes only that), snapshots itself as records, loads from records, and applies another
 //! tab's changes. Storage itself is the bindings' business.
 
-use super::Memory;
+use super::{Memory, Persistence};
 use crate::context::PinnedFact;
 use crate::error::{Error, ErrorCode, Result};
 use crate::history::steps::StepRecord;
@@ -40,33 +40,11 @@ impl crate::store::open_job::Restore for Memory {
     }
 
     fn track_changes(&mut self) {
-        Memory::track_changes(self);
+        Persistence::track_changes(self);
     }
 }
 
 impl Memory {
-    /// Starts recording changes for a store; `take_changes` drains them.
-    pub fn track_changes(&mut self) {
-        self.changes.get_or_insert_with(Vec::new);
-    }
-
-    pub fn take_changes(&mut self) -> Vec<RecordOp> {
-        self.changes
-            .as_mut()
-            .map(std::mem::take)
-            .unwrap_or_default()
-    }
-
-    /// Entry ids become `prefix + n`, and the other ids `prefix + tag + n` (`prefix + "f3"`):
-    /// a per-tab prefix keeps two tabs' ids apart.
-    pub fn set_id_prefix(&mut self, prefix: &str) {
-        self.history.set_id_prefix(prefix);
-        self.id_prefix = prefix.to_string();
-        self.steps.set_prefix(prefix);
-        self.recall.facts.set_prefix(prefix);
-        self.recall.episodes.set_prefix(prefix);
-    }
-
     /// Storage order of a new entry: after every existing one, and near its time so that two
     /// tabs' turns interleave by time on the next load.
     pub(super) fn next_order(&self, now: f64) -> f64 {
@@ -217,33 +195,6 @@ impl Memory {
         out
     }
 
-    /// This memory's records of the kinds that merge on arrival (`kind::MERGED`: the vault), as
-    /// merged here: a sync compaction writes them in place of every older copy. Without a
-    /// redactor nothing here merges vaults (the last one pulled is kept as it came), so there is
-    /// nothing to give, and the compaction keeps every copy.
-    pub fn merged_records(&self) -> Vec<Record> {
-        self.merged_vault_record().into_iter().collect()
-    }
-
-    /// Loads stored records into this (empty) memory, in storage order. Records of kinds it
-    /// does not know are kept as they are and written back on export.
-    pub fn load_records(&mut self, records: Vec<Record>) -> Result<()> {
-        self.load_stored(records.into_iter().map(Stored::Other).collect())
-    }
-
-    /// `load_records` for records as a backend reads them (entries already typed).
-    pub fn load_stored(&mut self, mut records: Vec<Stored>) -> Result<()> {
-        records.sort_by(|a, b| {
-            a.order()
-                .total_cmp(&b.order())
-                .then_with(|| a.id().cmp(b.id()))
-        });
-        let tracking = self.changes.take();
-        let result = self.load_sorted(records);
-        self.changes = tracking;
-        result
-    }
-
     fn restore_loaded(
         &mut self,
         e: Entry,
@@ -258,7 +209,7 @@ impl Memory {
         Ok(())
     }
 
-    fn load_sorted(&mut self, records: Vec<Stored>) -> Result<()> {
+    pub(super) fn load_sorted(&mut self, records: Vec<Stored>) -> Result<()> {
         let key = self.count_key();
         let key = key.as_deref();
         for stored in records {
@@ -321,15 +272,7 @@ impl Memory {
         Ok(())
     }
 
-    /// Applies changes another tab stored, without recording them as ours.
-    pub fn apply_remote(&mut self, ops: Vec<RecordOp>) -> Result<()> {
-        let tracking = self.changes.take();
-        let result = ops.into_iter().try_for_each(|op| self.apply_one(op));
-        self.changes = tracking;
-        result
-    }
-
-    fn apply_one(&mut self, op: RecordOp) -> Result<()> {
+    pub(super) fn apply_one(&mut self, op: RecordOp) -> Result<()> {
         match op {
             RecordOp::Put(r) if r.kind == kind::ENTRY => {
                 if self.history.index_of(&r.id).is_some() {
@@ -348,9 +291,17 @@ impl Memory {
                 let key = self.count_key();
                 let stored = crate::store::records::token_count(&r.data);
                 let tokens = self.stored_or_counted(&e, stored, key.as_deref());
+                let appended = at == self.history.len();
                 self.history.insert(at, e)?;
                 self.entry_tokens.insert(at, tokens);
                 self.entry_order.insert(at, r.order);
+                // A turn at the end joins the index as a new one would; anywhere else the
+                // index is built again by `sync_recall`.
+                if appended && self.recall.entries_seen + 1 == self.history.len() {
+                    self.recall_index_last();
+                } else {
+                    self.recall.clear_turns();
+                }
                 Ok(())
             }
             RecordOp::Put(r) => self.load_sorted(vec![Stored::Other(r)]),
@@ -361,6 +312,7 @@ impl Memory {
                             self.history.remove(&id)?;
                             self.entry_tokens.remove(i);
                             self.entry_order.remove(i);
+                            self.recall.remove_entry(&id);
                         }
                     }
                     kind::SUMMARY => self.summaries.retain(|s| s.id != id),
@@ -376,6 +328,7 @@ impl Memory {
                             self.history.clear();
                             self.entry_tokens.clear();
                             self.entry_order.clear();
+                            self.recall.clear_turns();
                         }
                         kind::SUMMARY => self.summaries.clear(),
                         kind::STEP => self.steps.clear(),

@@ -83,9 +83,11 @@ impl Memory {
         &mut self.recall.config
     }
 
-    /// Turns vector search on (the app embeds); every item is queued for `set_embeddings`.
+    /// Turns vector search on (the app embeds); every item is queued for `set_embeddings`,
+    /// and the vectors stored with the session are read back.
     pub fn enable_vectors(&mut self, quantize: bool) {
         self.recall.enable_vectors(quantize);
+        self.sync_recall();
     }
 
     /// Stores embeddings of items from `pending_embeddings` (`texts`: what was embedded);
@@ -128,8 +130,9 @@ impl Memory {
     }
 
     /// Brings the index and the fact/episode stores in line with what persistence loaded or
-    /// another tab wrote. O(1) when nothing changed; call before searching.
-    pub fn sync_recall(&mut self) {
+    /// another tab wrote. Loads and remote changes end with it, so reads never need it; O(1)
+    /// when nothing changed.
+    pub(crate) fn sync_recall(&mut self) {
         if self.recall.entries_seen != self.history.len() {
             self.recall.clear_turns();
             for e in self.history.entries() {

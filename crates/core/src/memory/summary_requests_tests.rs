@@ -133,7 +133,7 @@ fn a_late_answer_covering_a_forgotten_entry_is_never_adopted() {
     let ids = chat(&mut m, 0, 8);
     let req = m.begin_summary().expect("a summary is due");
     m.summary_timed_out(req.request_id);
-    m.forget(&ids[1]).unwrap();
+    m.forget(&ids[1], Default::default()).unwrap();
     assert!(m
         .complete_summary(req.request_id, "The password is SECRET-PW.", 10.0)
         .is_err());

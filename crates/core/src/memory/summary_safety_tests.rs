@@ -5,6 +5,7 @@
 
 use crate::context::Strategy;
 use crate::history::{NewEntry, Role};
+use crate::memory::Persistence as _;
 use crate::memory::{Memory, MemoryConfig};
 use crate::store::RecordOp;
 use crate::tokens::ApproximateCounter;
@@ -54,7 +55,7 @@ fn a_summary_that_covered_a_forgotten_entry_is_not_sent_and_is_rewritten() {
         sent(&mut m).contains("SECRET-PW"),
         "the summary is sent before the forget"
     );
-    m.forget(&ids[1]).unwrap();
+    m.forget(&ids[1], Default::default()).unwrap();
     let built = m.context(None).unwrap();
     assert!(
         built.report.notes.iter().any(|n| n.contains("forgotten")),
@@ -83,7 +84,7 @@ fn forgetting_an_entry_deletes_the_summaries_that_covered_it_everywhere() {
         .complete_summary(req.request_id, "User said the password is SECRET-PW.", 9.0)
         .unwrap();
     m.take_changes();
-    m.forget(&ids[1]).unwrap();
+    m.forget(&ids[1], Default::default()).unwrap();
     assert!(m.summaries().iter().all(|s| s.id != covering));
     let everywhere = serde_json::to_string(&m.records()).unwrap();
     assert!(!everywhere.contains("SECRET-PW"), "{everywhere}");
@@ -128,7 +129,7 @@ fn a_summary_that_ends_before_the_forgotten_entry_stays() {
     m.complete_summary(req.request_id, "Early turns.", 9.0)
         .unwrap();
     let later = chat(&mut m, 2);
-    m.forget(&later[0]).unwrap();
+    m.forget(&later[0], Default::default()).unwrap();
     assert_eq!(m.summaries().len(), 1);
     assert!(sent(&mut m).contains("Early turns."));
 }
@@ -139,7 +140,7 @@ fn a_summary_being_written_when_an_entry_it_covers_is_forgotten_is_dropped() {
     let ids = chat(&mut m, 8);
     let req = m.begin_summary().expect("a summary is due");
     assert!(req.prompt.contains("SECRET-PW"));
-    m.forget(&ids[1]).unwrap();
+    m.forget(&ids[1], Default::default()).unwrap();
     // The answer, written from the forgotten text, arrives late: it is not adopted.
     assert!(m
         .complete_summary(req.request_id, "User said the password is SECRET-PW.", 9.0)

@@ -18,6 +18,7 @@ pub fn forget_options(value: &OptValue) -> Result<ForgetOptions> {
     o.check_keys(ForgetOptionsSpec::KEYS)?;
     Ok(ForgetOptions {
         keep_derived: o.boolean("keepDerived")?.unwrap_or(false),
+        now: None,
     })
 }
 

@@ -4,6 +4,7 @@
 
 use super::*;
 use llm_memory_core::memory::ForgetOptions;
+use llm_memory_core::memory::Persistence as _;
 use llm_memory_redact::{Redactor, RedactorConfig};
 
 const NAME: &str = "Marisol Quintanilla-Obregon";
@@ -27,8 +28,9 @@ impl Log {
 impl Device {
     fn redacting(prefix: &str) -> Device {
         let mut d = Device::new(prefix);
-        d.mem
-            .set_redactor(Some(Redactor::new(RedactorConfig::default()).unwrap()));
+        d.mem.set_redactor(Some(Box::new(
+            Redactor::new(RedactorConfig::default()).unwrap(),
+        )));
         d
     }
 
@@ -78,9 +80,23 @@ fn a_forgotten_turn_and_fact_leave_the_log_and_a_new_device_agrees() {
     assert!(log.holds(NAME) && log.holds("7731-CANARY"));
 
     let now = a.tick();
-    a.mem.erase(&secret, ForgetOptions::default(), now).unwrap();
     a.mem
-        .erase(&fact.id, ForgetOptions::default(), now)
+        .forget(
+            &secret,
+            ForgetOptions {
+                now: Some(now),
+                ..Default::default()
+            },
+        )
+        .unwrap();
+    a.mem
+        .forget(
+            &fact.id,
+            ForgetOptions {
+                now: Some(now),
+                ..Default::default()
+            },
+        )
         .unwrap();
     a.store();
     assert!(a.sync.compaction_due());
@@ -120,7 +136,10 @@ fn a_clear_leaves_only_tombstones_and_what_came_after() {
     }
     a.sync(&mut log);
     let now = a.tick();
-    a.mem.clear_with(ForgetOptions::default(), now);
+    a.mem.clear(ForgetOptions {
+        now: Some(now),
+        ..Default::default()
+    });
     a.store();
     a.say("after the clear");
     a.sync(&mut log);
@@ -140,12 +159,28 @@ fn a_forget_after_the_compaction_started_keeps_it_due_and_a_reload_resumes_it() 
     let second = a.say("second secret 222-CANARY");
     a.sync(&mut log);
     let now = a.tick();
-    a.mem.erase(&first, ForgetOptions::default(), now).unwrap();
+    a.mem
+        .forget(
+            &first,
+            ForgetOptions {
+                now: Some(now),
+                ..Default::default()
+            },
+        )
+        .unwrap();
     a.store();
     a.sync(&mut log);
     let mark = a.sync.due_mark();
     // A second forget lands while the first compaction is on its way.
-    a.mem.erase(&second, ForgetOptions::default(), now).unwrap();
+    a.mem
+        .forget(
+            &second,
+            ForgetOptions {
+                now: Some(now),
+                ..Default::default()
+            },
+        )
+        .unwrap();
     a.store();
     assert!(a.sync.compacted(mark).is_empty());
     assert!(a.sync.compaction_due());
@@ -177,7 +212,13 @@ fn a_device_without_a_redactor_keeps_every_vault_copy() {
     let now = plain.tick();
     plain
         .mem
-        .erase(&secret, ForgetOptions::default(), now)
+        .forget(
+            &secret,
+            ForgetOptions {
+                now: Some(now),
+                ..Default::default()
+            },
+        )
         .unwrap();
     plain.store();
     plain.sync(&mut log);

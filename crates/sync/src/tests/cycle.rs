@@ -6,6 +6,7 @@ use super::{Device, Log};
 use crate::cycle::{deleted_on_server, HttpReply, Io, Link, LinkState, Local, Next, Tally};
 use crate::{SyncEngine, SyncOptions};
 use llm_memory_core::error::{Error, ErrorCode, Result};
+use llm_memory_core::memory::Persistence as _;
 use llm_memory_core::store::{Record, RecordOp};
 use llm_memory_core::{NewEntry, Role};
 use std::cell::{Cell, RefCell};

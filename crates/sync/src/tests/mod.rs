@@ -5,6 +5,7 @@
 use super::protocol::{self, PushAck, Response, WireRecord};
 use super::*;
 use llm_memory_core::memory::Memory;
+use llm_memory_core::memory::Persistence as _;
 use llm_memory_core::recall::facts::NewFact;
 use llm_memory_core::store::RecordOp;
 use llm_memory_core::{ApproximateCounter, MemoryConfig, NewEntry, Role};
@@ -136,7 +137,6 @@ impl Device {
     }
 
     fn fact_texts(&mut self) -> Vec<String> {
-        self.mem.sync_recall();
         let mut t: Vec<String> = self
             .mem
             .facts()
@@ -237,7 +237,7 @@ fn a_forget_is_final_on_every_device() {
     a.say("and something else");
     a.sync(&mut log);
     b.sync(&mut log);
-    b.mem.forget(&id).unwrap();
+    b.mem.forget(&id, Default::default()).unwrap();
     b.store();
     assert!(b.sync.is_gone("entry", &id));
     b.sync(&mut log);
@@ -275,7 +275,7 @@ fn a_pulled_change_older_than_an_unsent_local_one_is_skipped() {
     a.sync(&mut log);
     b.sync(&mut log);
     // b forgets while offline, then pulls a's (re-)put of the same record before pushing.
-    b.mem.forget(&id).unwrap();
+    b.mem.forget(&id, Default::default()).unwrap();
     b.store();
     let again = Payload {
         v: 1,
@@ -300,7 +300,7 @@ fn a_reload_resumes_the_outbox_tombstones_and_cursor() {
     let mut a = Device::new("a-");
     let gone = a.say("one");
     a.sync(&mut log);
-    a.mem.forget(&gone).unwrap();
+    a.mem.forget(&gone, Default::default()).unwrap();
     a.store();
     a.say("two");
     // The page closes before pushing; a new instance reads local storage.

@@ -4,6 +4,7 @@
 use super::Store;
 use crate::bindings::cipher::Cipher;
 use crate::bindings::sync::{link::SyncLink, SyncSpec};
+use crate::memory::Persistence as _;
 use crate::store::{Record, RecordOp};
 use std::rc::Rc;
 #[cfg(feature = "sync")]
