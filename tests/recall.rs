@@ -557,3 +557,35 @@ fn record_episode(m: &mut Memory, json: &str, now: f64) -> llm_memory::recall::e
     run_native(&mut job, m, now, |_| Answer::Text(json.to_string()));
     job.finish().unwrap()
 }
+
+/// What another tab stored is searchable at once: no read needs a refresh first, and a turn
+/// forgotten there while another was added (the same count of turns) is gone from the index.
+#[test]
+fn another_tabs_turns_are_searched_without_a_refresh() {
+    let search = |m: &Memory, text: &str| -> Vec<String> {
+        let q = llm_memory::recall::RecallQuery {
+            text,
+            vector: None,
+            k: 5,
+            kinds: Vec::new(),
+            category: None,
+            exclude: None,
+        };
+        m.recall(&q, 10.0 * MINUTE).into_iter().map(|r| r.id).collect()
+    };
+    let mut a = memory(800);
+    let mut b = memory(800);
+    a.track_changes();
+    chat(&mut a, &[("My bicycle is a green Bianchi.", "Nice bike!")], 0);
+    b.apply_remote(a.take_changes()).unwrap();
+    let bianchi = search(&b, "Bianchi bicycle");
+    assert_eq!(bianchi.first().map(String::as_str), Some(a.entries()[0].id.as_str()));
+
+    let gone = a.entries()[0].id.clone();
+    a.forget(&gone, Default::default()).unwrap();
+    chat(&mut a, &[("The kayak is red.", "Noted.")], 2);
+    b.apply_remote(a.take_changes()).unwrap();
+    assert_eq!(b.entries().len(), a.entries().len());
+    assert!(!search(&b, "Bianchi bicycle").contains(&gone));
+    assert!(!search(&b, "red kayak").is_empty());
+}
