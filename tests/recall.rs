@@ -571,15 +571,25 @@ fn another_tabs_turns_are_searched_without_a_refresh() {
             category: None,
             exclude: None,
         };
-        m.recall(&q, 10.0 * MINUTE).into_iter().map(|r| r.id).collect()
+        m.recall(&q, 10.0 * MINUTE)
+            .into_iter()
+            .map(|r| r.id)
+            .collect()
     };
     let mut a = memory(800);
     let mut b = memory(800);
     a.track_changes();
-    chat(&mut a, &[("My bicycle is a green Bianchi.", "Nice bike!")], 0);
+    chat(
+        &mut a,
+        &[("My bicycle is a green Bianchi.", "Nice bike!")],
+        0,
+    );
     b.apply_remote(a.take_changes()).unwrap();
     let bianchi = search(&b, "Bianchi bicycle");
-    assert_eq!(bianchi.first().map(String::as_str), Some(a.entries()[0].id.as_str()));
+    assert_eq!(
+        bianchi.first().map(String::as_str),
+        Some(a.entries()[0].id.as_str())
+    );
 
     let gone = a.entries()[0].id.clone();
     a.forget(&gone, Default::default()).unwrap();

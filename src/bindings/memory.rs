@@ -98,6 +98,18 @@ impl Memory {
         }
     }
 
+    /// Every synchronous change goes through here: refused on a read-only session before
+    /// anything changes, then a background write of what `change` did.
+    pub(super) fn change<T>(
+        &self,
+        change: impl FnOnce(&mut Core) -> crate::error::Result<T>,
+    ) -> Result<T, JsValue> {
+        self.writable()?;
+        let out = change(&mut self.core.borrow_mut());
+        self.changed();
+        out.js()
+    }
+
     fn apply(&mut self, parsed: ParsedOptions) {
         self.hooks.apply(&self.core, &parsed.recall, &parsed.parsed);
         if let Some(r) = parsed.redact {
@@ -155,14 +167,7 @@ impl Memory {
             };
         let extra = parse_extra(&extra.unwrap_or(JsValue::UNDEFINED))?;
         let content = content_or_calls(role, text, &extra).js()?;
-        self.writable()?;
-        let id = self
-            .core
-            .borrow_mut()
-            .add(role, &content, extra, now())
-            .js()?;
-        self.changed();
-        Ok(id)
+        self.change(|core| core.add(role, &content, extra, now()))
     }
 
     #[wasm_bindgen(js_name = addMessage)]
@@ -171,14 +176,7 @@ impl Memory {
         #[wasm_bindgen(unchecked_param_type = "ChatMessage")] message: JsValue,
     ) -> Result<String, JsValue> {
         let (role, content, extra) = parse_message(&message)?;
-        self.writable()?;
-        let id = self
-            .core
-            .borrow_mut()
-            .add(role, &content, extra, now())
-            .js()?;
-        self.changed();
-        Ok(id)
+        self.change(|core| core.add(role, &content, extra, now()))
     }
 
     #[wasm_bindgen(unchecked_return_type = "Promise<ContextResult>")]
@@ -219,10 +217,7 @@ impl Memory {
         #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
     ) -> Result<String, JsValue> {
         let text = string_arg(&text, "text")?;
-        self.writable()?;
-        let id = self.core.borrow_mut().pin(&text).js()?;
-        self.changed();
-        Ok(id)
+        self.change(|core| core.pin(&text))
     }
 
     pub fn unpin(
@@ -230,10 +225,7 @@ impl Memory {
         #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue,
     ) -> Result<(), JsValue> {
         let id = string_arg(&id, "id")?;
-        self.writable()?;
-        self.core.borrow_mut().unpin(&id).js()?;
-        self.changed();
-        Ok(())
+        self.change(|core| core.unpin(&id))
     }
 
     #[wasm_bindgen(unchecked_return_type = "PinnedFact[]")]
@@ -252,10 +244,7 @@ impl Memory {
         #[wasm_bindgen(unchecked_param_type = "StepInput")] step: JsValue,
     ) -> Result<String, JsValue> {
         let step = parse_step(&step)?;
-        self.writable()?;
-        let id = self.core.borrow_mut().add_step(step, now());
-        self.changed();
-        Ok(id)
+        self.change(|core| Ok(core.add_step(step, now())))
     }
 
     #[wasm_bindgen(unchecked_return_type = "StepRecord[]")]

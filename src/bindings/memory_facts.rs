@@ -36,10 +36,7 @@ impl Memory {
         let text = string_arg(&text, "text")?;
         let js = JsOptions::read(&options.unwrap_or(JsValue::UNDEFINED), "remember options")?;
         let opts = remember_options(&js.tree).js()?;
-        self.writable()?;
-        let r = self.core.borrow_mut().remember(&text, opts, now()).js()?;
-        self.changed();
-        Ok(r.id)
+        Ok(self.change(|core| core.remember(&text, opts, now()))?.id)
     }
 
     #[wasm_bindgen(unchecked_return_type = "Promise<RecallHit[]>")]
@@ -77,10 +74,7 @@ impl Memory {
     ) -> Result<(), JsValue> {
         let id = string_arg(&id, "id")?;
         let text = string_arg(&text, "text")?;
-        self.writable()?;
-        self.core.borrow_mut().update_fact(&id, &text, now()).js()?;
-        self.changed();
-        Ok(())
+        self.change(|core| core.update_fact(&id, &text, now()).map(drop))
     }
 
     #[wasm_bindgen(unchecked_return_type = "Fact[]")]

@@ -24,7 +24,9 @@ const FORGET_OPTIONS_TS: &str = ForgetOptionsSpec::TS;
 
 fn forget_options(v: Option<JsValue>) -> Result<ForgetOptions, JsValue> {
     let js = JsOptions::read(&v.unwrap_or(JsValue::UNDEFINED), "forget options")?;
-    options::forget::forget_options(&js.tree).js()
+    let opts = options::forget::forget_options(&js.tree).js()?;
+    let now = Some(js_sys::Date::now());
+    Ok(ForgetOptions { now, ..opts })
 }
 
 #[wasm_bindgen]
@@ -39,20 +41,7 @@ impl Memory {
     ) -> Result<Promise, JsValue> {
         let id = string_arg(&id, "id")?;
         let opts = forget_options(options)?;
-        self.writable()?;
-        let now = js_sys::Date::now();
-        let erasure = self
-            .core
-            .borrow_mut()
-            .forget(
-                &id,
-                ForgetOptions {
-                    now: Some(now),
-                    ..opts
-                },
-            )
-            .js()?;
-        self.changed();
+        let erasure = self.change(|core| core.forget(&id, opts))?;
         self.receipt(&erasure)
     }
 
@@ -64,13 +53,7 @@ impl Memory {
         >,
     ) -> Result<Promise, JsValue> {
         let opts = forget_options(options)?;
-        self.writable()?;
-        let now = js_sys::Date::now();
-        let erasure = self.core.borrow_mut().clear(ForgetOptions {
-            now: Some(now),
-            ..opts
-        });
-        self.changed();
+        let erasure = self.change(|core| Ok(core.clear(opts)))?;
         self.receipt(&erasure)
     }
 

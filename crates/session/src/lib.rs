@@ -10,6 +10,7 @@
 //! - `delete`: here first, then the other tabs, then the server;
 //! - `flow`: `sync()` stores first, a forget receipt waits for the store;
 //! - `turns`: one episode at a time;
+//! - `write`: the writer's pump (store → keep → tell the tabs → sync; a failure stops it);
 //! - `tools`: a model's tool call on the memory, with every failure as a JSON answer;
 //! - `storage`: the backend trait and the default backend of a realm;
 //! - `key_value`: the `localstorage` and `memory` backends over a key-value store.
@@ -22,6 +23,7 @@ pub mod open;
 pub mod storage;
 pub mod tools;
 pub mod turns;
+pub mod write;
 
 pub use delete::{delete_session, ServerDelete};
 pub use flow::{receipt_after, sync_now, Stored};
@@ -31,6 +33,7 @@ pub use open::{open_session, start_session, OpenIo, Started};
 pub use storage::{default_storage, Storage};
 pub use tools::{call_tool, Refusal};
 pub use turns::OneAtATime;
+pub use write::{pump, WriterIo};
 
 #[cfg(test)]
 mod tests;

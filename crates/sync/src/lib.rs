@@ -22,6 +22,7 @@ pub mod outbox;
 pub mod protocol;
 pub mod pull;
 pub mod schedule;
+pub mod task;
 
 pub use compact::Compaction;
 pub use outbox::{Outgoing, Payload, PushBatch};

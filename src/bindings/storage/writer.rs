@@ -5,8 +5,8 @@
 //! After each write, other tabs on the same session hear of it on a BroadcastChannel.
 //! With a key, every record is encrypted before it is stored; with sync, each burst of changes
 //! is also packed into sync records, stored in the same write, and handed to the sync link.
-//! When to write, what a write's outcome does and who hears what is decided by the core's
-//! `store::Writer`; this file runs its writes and settles the promises.
+//! What goes into a write is decided by the core's `store::Writer`, the order of the I/O around
+//! it by `crate::session::pump`; this file runs that I/O and settles the promises.
 
 use super::Backend;
 use crate::bindings::cipher::Cipher;
@@ -15,8 +15,9 @@ use crate::bindings::sync::link::SyncLink;
 use crate::error::{Error, Result};
 use crate::memory::Memory as Core;
 use crate::memory::Persistence as _;
-use crate::store::writer::{Applied, Arrived, Write, Written, DELETED_MESSAGE};
-use crate::store::{RecordOp, SessionMeta, Writer};
+use crate::session::WriterIo;
+use crate::store::writer::{Applied, Arrived, Write, DELETED_MESSAGE};
+use crate::store::{Record, RecordOp, SessionMeta, Writer};
 use js_sys::Function;
 use std::cell::RefCell;
 use std::rc::{Rc, Weak};
@@ -221,71 +222,9 @@ impl Store {
         }
     }
 
-    /// The writer's loop: takes the fresh changes, packs them for sync, writes, and does what
-    /// the outcome asks, until the writer has nothing left or a write fails.
+    /// The writer's loop (`crate::session::pump`), over this store's I/O.
     async fn pump(self: Rc<Self>) {
-        loop {
-            let mut fresh = self.writer.borrow_mut().take_unsynced();
-            if let Some(core) = self.core.upgrade() {
-                fresh.extend(core.borrow_mut().take_changes());
-            }
-            let packed = self.pack_for_sync(&fresh).await;
-            fresh.extend(packed);
-            let Some(write) = self.next_write(fresh) else {
-                break;
-            };
-            let outcome = self.store_write(&write).await;
-            let written = self.writer.borrow_mut().written(write, outcome);
-            match written {
-                Written::Stored {
-                    meta,
-                    broadcast,
-                    ops,
-                } => {
-                    *self.meta.borrow_mut() = meta;
-                    if let (Some(inbox), Some(text)) = (&self.inbox, broadcast) {
-                        let _ = inbox.channel.post_message(&JsValue::from_str(&text));
-                    }
-                    self.hand_to_sync(&ops);
-                }
-                Written::Failed(e) => {
-                    self.report(&e);
-                    break;
-                }
-            }
-        }
-        let answers = self.writer.borrow_mut().idle();
-        for ((resolve, reject), outcome) in answers {
-            let _ = match outcome {
-                Ok(()) => resolve.call0(&JsValue::NULL),
-                Err(e) => reject.call1(&JsValue::NULL, &js_error(e.code, &e.message)),
-            };
-        }
-    }
-
-    fn next_write(&self, fresh: Vec<RecordOp>) -> Option<Write> {
-        let core = self.core.upgrade();
-        let turns = core.as_ref().map(|c| c.borrow().entries().len());
-        let records = || {
-            core.as_ref()
-                .map_or_else(Vec::new, |c| c.borrow().records())
-        };
-        let meta = self.meta.borrow();
-        let now = js_sys::Date::now();
-        self.writer
-            .borrow_mut()
-            .next_write(fresh, &meta, turns, records, now)
-    }
-
-    /// Stores a write, encrypted first with a key.
-    async fn store_write(&self, write: &Write) -> Result<()> {
-        match &self.cipher {
-            Some(c) => {
-                let sealed = c.seal_ops(&write.meta.session, &write.ops).await?;
-                self.backend.write(&write.meta, &sealed).await
-            }
-            None => self.backend.write(&write.meta, &write.ops).await,
-        }
+        crate::session::pump(&*self, &self.writer).await;
     }
 
     /// Resolves when every change so far is stored; rejects with the write error otherwise.
@@ -307,6 +246,73 @@ impl Store {
         if let Some(inbox) = &self.inbox {
             inbox.close();
         }
+    }
+}
+
+impl WriterIo for Store {
+    type Waiter = Waiter;
+
+    fn memory_changes(&self) -> Vec<RecordOp> {
+        let core = self.core.upgrade();
+        core.map(|c| c.borrow_mut().take_changes())
+            .unwrap_or_default()
+    }
+
+    fn turns(&self) -> Option<usize> {
+        Some(self.core.upgrade()?.borrow().entries().len())
+    }
+
+    fn records(&self) -> Vec<Record> {
+        let core = self.core.upgrade();
+        core.map(|c| c.borrow().records()).unwrap_or_default()
+    }
+
+    fn meta(&self) -> SessionMeta {
+        self.meta.borrow().clone()
+    }
+
+    fn now(&self) -> f64 {
+        js_sys::Date::now()
+    }
+
+    async fn pack_for_sync(&self, fresh: &[RecordOp]) -> Vec<RecordOp> {
+        self.pack_sync_records(fresh).await
+    }
+
+    /// Stores a write, encrypted first with a key.
+    async fn store(&self, write: &Write) -> Result<()> {
+        match &self.cipher {
+            Some(c) => {
+                let sealed = c.seal_ops(&write.meta.session, &write.ops).await?;
+                self.backend.write(&write.meta, &sealed).await
+            }
+            None => self.backend.write(&write.meta, &write.ops).await,
+        }
+    }
+
+    fn keep(&self, meta: SessionMeta) {
+        *self.meta.borrow_mut() = meta;
+    }
+
+    fn tell_tabs(&self, message: &str) {
+        if let Some(inbox) = &self.inbox {
+            let _ = inbox.channel.post_message(&JsValue::from_str(message));
+        }
+    }
+
+    fn hand_to_sync(&self, ops: &[RecordOp]) {
+        self.hand_sync_records(ops);
+    }
+
+    fn report(&self, e: &Error) {
+        Store::report(self, e);
+    }
+
+    fn answer(&self, (resolve, reject): Waiter, outcome: Result<()>) {
+        let _ = match outcome {
+            Ok(()) => resolve.call0(&JsValue::NULL),
+            Err(e) => reject.call1(&JsValue::NULL, &js_error(e.code, &e.message)),
+        };
     }
 }
 

@@ -1,16 +1,18 @@
 //! Runs a session's sync cycles (`crate::sync::cycle`): on open, after each local write,
 //! every `intervalMs`, on `mem.sync()`, and after a failure with backoff. One cycle runs at a
 //! time; requests that arrive meanwhile share the next one. What a cycle does, when the next
-//! runs and who hears what is decided in `crate::sync` (`cycle`, `schedule`); this file makes
-//! the requests, runs the crypto and the timers, and answers the callers.
+//! runs, who hears what and in which order is decided in `crate::sync` (`cycle`, `schedule`,
+//! `task`); this file makes the requests, runs the crypto and the timers, and answers the
+//! callers.
 
 use crate::bindings::cipher::Cipher;
 use crate::bindings::errors::thrown;
 use crate::bindings::to_js;
 use crate::error::Result;
 use crate::store::RecordOp;
-use crate::sync::cycle::{stopped_error, HttpReply, Io, LinkState, Local};
-use crate::sync::schedule::{Requested, Schedule, Turn};
+use crate::sync::cycle::{stopped_error, HttpReply, Io, LinkState, Local, Tally};
+use crate::sync::schedule::{Requested, Schedule};
+use crate::sync::task::{run_task, TaskIo};
 use js_sys::Function;
 use std::cell::RefCell;
 use std::rc::{Rc, Weak};
@@ -122,10 +124,17 @@ impl SyncLink {
         self.disarm();
     }
 
-    fn disarm(&self) {
-        if let Some(h) = self.timer.borrow_mut().take() {
-            cancel_timer(&h);
-        }
+    /// The link's task (`crate::sync::task::run_task`), over this link's I/O.
+    async fn work(self: Rc<Self>) {
+        run_task(&*self, &self.state, &*self.local, &self.schedule).await;
+    }
+}
+
+impl TaskIo for SyncLink {
+    type Waiter = Waiter;
+
+    fn random(&self) -> f64 {
+        js_sys::Math::random()
     }
 
     fn arm(&self, ms: f64) {
@@ -134,42 +143,18 @@ impl SyncLink {
         *self.timer.borrow_mut() = Some(start_timer(f, ms));
     }
 
-    /// The link's task: runs cycles while the schedule wants them, and does what each asks.
-    async fn work(self: Rc<Self>) {
-        loop {
-            let turn = self.schedule.borrow_mut().next_turn();
-            if let Turn::Idle(left) = turn {
-                for (_, reject) in left {
-                    let _ = reject.call1(&JsValue::NULL, &self.stopped_error());
-                }
-                return;
-            }
-            self.disarm();
-            let random = js_sys::Math::random();
-            let next = self.state.run(&*self, &*self.local, random).await;
-            let after = self
-                .schedule
-                .borrow_mut()
-                .finished(next, self.state.tally.get());
-            if let Some(ms) = after.timer_ms {
-                self.arm(ms);
-            }
-            if after.delete_here {
-                self.local.deleted_on_server().await;
-            }
-            if let Some(e) = &after.report {
-                self.local.report(e);
-            }
-            for ((resolve, reject), outcome) in after.answers {
-                let _ = match outcome {
-                    Ok(moved) => match to_js(&moved) {
-                        Ok(m) => resolve.call1(&JsValue::NULL, &m),
-                        Err(e) => reject.call1(&JsValue::NULL, &e),
-                    },
-                    Err(e) => reject.call1(&JsValue::NULL, &thrown(e)),
-                };
-            }
+    fn disarm(&self) {
+        if let Some(h) = self.timer.borrow_mut().take() {
+            cancel_timer(&h);
         }
+    }
+
+    fn answer(&self, (resolve, reject): Waiter, outcome: Result<Tally>) {
+        let _ = match outcome.map(|moved| to_js(&moved)) {
+            Ok(Ok(m)) => resolve.call1(&JsValue::NULL, &m),
+            Ok(Err(e)) => reject.call1(&JsValue::NULL, &e),
+            Err(e) => reject.call1(&JsValue::NULL, &thrown(e)),
+        };
     }
 }
 

@@ -8,6 +8,7 @@ mod keys;
 mod open;
 mod tools;
 mod turns;
+mod write;
 
 use crate::storage::Storage;
 use llm_memory_core::error::{Error, ErrorCode, Result};

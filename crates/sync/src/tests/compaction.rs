@@ -4,7 +4,6 @@
 
 use super::*;
 use llm_memory_core::memory::ForgetOptions;
-use llm_memory_core::memory::Persistence as _;
 use llm_memory_redact::{Redactor, RedactorConfig};
 
 const NAME: &str = "Marisol Quintanilla-Obregon";

@@ -4,6 +4,8 @@
 
 use super::{Device, Log};
 use crate::cycle::{deleted_on_server, HttpReply, Io, Link, LinkState, Local, Next, Tally};
+use crate::schedule::Schedule;
+use crate::task::{run_task, TaskIo};
 use crate::{SyncEngine, SyncOptions};
 use llm_memory_core::error::{Error, ErrorCode, Result};
 use llm_memory_core::memory::Persistence as _;
@@ -22,6 +24,8 @@ struct Server {
     requests: RefCell<Vec<(String, Option<String>)>>,
     stored: RefCell<Vec<RecordOp>>,
     reports: RefCell<Vec<Error>>,
+    /// What the link's task did, in order (timers, deletion, reports, answers).
+    events: RefCell<Vec<String>>,
 }
 
 fn reply(status: u16, text: &str) -> HttpReply {
@@ -87,6 +91,9 @@ impl Local for Server {
     }
 
     fn report(&self, e: &Error) {
+        self.events
+            .borrow_mut()
+            .push(format!("report {:?}", e.code));
         self.reports.borrow_mut().push(e.clone());
     }
 
@@ -95,6 +102,7 @@ impl Local for Server {
     }
 
     fn deleted_on_server(&self) -> std::pin::Pin<Box<dyn Future<Output = ()>>> {
+        self.events.borrow_mut().push("delete here".into());
         Box::pin(async {})
     }
 }
@@ -295,4 +303,72 @@ fn a_store_that_is_gone_hears_nothing() {
     weak.report(&Error::new(ErrorCode::SyncFailed, "offline"));
     assert!(weak.merged_records().is_empty());
     block_on(weak.deleted_on_server());
+}
+
+impl TaskIo for Server {
+    type Waiter = u32;
+
+    fn random(&self) -> f64 {
+        0.5
+    }
+    fn arm(&self, ms: f64) {
+        self.events.borrow_mut().push(format!("arm {ms}"));
+    }
+    fn disarm(&self) {
+        self.events.borrow_mut().push("disarm".into());
+    }
+    fn answer(&self, waiter: u32, outcome: Result<Tally>) {
+        let outcome = outcome.map(|t| t.pushed).map_err(|e| e.code);
+        self.events
+            .borrow_mut()
+            .push(format!("answer {waiter} {outcome:?}"));
+    }
+}
+
+impl Fixture {
+    /// The link's task over this fixture, with `callers` asking first.
+    fn task(self, callers: &[u32], schedule: &RefCell<Schedule<u32>>) -> Vec<String> {
+        let state = LinkState::new(self.options.clone(), "chat", self.engine.into_inner());
+        for &c in callers {
+            schedule.borrow_mut().request(Some(c), state.tally.get());
+        }
+        block_on(run_task(&self.server, &state, &self.server, schedule));
+        self.server.events.take()
+    }
+}
+
+#[test]
+fn the_task_clears_the_timer_before_a_cycle_and_answers_after_the_next_is_set() {
+    let f = Fixture::new(2);
+    let schedule = RefCell::new(Schedule::default());
+    let events = f.task(&[7], &schedule);
+    assert_eq!(events, ["disarm", "arm 30000", "answer 7 Ok(2)"]);
+}
+
+#[test]
+fn a_deletion_on_the_server_is_done_here_before_it_is_told() {
+    let f = Fixture::new(0);
+    f.script([reply(410, "")]);
+    let schedule = RefCell::new(Schedule::default());
+    let events = f.task(&[1], &schedule);
+    assert_eq!(
+        events,
+        [
+            "disarm",
+            "delete here",
+            "report NotFound",
+            "answer 1 Err(NotFound)"
+        ]
+    );
+    assert!(schedule.borrow().is_stopped(), "no timer, no more cycles");
+}
+
+#[test]
+fn callers_of_a_stopped_link_hear_the_stopped_error() {
+    let f = Fixture::new(1);
+    let schedule = RefCell::new(Schedule::default());
+    schedule.borrow_mut().request(Some(3), Tally::default());
+    schedule.borrow_mut().stop();
+    let events = f.task(&[], &schedule);
+    assert_eq!(events, ["answer 3 Err(NotFound)"]);
 }

@@ -4,13 +4,12 @@
 use super::Store;
 use crate::bindings::cipher::Cipher;
 use crate::bindings::sync::{link::SyncLink, SyncSpec};
-use crate::memory::Persistence as _;
 use crate::store::{Record, RecordOp};
 use std::rc::Rc;
 #[cfg(feature = "sync")]
 use {
-    crate::error::Error, crate::session::Storage as _, crate::sync::cycle::Local,
-    std::future::Future, std::pin::Pin,
+    crate::error::Error, crate::memory::Persistence as _, crate::session::Storage as _,
+    crate::sync::cycle::Local, std::future::Future, std::pin::Pin,
 };
 
 impl Store {
@@ -40,7 +39,7 @@ impl Store {
     /// Packs fresh changes into encrypted sync records, as local records to store with them.
     /// A sealing failure (never expected with a valid key) is reported; the changes are still
     /// stored here.
-    pub(super) async fn pack_for_sync(&self, fresh: &[RecordOp]) -> Vec<RecordOp> {
+    pub(super) async fn pack_sync_records(&self, fresh: &[RecordOp]) -> Vec<RecordOp> {
         let link = self.sync.borrow().clone();
         let Some(link) = link else {
             return Vec::new();
@@ -52,7 +51,7 @@ impl Store {
     }
 
     /// After a write: stored sync records wait for the server, which the link is asked to do.
-    pub(super) fn hand_to_sync(&self, ops: &[RecordOp]) {
+    pub(super) fn hand_sync_records(&self, ops: &[RecordOp]) {
         let link = self.sync.borrow().clone();
         if let Some(link) = link {
             link.stored(ops);
