@@ -67,13 +67,7 @@ impl LoadOptions {
     }
 }
 
-/// An asset and where it came from.
-pub struct Loaded<T> {
-    pub value: T,
-    pub from_cache: bool,
-    /// Bytes read from the cache.
-    kept: usize,
-}
+pub use crate::session::asset_cache::Loaded;
 
 /// Loads `url` as an asset of `kind` (the cache key's prefix). `revive` makes the asset from
 /// what the cache kept (`None`: stale or damaged, download again); `parse` makes it from the
@@ -102,40 +96,31 @@ pub async fn load<T>(
     Ok(loaded)
 }
 
-/// The one cache policy of every asset: with `cache` and IndexedDB, what was kept under `key`
-/// is revived; otherwise (or when it does not revive) `make` runs and what it says to keep is
-/// stored. A cache that does not open or a failed cache write (quota) costs the next load its
-/// head start, nothing more.
+/// Loads through the one cache policy of every asset (`crate::session::through_cache`),
+/// with IndexedDB's `prepared` store as the cache.
 pub async fn through_cache<T>(
     key: &str,
     cache: bool,
     revive: impl Fn(&[u8]) -> Option<T>,
     make: impl std::future::Future<Output = Result<(T, Option<Vec<u8>>), JsValue>>,
 ) -> Result<Loaded<T>, JsValue> {
-    let db = match cache && idb::available() {
-        true => IdbBackend::connect().await.ok(),
-        false => None,
-    };
-    if let Some(db) = &db {
-        if let Ok(Some(kept)) = db.get_prepared(key).await {
-            if let Some(value) = revive(&kept) {
-                return Ok(Loaded {
-                    value,
-                    from_cache: true,
-                    kept: kept.len(),
-                });
-            }
+    let open = async {
+        match idb::available() {
+            true => IdbBackend::connect().await.ok(),
+            false => None,
         }
+    };
+    crate::session::through_cache(cache, open, key, revive, make).await
+}
+
+impl crate::session::AssetCache for IdbBackend {
+    async fn get(&self, key: &str) -> Option<Vec<u8>> {
+        self.get_prepared(key).await.ok().flatten()
     }
-    let (value, keep) = make.await?;
-    if let (Some(db), Some(keep)) = (&db, keep) {
-        let _ = db.put_prepared(key, &keep).await;
+
+    async fn put(&self, key: &str, bytes: &[u8]) {
+        let _ = self.put_prepared(key, bytes).await;
     }
-    Ok(Loaded {
-        value,
-        from_cache: false,
-        kept: 0,
-    })
 }
 
 /// The bytes of a file given as `Uint8Array` or `ArrayBuffer`; `code` for anything else.

@@ -4,6 +4,7 @@
 //! BroadcastChannel, WebCrypto and `fetch`; the tests here implement them in memory and check
 //! the orderings and the failure paths natively.
 //!
+//! - `asset_cache`: the one cache policy of every asset (revive what was kept, else make and keep);
 //! - `open`: the open or import job run to its end, then the session started in its order
 //!   (sealed again → sync linked → first push → first pull, refused opens stop the link);
 //! - `keys`: which key seals records at rest (`encrypt.key`, else the sync key);
@@ -15,6 +16,7 @@
 //! - `storage`: the backend trait and the default backend of a realm;
 //! - `key_value`: the `localstorage` and `memory` backends over a key-value store.
 
+pub mod asset_cache;
 pub mod delete;
 pub mod flow;
 pub mod key_value;
@@ -25,6 +27,7 @@ pub mod tools;
 pub mod turns;
 pub mod write;
 
+pub use asset_cache::{through_cache, AssetCache};
 pub use delete::{delete_session, ServerDelete};
 pub use flow::{receipt_after, sync_now, Stored};
 pub use key_value::{KeyValue, KeyValueStorage, MemoryMap};
@@ -33,7 +36,7 @@ pub use open::{open_session, start_session, OpenIo, Started};
 pub use storage::{default_storage, Storage};
 pub use tools::{call_tool, Refusal};
 pub use turns::OneAtATime;
-pub use write::{pump, WriterIo};
+pub use write::{arrived, pump, WriterIo};
 
 #[cfg(test)]
 mod tests;

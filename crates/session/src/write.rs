@@ -4,10 +4,11 @@
 //! its bookkeeping, then tells the other tabs, then hands its sync records to the link; a
 //! failed one is reported and stops the pump (its batch waits for the next start). When the
 //! pump stops, every `flush()` caller so far hears how it ended. The core's `Writer` decides
-//! what goes into a write; this decides the order of the I/O around it.
+//! what goes into a write; this decides the order of the I/O around it. Changes from another
+//! tab or device (`arrived`) are stored before the app hears of them.
 
 use llm_memory_core::error::{Error, Result};
-use llm_memory_core::store::writer::{Write, Written};
+use llm_memory_core::store::writer::{Arrived, Write, Written};
 use llm_memory_core::store::{Record, RecordOp, SessionMeta, Writer};
 use std::cell::RefCell;
 
@@ -41,6 +42,12 @@ pub trait WriterIo {
     fn report(&self, e: &Error);
     /// Settles a `flush()` caller.
     fn answer(&self, waiter: Self::Waiter, outcome: Result<()>);
+    /// Starts `pump` in the background.
+    fn start_pump(&self);
+    /// Stops the sync link (the session was deleted elsewhere).
+    fn stop_sync(&self);
+    /// Tells the app its memory changed from elsewhere (`onChange`).
+    fn tell_app(&self);
 }
 
 /// Runs writes until nothing is left or one fails, then answers the `flush()` callers. Call
@@ -80,5 +87,29 @@ pub async fn pump<I: WriterIo>(io: &I, writer: &RefCell<Writer<I::Waiter>>) {
     let answers = writer.borrow_mut().idle();
     for (waiter, outcome) in answers {
         io.answer(waiter, outcome);
+    }
+}
+
+/// Does what the core's `Writer` said of changes from another tab or device: a deletion stops
+/// the sync link, then the storing (writing would bring back a part of the session), and is
+/// reported to `onError` and every later `flush()`; a refusal is reported; applied changes are
+/// stored (the pump started) before the app is told.
+pub fn arrived<I: WriterIo>(io: &I, writer: &RefCell<Writer<I::Waiter>>, arrived: Arrived) {
+    match arrived {
+        Arrived::Nothing => {}
+        Arrived::Deleted => {
+            io.stop_sync();
+            let e = writer.borrow_mut().deleted_elsewhere(&io.meta().session);
+            io.report(&e);
+        }
+        Arrived::Failed(e) => io.report(&e),
+        Arrived::Applied { changed, write } => {
+            if write && writer.borrow_mut().start() {
+                io.start_pump();
+            }
+            if changed {
+                io.tell_app();
+            }
+        }
     }
 }

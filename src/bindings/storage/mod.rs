@@ -78,33 +78,6 @@ impl Backend {
         self.kind
     }
 
-    pub async fn load(&self, session: &str) -> Result<Option<Loaded>> {
-        match &self.inner {
-            Inner::KeyValue(s) => s.load(session).await,
-            Inner::IndexedDb(_) => {
-                let texts = self.texts("load", session, &[place(session)]).await?;
-                parse_loaded(session, &texts)
-            }
-        }
-    }
-
-    /// Applies `ops` and stores `meta`; a backend with transactions does it atomically.
-    pub async fn write(&self, meta: &SessionMeta, ops: &[RecordOp]) -> Result<()> {
-        match &self.inner {
-            Inner::KeyValue(s) => s.write(meta, ops).await,
-            Inner::IndexedDb(_) => self.store(meta, ops, false).await,
-        }
-    }
-
-    /// Replaces the whole session with `ops` (an import): on failure the session is as it
-    /// was before, with nothing of the new records in it.
-    pub async fn replace(&self, meta: &SessionMeta, ops: &[RecordOp]) -> Result<()> {
-        match &self.inner {
-            Inner::KeyValue(s) => s.replace(meta, ops).await,
-            Inner::IndexedDb(_) => self.store(meta, ops, true).await,
-        }
-    }
-
     async fn store(&self, meta: &SessionMeta, ops: &[RecordOp], replace: bool) -> Result<()> {
         let s = &meta.session;
         let rows = serde_wasm_bindgen::to_value(&layout::op_rows(s, ops)).unwrap_or_default();
@@ -116,31 +89,6 @@ impl Backend {
     /// Every stored session's bookkeeping; the first damaged one is an error naming it.
     pub async fn sessions(&self) -> Result<Vec<SessionMeta>> {
         self.metas().await?.into_iter().collect()
-    }
-
-    /// Every stored session's bookkeeping, each read on its own: one damaged session does
-    /// not hide the others.
-    pub async fn metas(&self) -> Result<Vec<Result<SessionMeta>>> {
-        match &self.inner {
-            Inner::KeyValue(s) => s.metas().await,
-            Inner::IndexedDb(_) => {
-                let (prefix, suffix) = layout::META_KEYS;
-                let args = [prefix.into(), suffix.into()];
-                let texts = self.texts("metas", "", &args).await?;
-                // IndexedDB answers with session names.
-                Ok(parse_metas(&texts, false))
-            }
-        }
-    }
-
-    pub async fn delete(&self, session: &str) -> Result<()> {
-        match &self.inner {
-            Inner::KeyValue(s) => s.delete(session).await,
-            Inner::IndexedDb(_) => self
-                .call("delete", session, &[place(session)])
-                .await
-                .map(drop),
-        }
     }
 
     /// Calls the IndexedDB backend's `method`; a failure is worded by the core.
@@ -178,26 +126,64 @@ fn failed(kind: StorageKind, session: &str, e: JsValue) -> crate::error::Error {
     failure.error(kind, session)
 }
 
-/// The backend as the session crate's operations use it.
+/// The backend as the session crate's operations and the writer use it.
 impl crate::session::Storage for Backend {
     fn kind(&self) -> StorageKind {
         self.kind
     }
+
+    /// Every stored session's bookkeeping, each read on its own: one damaged session does
+    /// not hide the others.
     async fn metas(&self) -> Result<Vec<Result<SessionMeta>>> {
-        Backend::metas(self).await
+        match &self.inner {
+            Inner::KeyValue(s) => s.metas().await,
+            Inner::IndexedDb(_) => {
+                let (prefix, suffix) = layout::META_KEYS;
+                let args = [prefix.into(), suffix.into()];
+                let texts = self.texts("metas", "", &args).await?;
+                // IndexedDB answers with session names.
+                Ok(parse_metas(&texts, false))
+            }
+        }
     }
+
     async fn load(&self, session: &str) -> Result<Option<Loaded>> {
-        Backend::load(self, session).await
+        match &self.inner {
+            Inner::KeyValue(s) => s.load(session).await,
+            Inner::IndexedDb(_) => {
+                let texts = self.texts("load", session, &[place(session)]).await?;
+                parse_loaded(session, &texts)
+            }
+        }
     }
+
+    /// Applies `ops` and stores `meta`; a backend with transactions does it atomically.
     async fn write(&self, meta: &SessionMeta, ops: &[RecordOp]) -> Result<()> {
-        Backend::write(self, meta, ops).await
+        match &self.inner {
+            Inner::KeyValue(s) => s.write(meta, ops).await,
+            Inner::IndexedDb(_) => self.store(meta, ops, false).await,
+        }
     }
+
+    /// Replaces the whole session with `ops` (an import): on failure the session is as it
+    /// was before, with nothing of the new records in it.
     async fn replace(&self, meta: &SessionMeta, ops: &[RecordOp]) -> Result<()> {
-        Backend::replace(self, meta, ops).await
+        match &self.inner {
+            Inner::KeyValue(s) => s.replace(meta, ops).await,
+            Inner::IndexedDb(_) => self.store(meta, ops, true).await,
+        }
     }
+
     async fn delete(&self, session: &str) -> Result<()> {
-        Backend::delete(self, session).await
+        match &self.inner {
+            Inner::KeyValue(s) => s.delete(session).await,
+            Inner::IndexedDb(_) => self
+                .call("delete", session, &[place(session)])
+                .await
+                .map(drop),
+        }
     }
+
     fn announce_deleted(&self, session: &str) {
         match &self.inner {
             Inner::KeyValue(s) => s.announce_deleted(session),

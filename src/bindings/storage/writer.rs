@@ -15,7 +15,7 @@ use crate::bindings::sync::link::SyncLink;
 use crate::error::{Error, Result};
 use crate::memory::Memory as Core;
 use crate::memory::Persistence as _;
-use crate::session::WriterIo;
+use crate::session::{Storage as _, WriterIo};
 use crate::store::writer::{Applied, Arrived, Write, DELETED_MESSAGE};
 use crate::store::{Record, RecordOp, SessionMeta, Writer};
 use js_sys::Function;
@@ -171,32 +171,10 @@ impl Store {
         Some(self.core.upgrade()?.borrow_mut().apply_remote(ops))
     }
 
-    /// Does what the writer says of changes from another tab or device.
+    /// Does what the writer says of changes from another tab or device
+    /// (`crate::session::arrived`).
     fn arrived(&self, arrived: Arrived) {
-        match arrived {
-            Arrived::Nothing => {}
-            Arrived::Deleted => self.detach(),
-            Arrived::Failed(e) => self.report(&e),
-            Arrived::Applied { changed, write } => {
-                if write {
-                    self.schedule();
-                }
-                if let (true, Some(f)) = (changed, &self.on_change) {
-                    let _ = f.call0(&JsValue::NULL);
-                }
-            }
-        }
-    }
-
-    /// The session was deleted elsewhere: stop storing (writing would bring back a part of
-    /// it), keep the memory as it is, and say so to `onError` and to every later `flush()`.
-    pub fn detach(&self) {
-        if let Some(link) = self.sync.borrow().as_ref() {
-            link.stop();
-        }
-        let session = self.meta.borrow().session.clone();
-        let e = self.writer.borrow_mut().deleted_elsewhere(&session);
-        self.report(&e);
+        crate::session::arrived(self, &self.writer, arrived);
     }
 
     pub fn report(&self, e: &Error) {
@@ -313,6 +291,22 @@ impl WriterIo for Store {
             Ok(()) => resolve.call0(&JsValue::NULL),
             Err(e) => reject.call1(&JsValue::NULL, &js_error(e.code, &e.message)),
         };
+    }
+
+    fn start_pump(&self) {
+        self.spawn_pump();
+    }
+
+    fn stop_sync(&self) {
+        if let Some(link) = self.sync.borrow().as_ref() {
+            link.stop();
+        }
+    }
+
+    fn tell_app(&self) {
+        if let Some(f) = &self.on_change {
+            let _ = f.call0(&JsValue::NULL);
+        }
     }
 }
 

@@ -1,6 +1,7 @@
 //! The sessions' orderings and failure paths, against storage kept in memory and I/O that
 //! writes down what it was asked, in order.
 
+mod asset_cache;
 mod delete;
 mod flow;
 mod key_value;

@@ -1,6 +1,7 @@
 use super::{block_on, Log};
-use crate::write::{pump, WriterIo};
+use crate::write::{arrived, pump, WriterIo};
 use llm_memory_core::error::{Error, ErrorCode, Result};
+use llm_memory_core::store::writer::Arrived;
 use llm_memory_core::store::writer::Write;
 use llm_memory_core::store::{Record, RecordOp, SessionMeta, Writer};
 use std::cell::RefCell;
@@ -113,6 +114,15 @@ impl WriterIo for Session {
         let outcome = outcome.map_err(|e| e.message);
         self.log.push(format!("answer {waiter} {outcome:?}"));
     }
+    fn start_pump(&self) {
+        self.log.push("start pump");
+    }
+    fn stop_sync(&self) {
+        self.log.push("stop sync");
+    }
+    fn tell_app(&self) {
+        self.log.push("tell app");
+    }
 }
 
 #[test]
@@ -195,4 +205,44 @@ fn nothing_to_store_answers_the_callers_at_once() {
     writer.borrow_mut().flush_requested("b");
     block_on(pump(&io, &writer));
     assert_eq!(io.log.take(), ["answer a Ok(())", "answer b Ok(())"]);
+}
+
+#[test]
+fn a_deletion_elsewhere_stops_sync_then_storing_and_is_reported() {
+    let io = Session::new(vec![vec![put("e1")]], true);
+    let writer = RefCell::new(Writer::default());
+    arrived(&io, &writer, Arrived::Deleted);
+    let log = io.log.take();
+    assert_eq!(log[0], "stop sync");
+    assert!(
+        log[1].starts_with("report ") && log[1].contains("deleted"),
+        "{log:?}"
+    );
+    // Nothing is stored any more, and a flush hears why.
+    assert!(writer.borrow_mut().flush_requested("flush"));
+    block_on(pump(&io, &writer));
+    let log = io.log.take();
+    assert!(!log.iter().any(|l| l.starts_with("store")), "{log:?}");
+    assert!(
+        log.last().unwrap().starts_with("answer flush Err("),
+        "{log:?}"
+    );
+}
+
+#[test]
+fn changes_from_elsewhere_are_stored_before_the_app_is_told() {
+    let io = Session::new(Vec::new(), false);
+    let writer = RefCell::new(Writer::<&str>::default());
+    let applied = Arrived::Applied {
+        changed: true,
+        write: true,
+    };
+    arrived(&io, &writer, applied.clone());
+    assert_eq!(io.log.take(), ["start pump", "tell app"]);
+    // A pump runs already: it picks the changes up; the app is still told.
+    arrived(&io, &writer, applied);
+    assert_eq!(io.log.take(), ["tell app"]);
+    let refused = Error::new(ErrorCode::CorruptStorage, "bad record");
+    arrived(&io, &writer, Arrived::Failed(refused));
+    assert_eq!(io.log.take(), ["report bad record"]);
 }
