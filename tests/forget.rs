@@ -5,7 +5,9 @@
 //! still holds them; vault numbering only grows, a reload and another tab agree, and stored
 //! embeddings of a forgotten turn are rewritten away.
 
-use llm_memory::driver::{run_native, summarize_now, Answer, EpisodeJob, ExtractJob, Hooks};
+use llm_memory::driver::{
+    record_episode_now, run_native, summarize_now, Answer, ExtractJob, Hooks,
+};
 use llm_memory::memory::ForgetOptions;
 use llm_memory::memory::Persistence as _;
 use llm_memory::redact::{Redactor, RedactorConfig};
@@ -306,13 +308,7 @@ fn a_forgotten_turns_stored_embedding_is_rewritten_away() {
 
 /// Records an episode the app's `summarize` answers with `json`.
 fn record_episode(m: &mut Memory, json: &str, now: f64) -> llm_memory::recall::episodes::Episode {
-    let hooks = Hooks {
-        summarize: true,
-        ..Hooks::default()
-    };
-    let mut job = EpisodeJob::begin(m, &hooks)
+    record_episode_now(m, now, |_| json.to_string())
         .unwrap()
-        .expect("turns to cover");
-    run_native(&mut job, m, now, |_| Answer::Text(json.to_string()));
-    job.finish().unwrap()
+        .expect("turns to cover")
 }

@@ -4,7 +4,7 @@
 //! corrections win over stale values; episodes and facts join; tool schemas count.
 
 use llm_memory::context::report::{EntryStatus, Reason, SectionKind};
-use llm_memory::driver::{run_native, Answer, EmbedJob, EpisodeJob, Hooks};
+use llm_memory::driver::{record_episode_now, EmbedJob};
 use llm_memory::memory::ContextExtras;
 use llm_memory::memory::Persistence as _;
 use llm_memory::{ApproximateCounter, Memory, MemoryConfig, NewEntry, Role, Strategy};
@@ -547,15 +547,9 @@ fn the_embedder_never_costs_the_best_match_by_words() {
 
 /// Records an episode the app's `summarize` answers with `json`.
 fn record_episode(m: &mut Memory, json: &str, now: f64) -> llm_memory::recall::episodes::Episode {
-    let hooks = Hooks {
-        summarize: true,
-        ..Hooks::default()
-    };
-    let mut job = EpisodeJob::begin(m, &hooks)
+    record_episode_now(m, now, |_| json.to_string())
         .unwrap()
-        .expect("turns to cover");
-    run_native(&mut job, m, now, |_| Answer::Text(json.to_string()));
-    job.finish().unwrap()
+        .expect("turns to cover")
 }
 
 /// What another tab stored is searchable at once: no read needs a refresh first, and a turn

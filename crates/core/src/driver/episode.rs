@@ -72,6 +72,28 @@ impl EpisodeJob {
     }
 }
 
+/// Records an episode over the turns since the last one with `write` answering the prompt (as
+/// the app's `summarize` would), on this thread: `recordEpisode()` for native callers (a
+/// server, a bench, a test). `Ok(None)`: no new turns.
+pub fn record_episode_now(
+    mem: &mut Memory,
+    now: f64,
+    mut write: impl FnMut(&EpisodeRequest) -> String,
+) -> Result<Option<Episode>> {
+    let hooks = Hooks {
+        summarize: true,
+        ..Hooks::default()
+    };
+    let Some(mut job) = EpisodeJob::begin(mem, &hooks)? else {
+        return Ok(None);
+    };
+    super::run_native(&mut job, mem, now, |call| match &call.args {
+        CallArgs::Episode(request) => Answer::Text(write(request)),
+        _ => Answer::Failed("only summarize is asked".to_string()),
+    });
+    job.finish().map(Some)
+}
+
 impl Job for EpisodeJob {
     fn next(&mut self, mem: &mut Memory, now: f64) -> Option<Call> {
         if self.result.is_some() {

@@ -16,7 +16,7 @@ mod tests;
 
 pub use context::{ContextAsk, ContextJob};
 pub use embed::EmbedJob;
-pub use episode::EpisodeJob;
+pub use episode::{record_episode_now, EpisodeJob};
 pub use extract::ExtractJob;
 pub use summary::{settle_late, summarize_now};
 
