@@ -11,7 +11,7 @@ use crate::keys::{resolve_keys, Keys};
 use crate::storage::Storage;
 use llm_memory_core::error::Error;
 use llm_memory_core::store::open_job::{
-    first_pull_refuses, Bound, OpenAnswer, OpenJob, OpenStep, Restore,
+    first_pull_refuses, Bound, OpenAnswer, OpenJob, OpenStep, Reload,
 };
 use llm_memory_core::store::records::Stored;
 use llm_memory_core::store::{Record, RecordOp};
@@ -19,7 +19,7 @@ use llm_memory_core::store::{Record, RecordOp};
 /// What opening needs besides storage: the memory, the keys, the other tabs and sync.
 #[allow(async_fn_in_trait)]
 pub trait OpenIo {
-    type Memory: Restore;
+    type Memory: Reload;
     type Key: Clone;
     type Error: From<Error>;
     type Storage: Storage;

@@ -93,7 +93,7 @@ impl SyncEngine {
 
     /// Takes the sync records of a session as read from local storage (the records whose kind
     /// `is_sync_kind`); unreadable ones are skipped (a lost cursor only means pulling again).
-    pub fn restore(&mut self, records: &[Record]) {
+    pub fn reload(&mut self, records: &[Record]) {
         for r in records {
             match r.kind.as_str() {
                 kind::OUTBOX => {

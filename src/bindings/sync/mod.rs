@@ -49,7 +49,7 @@ impl SyncSpec {
         local: Box<dyn Local>,
     ) -> Rc<SyncLink> {
         let mut engine = SyncEngine::new(&instance_prefix(js_sys::Math::random));
-        engine.restore(stored);
+        engine.reload(stored);
         let state = LinkState::new(self.options.clone(), session, engine);
         SyncLink::new(state, cipher, local)
     }

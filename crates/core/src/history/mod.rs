@@ -133,7 +133,7 @@ impl History {
 
     /// Restores an entry as stored (persistence, import). Keeps the id and moves the sequence
     /// past it so later ids stay unique.
-    pub fn restore(&mut self, entry: Entry) -> Result<()> {
+    pub fn reload(&mut self, entry: Entry) -> Result<()> {
         self.track_stored_id(&entry.id)?;
         self.entries.push(entry);
         Ok(())
@@ -230,17 +230,17 @@ mod tests {
     use super::*;
 
     #[test]
-    fn ids_are_sequential_and_survive_restore() {
+    fn ids_are_sequential_and_survive_a_reload() {
         let mut h = History::new();
         let a = h.push(Role::User, "hi", NewEntry::default(), 1.0).unwrap();
         assert_eq!(a, "e1");
         let mut h2 = History::new();
-        h2.restore(h.entries()[0].clone()).unwrap();
+        h2.reload(h.entries()[0].clone()).unwrap();
         let b = h2
             .push(Role::User, "again", NewEntry::default(), 2.0)
             .unwrap();
         assert_eq!(b, "e2");
-        assert!(h2.restore(h.entries()[0].clone()).is_err());
+        assert!(h2.reload(h.entries()[0].clone()).is_err());
     }
 
     #[test]

@@ -85,7 +85,7 @@ impl StepLog {
     }
 
     /// Puts back a stored step, keeping its id; later ids continue after it.
-    pub fn restore(&mut self, record: StepRecord) {
+    pub fn reload(&mut self, record: StepRecord) {
         if self.steps.iter().any(|r| r.id == record.id) {
             return;
         }

@@ -26,8 +26,8 @@ fn corrupt(r: &Record, e: serde_json::Error) -> Error {
 }
 
 /// What opening a stored session does to the memory (`store::open_job`).
-impl crate::store::open_job::Restore for Memory {
-    fn restore(&mut self, records: Vec<Stored>) -> Result<()> {
+impl crate::store::open_job::Reload for Memory {
+    fn reload(&mut self, records: Vec<Stored>) -> Result<()> {
         self.load_stored(records)
     }
 
@@ -195,7 +195,7 @@ impl Memory {
         out
     }
 
-    fn restore_loaded(
+    fn reload_entry(
         &mut self,
         e: Entry,
         order: f64,
@@ -203,7 +203,7 @@ impl Memory {
         key: Option<&str>,
     ) -> Result<()> {
         let tokens = self.stored_or_counted(&e, stored, key);
-        self.history.restore(e)?;
+        self.history.reload(e)?;
         self.entry_tokens.push(tokens);
         self.entry_order.push(order);
         Ok(())
@@ -220,7 +220,7 @@ impl Memory {
                     tokens,
                     ..
                 } => {
-                    self.restore_loaded(entry, order, tokens, key)?;
+                    self.reload_entry(entry, order, tokens, key)?;
                     continue;
                 }
                 Stored::Other(r) => r,
@@ -230,7 +230,7 @@ impl Memory {
                     let e: Entry =
                         serde_json::from_value(r.data.clone()).map_err(|e| corrupt(&r, e))?;
                     let stored = crate::store::records::token_count(&r.data);
-                    self.restore_loaded(e, r.order, stored, key)?;
+                    self.reload_entry(e, r.order, stored, key)?;
                 }
                 kind::SUMMARY => {
                     let s: SummaryRecord =
@@ -241,7 +241,7 @@ impl Memory {
                 kind::STEP => {
                     let s: StepRecord =
                         serde_json::from_value(r.data.clone()).map_err(|e| corrupt(&r, e))?;
-                    self.steps.restore(s);
+                    self.steps.reload(s);
                 }
                 kind::PINNED => {
                     let p: PinnedFact =

@@ -189,14 +189,14 @@ impl Memory {
         for data in facts {
             if let Ok(d) = serde_json::from_value::<StoredFact>(data) {
                 let id = d.fact.id.clone();
-                self.recall.facts.restore(d.fact, d.changes);
+                self.recall.facts.reload(d.fact, d.changes);
                 self.recall.sync_fact(&id);
             }
         }
         for data in episodes {
             if let Ok(e) = serde_json::from_value::<Episode>(data) {
                 let id = e.id.clone();
-                self.recall.episodes.restore(e);
+                self.recall.episodes.reload(e);
                 self.recall.sync_episode(&id);
             }
         }
@@ -208,9 +208,9 @@ impl Memory {
             if let Ok(chunk) = serde_json::from_value::<VectorChunk>(data) {
                 if reopen && Some(n) == newest {
                     self.recall
-                        .restore_last_chunk(n, &chunk, self.history.entries());
+                        .reload_last_chunk(n, &chunk, self.history.entries());
                 } else {
-                    self.recall.restore_vectors(&chunk, self.history.entries());
+                    self.recall.reload_vectors(&chunk, self.history.entries());
                 }
             }
         }

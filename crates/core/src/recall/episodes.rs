@@ -184,7 +184,7 @@ impl EpisodeStore {
     }
 
     /// Puts back a stored episode (persistence, import).
-    pub fn restore(&mut self, episode: Episode) {
+    pub fn reload(&mut self, episode: Episode) {
         if let Some(seq) = crate::history::ids::seq_of(&episode.id, &self.prefix, "ep") {
             self.next_request = self.next_request.max(seq + 1);
         }

@@ -398,7 +398,7 @@ impl FactStore {
 
     /// Puts back a stored fact and its trail (persistence, import, another tab), replacing a
     /// fact with the same id.
-    pub fn restore(&mut self, fact: Fact, changes: Vec<FactChange>) {
+    pub fn reload(&mut self, fact: Fact, changes: Vec<FactChange>) {
         if let Some(seq) = crate::history::ids::seq_of(&fact.id, &self.prefix, "f") {
             self.next_seq = self.next_seq.max(seq + 1);
         }

@@ -119,20 +119,20 @@ impl RecallState {
 
     /// Puts stored vectors back on items whose text is unchanged since they were embedded.
     /// Returns how many were used.
-    pub fn restore_vectors(&mut self, chunk: &chunks::VectorChunk, entries: &[Entry]) -> usize {
-        self.restore_chunk(chunk, entries).len()
+    pub fn reload_vectors(&mut self, chunk: &chunks::VectorChunk, entries: &[Entry]) -> usize {
+        self.reload_chunk(chunk, entries).len()
     }
 
-    /// As `restore_vectors` for the newest stored chunk (number `number`): when it is not
+    /// As `reload_vectors` for the newest stored chunk (number `number`): when it is not
     /// full, it becomes the open chunk again, so new vectors fill it instead of starting
     /// another record.
-    pub fn restore_last_chunk(
+    pub fn reload_last_chunk(
         &mut self,
         number: u64,
         chunk: &chunks::VectorChunk,
         entries: &[Entry],
     ) -> usize {
-        let used = self.restore_chunk(chunk, entries);
+        let used = self.reload_chunk(chunk, entries);
         let same_dim = self.vectors.dim() == chunk.dim || self.vectors.dim() == 0;
         if chunk.ids.len() < chunks::CHUNK && self.open_chunk.is_empty() && same_dim {
             if let Some(flat) = chunk.vectors() {
@@ -149,7 +149,7 @@ impl RecallState {
         used.len()
     }
 
-    fn restore_chunk(&mut self, chunk: &chunks::VectorChunk, entries: &[Entry]) -> Vec<u32> {
+    fn reload_chunk(&mut self, chunk: &chunks::VectorChunk, entries: &[Entry]) -> Vec<u32> {
         let Some(flat) = chunk.vectors() else {
             return Vec::new();
         };

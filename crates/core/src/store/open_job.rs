@@ -18,9 +18,9 @@ use super::{Record, RecordOp, SessionDocument, SessionMeta};
 use crate::error::{Error, ErrorCode, Result};
 
 /// The memory a session opens into (the engine, `crate::memory::Memory`).
-pub trait Restore {
+pub trait Reload {
     /// Loads stored records (sealed ones opened) into the empty memory.
-    fn restore(&mut self, records: Vec<Stored>) -> Result<()>;
+    fn reload(&mut self, records: Vec<Stored>) -> Result<()>;
     /// Everything it holds, as records (a first push, a reseal, an import).
     fn all_records(&self) -> Vec<Record>;
     /// How many turns it holds (an import's bookkeeping).
@@ -66,7 +66,7 @@ pub struct Bound<M> {
     pub read_only: bool,
     /// Records to store again, sealed (stored only, not pushed).
     pub reseal: Vec<RecordOp>,
-    /// With sync: link to the server, the engine restored from these sync records.
+    /// With sync: link to the server, the engine reloaded from these sync records.
     pub link: Option<Vec<Record>>,
     /// Records to store and push as if the memory had just made them (the first push).
     pub push: Vec<RecordOp>,
@@ -130,7 +130,7 @@ pub struct OpenJob<M> {
     state: State<M>,
 }
 
-impl<M: Restore> OpenJob<M> {
+impl<M: Reload> OpenJob<M> {
     /// `Memory.open` of `session`, with sync or not, at `now`.
     pub fn open(session: &str, ttl_ms: Option<f64>, sync: bool, now: f64) -> Self {
         OpenJob {
@@ -190,11 +190,11 @@ impl<M: Restore> OpenJob<M> {
                         State::Decrypting(memory, opening),
                         OpenStep::OpenSealed(records),
                     ),
-                    false => self.restore(memory, opening, records)?,
+                    false => self.reload(memory, opening, records)?,
                 }
             }
             (State::Decrypting(memory, opening), A::Opened(records)) => {
-                self.restore(memory, opening, records?)?
+                self.reload(memory, opening, records?)?
             }
             (State::WritingMeta(memory, opening, sync_records), A::Done(done)) => {
                 done?;
@@ -251,14 +251,14 @@ impl<M: Restore> OpenJob<M> {
     }
 
     /// The loaded records into the memory; then a new session's bookkeeping is written.
-    fn restore(
+    fn reload(
         &self,
         mut memory: M,
         opening: Opening,
         records: Vec<Stored>,
     ) -> Result<(State<M>, OpenStep<M>)> {
         let (records, sync_records) = split_sync(records);
-        memory.restore(records)?;
+        memory.reload(records)?;
         if opening.new {
             let write = OpenStep::WriteMeta(opening.meta.clone());
             return Ok((State::WritingMeta(memory, opening, sync_records), write));

@@ -14,8 +14,8 @@ struct Fake {
     tracking: bool,
 }
 
-impl Restore for Fake {
-    fn restore(&mut self, records: Vec<Stored>) -> Result<()> {
+impl Reload for Fake {
+    fn reload(&mut self, records: Vec<Stored>) -> Result<()> {
         self.restored = records;
         Ok(())
     }

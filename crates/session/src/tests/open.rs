@@ -1,7 +1,7 @@
 use super::{block_on, Log, MemoryStorage};
 use crate::open::{open_session, start_session, OpenIo, Started};
 use llm_memory_core::error::{Error, ErrorCode, Result};
-use llm_memory_core::store::open_job::{OpenJob, Restore};
+use llm_memory_core::store::open_job::{OpenJob, Reload};
 use llm_memory_core::store::records::{Stored, SEALED_FIELD};
 use llm_memory_core::store::{Record, RecordOp, SessionMeta};
 
@@ -9,8 +9,8 @@ use llm_memory_core::store::{Record, RecordOp, SessionMeta};
 #[derive(Debug, Default)]
 struct Fake(Vec<Stored>);
 
-impl Restore for Fake {
-    fn restore(&mut self, records: Vec<Stored>) -> Result<()> {
+impl Reload for Fake {
+    fn reload(&mut self, records: Vec<Stored>) -> Result<()> {
         self.0 = records;
         Ok(())
     }

@@ -185,13 +185,13 @@ fn a_forget_after_the_compaction_started_keeps_it_due_and_a_reload_resumes_it() 
     assert!(a.sync.compaction_due());
     // A reload finds the due mark stored with the forget.
     let mut again = SyncEngine::new("a2-");
-    again.restore(&a.stored_sync_records());
+    again.reload(&a.stored_sync_records());
     assert!(again.compaction_due());
     a.sync(&mut log);
     a.compact(&mut log);
     assert!(!log.holds("111-CANARY") && !log.holds("222-CANARY"));
     let mut after = SyncEngine::new("a3-");
-    after.restore(&a.stored_sync_records());
+    after.reload(&a.stored_sync_records());
     assert!(!after.compaction_due());
 }
 

@@ -306,7 +306,7 @@ fn a_reload_resumes_the_outbox_tombstones_and_cursor() {
     // The page closes before pushing; a new instance reads local storage.
     let stored = a.stored_sync_records();
     let mut again = SyncEngine::new("a2-s");
-    again.restore(&stored);
+    again.reload(&stored);
     assert_eq!(again.unsent(), 2);
     assert_eq!(again.cursor(), a.sync.cursor());
     assert!(again.is_gone("entry", &gone));
@@ -509,7 +509,7 @@ fn a_first_push_carries_every_record_and_the_cursor() {
     };
     let ops = first_push(vec![r.clone()], 5.0);
     let mut fresh = SyncEngine::new("p.");
-    fresh.restore(&[match &ops[1] {
+    fresh.reload(&[match &ops[1] {
         RecordOp::Put(c) => c.clone(),
         other => panic!("{other:?}"),
     }]);
