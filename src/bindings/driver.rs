@@ -17,6 +17,7 @@ use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
 /// The app's callbacks and in-page model, by the hook the core names.
+#[derive(Clone, Default)]
 pub struct Callbacks {
     pub(super) summarize: Option<Function>,
     pub(super) extract: Option<Function>,

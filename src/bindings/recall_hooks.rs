@@ -1,39 +1,25 @@
 //! The app's recall hooks as `Memory` keeps them: the recall options (`extract`, `llm`,
 //! `embed` or `embedder`, `summarize`, `tools`, `retrieval`). `driver` runs the calls.
 
-use super::build_parts::InPageEmbedder as EmbedModel;
 use super::driver::Callbacks;
 use super::option_tree::JsOptions;
 use crate::driver::Hooks;
 use crate::memory::Memory as Core;
 use crate::options::memory::MemoryOptions;
 use crate::options::Handle;
-use js_sys::Function;
 use std::cell::RefCell;
-use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
 /// The hooks of `MemoryOptions`: the core's `HookOptions`, its handles resolved to functions.
 pub struct HookFunctions {
-    extract: Option<Function>,
-    llm: Option<Function>,
-    embed: Option<Function>,
-    embedder: Option<Rc<EmbedModel>>,
-    summarize: Option<Function>,
+    given: Callbacks,
     parsed: crate::options::memory::HookOptions,
 }
 
-/// The app's callbacks for recall, kept on the JS side.
+/// The app's callbacks as a memory keeps them, and what the core's jobs are told of them.
 #[derive(Clone, Default)]
 pub struct RecallHooks {
-    pub(super) extract: Option<Function>,
-    /// The app's `llm(messages, info)`: summaries, facts and episodes when their own hooks
-    /// are not given.
-    pub(super) llm: Option<Function>,
-    pub(super) embed: Option<Function>,
-    /// The in-page model that embeds instead of `embed` (`embedder`).
-    pub(super) embedder: Option<Rc<EmbedModel>>,
-    pub(super) summarize: Option<Function>,
+    callbacks: Callbacks,
     /// Which hooks there are and their settings, as the core lays options over them.
     settings: Hooks,
 }
@@ -44,7 +30,7 @@ pub fn parse_options(
     summarize: Option<Handle>,
     r: crate::options::memory::HookOptions,
 ) -> Result<HookFunctions, JsValue> {
-    Ok(HookFunctions {
+    let given = Callbacks {
         extract: js.function(r.extract),
         llm: js.function(r.llm),
         embed: js.function(r.embed),
@@ -53,8 +39,8 @@ pub fn parse_options(
             None => None,
         },
         summarize: js.function(summarize),
-        parsed: r,
-    })
+    };
+    Ok(HookFunctions { given, parsed: r })
 }
 
 impl RecallHooks {
@@ -68,31 +54,27 @@ impl RecallHooks {
 
     /// The functions the jobs' calls go to (kept while a job runs: options may change).
     pub fn callbacks(&self) -> Callbacks {
-        Callbacks {
-            summarize: self.summarize.clone(),
-            extract: self.extract.clone(),
-            llm: self.llm.clone(),
-            embed: self.embed.clone(),
-            embedder: self.embedder.clone(),
-        }
+        self.callbacks.clone()
     }
 
-    /// Keeps the functions given; the core decides what they change (`MemoryOptions::lay_hooks_over`).
+    /// Keeps the functions given (one left out keeps the one before); the core decides what
+    /// they change (`MemoryOptions::lay_hooks_over`).
     pub fn apply(&mut self, core: &RefCell<Core>, o: &HookFunctions, parsed: &MemoryOptions) {
         parsed.lay_hooks_over(&mut self.settings);
-        if o.extract.is_some() {
-            self.extract = o.extract.clone();
-        }
-        if o.summarize.is_some() {
-            self.summarize = o.summarize.clone();
-        }
-        if o.llm.is_some() {
-            self.llm = o.llm.clone();
+        let (kept, given) = (&mut self.callbacks, &o.given);
+        for (kept, given) in [
+            (&mut kept.extract, &given.extract),
+            (&mut kept.summarize, &given.summarize),
+            (&mut kept.llm, &given.llm),
+        ] {
+            if given.is_some() {
+                kept.clone_from(given);
+            }
         }
         if o.parsed.gives_embedding() {
             // Both: the one given (a callback replaces a model and the other way round).
-            self.embed = o.embed.clone();
-            self.embedder = o.embedder.clone();
+            kept.embed.clone_from(&given.embed);
+            kept.embedder.clone_from(&given.embedder);
         }
         o.parsed.apply_to(&mut core.borrow_mut());
     }
