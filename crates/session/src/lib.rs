@@ -8,6 +8,7 @@
 //! - `open`: the open or import job run to its end, then the session started in its order
 //!   (sealed again → sync linked → first push → first pull, refused opens stop the link);
 //! - `keys`: which key seals records at rest (`encrypt.key`, else the sync key);
+//! - `mailbox`: other tabs' messages kept until the session's store exists;
 //! - `delete`: here first, then the other tabs, then the server;
 //! - `flow`: `sync()` stores first, a forget receipt waits for the store;
 //! - `turns`: one episode at a time;
@@ -21,6 +22,7 @@ pub mod delete;
 pub mod flow;
 pub mod key_value;
 pub mod keys;
+pub mod mailbox;
 pub mod open;
 pub mod storage;
 pub mod tools;
@@ -32,6 +34,7 @@ pub use delete::{delete_session, ServerDelete};
 pub use flow::{receipt_after, sync_now, Stored};
 pub use key_value::{KeyValue, KeyValueStorage, MemoryMap};
 pub use keys::{resolve_keys, Keys};
+pub use mailbox::{shared_with_tabs, Mailbox};
 pub use open::{open_session, start_session, OpenIo, Started};
 pub use storage::{default_storage, Storage};
 pub use tools::{call_tool, Refusal};

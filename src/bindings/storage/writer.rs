@@ -15,7 +15,7 @@ use crate::bindings::sync::link::SyncLink;
 use crate::error::{Error, Result};
 use crate::memory::Memory as Core;
 use crate::memory::Persistence as _;
-use crate::session::{Storage as _, WriterIo};
+use crate::session::{Mailbox, Storage as _, WriterIo};
 use crate::store::writer::{Applied, Arrived, Write, DELETED_MESSAGE};
 use crate::store::{Record, RecordOp, SessionMeta, Writer};
 use js_sys::Function;
@@ -59,56 +59,40 @@ pub fn announce_deleted_to_tabs(session: &str) {
     }
 }
 
-/// A session's channel between tabs, opened before the session is read: what another tab
-/// stores while this one loads is kept and handed to the store once it exists, not missed.
+/// A session's channel between tabs, opened before the session is read; what comes before
+/// the store exists waits in its mailbox (`crate::session::Mailbox`).
 pub struct Inbox {
     channel: web_sys::BroadcastChannel,
-    to: Rc<RefCell<Listening>>,
+    mailbox: Rc<Mailbox<JsValue, Store>>,
     _listener: Listener,
 }
 
-/// Who hears the channel: nobody yet (messages wait), then the store.
-enum Listening {
-    Early(Vec<JsValue>),
-    Store(Weak<Store>),
-}
-
 impl Inbox {
-    /// None for the memory backend (nothing to share) or without BroadcastChannel.
+    /// None for storage no other tab shares, or without BroadcastChannel.
     pub fn open(backend: &Backend, session: &str) -> Option<Inbox> {
-        if backend.kind() == super::StorageKind::Memory {
+        if !crate::session::shared_with_tabs(backend.kind()) {
             return None;
         }
         let channel = channel_of(session)?;
-        let to = Rc::new(RefCell::new(Listening::Early(Vec::new())));
-        let hear = to.clone();
+        let mailbox: Rc<Mailbox<JsValue, Store>> = Rc::default();
+        let hear = mailbox.clone();
         let listener = Listener::new(move |e: web_sys::MessageEvent| {
-            let store = match &mut *hear.borrow_mut() {
-                Listening::Early(early) => {
-                    early.push(e.data());
-                    None
-                }
-                Listening::Store(store) => store.upgrade(),
-            };
-            if let Some(store) = store {
-                store.receive(e.data());
+            if let Some((store, message)) = hear.arrived(e.data()) {
+                store.receive(message);
             }
         });
         channel.set_onmessage(Some(listener.as_ref().unchecked_ref()));
         Some(Inbox {
             channel,
-            to,
+            mailbox,
             _listener: listener,
         })
     }
 
     /// The store takes over: it hears what came so far, then each message as it comes.
     fn hand_to(&self, store: &Rc<Store>) {
-        let now = Listening::Store(Rc::downgrade(store));
-        if let Listening::Early(early) = self.to.replace(now) {
-            for message in early {
-                store.receive(message);
-            }
+        for message in self.mailbox.hand_to(store) {
+            store.receive(message);
         }
     }
 

@@ -6,6 +6,7 @@ mod delete;
 mod flow;
 mod key_value;
 mod keys;
+mod mailbox;
 mod open;
 mod tools;
 mod turns;
