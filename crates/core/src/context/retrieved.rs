@@ -133,6 +133,31 @@ fn is_episode(item: &RetrievedItem) -> bool {
     matches!(item.source, RetrievedSource::Episode(_))
 }
 
+/// The turns that correct a relevant item, or a correction of one (a chain of corrections):
+/// an old value is sent only beside its correction, so a correction goes however little it
+/// shares with the query, or the relevant old value would not go either.
+fn corrections_of_relevant(input: &RetrievalInput) -> std::collections::HashSet<usize> {
+    let entry = |it: &RetrievedItem| match it.source {
+        RetrievedSource::Entry(e) => Some(e),
+        _ => None,
+    };
+    let mut found: std::collections::HashSet<usize> = (input.items.iter())
+        .filter(|it| it.relevance >= input.min_relevance)
+        .filter_map(|it| it.corrected_by)
+        .collect();
+    loop {
+        let more: Vec<usize> = (input.items.iter())
+            .filter(|it| entry(it).is_some_and(|e| found.contains(&e)))
+            .filter_map(|it| it.corrected_by)
+            .filter(|c| !found.contains(c))
+            .collect();
+        if more.is_empty() {
+            return found;
+        }
+        found.extend(more);
+    }
+}
+
 /// Chooses items best first while they fit `remaining` tokens; `skip(i)` leaves out history
 /// entries that are sent anyway or must not be sent, and `recent(i)` says which of them are
 /// sent as recent turns. A neighbour goes only where its hit is sent too.
@@ -151,6 +176,7 @@ pub fn pick(
     let mut chosen: Vec<(usize, usize, Option<ItemExcerpt>)> = Vec::new();
     let mut used = 0;
     let (mut has_memory, mut has_episode) = (false, false);
+    let corrections = corrections_of_relevant(input);
     for (n, item) in input.items.iter().enumerate() {
         // No line is shorter than its date.
         if chosen.len() >= input.max_items || remaining.saturating_sub(used) < MIN_LINE_TOKENS {
@@ -167,7 +193,8 @@ pub fn pick(
                     matches!(input.items[*n].source, RetrievedSource::Entry(e) if e == entry)
                 })
         };
-        if item.neighbour_of.is_none() && item.relevance < input.min_relevance {
+        let corrects = matches!(item.source, RetrievedSource::Entry(e) if corrections.contains(&e));
+        if item.neighbour_of.is_none() && item.relevance < input.min_relevance && !corrects {
             continue;
         }
         let beside_hit = item.neighbour_of.as_ref().is_none_or(|(hit, _)| sent(*hit));
@@ -392,5 +419,49 @@ mod tests {
             5,
         );
         assert!(none.messages.is_empty() && none.tokens == 0);
+    }
+
+    #[test]
+    fn a_relevant_old_value_goes_with_its_corrections_however_little_they_share() {
+        let day = 86_400_000.0;
+        let mut old = item(
+            RetrievedSource::Entry(1),
+            "user: my locker is 742",
+            day,
+            0.9,
+        );
+        old.corrected_by = Some(4);
+        // The correction shares no word with the query, nor does the one correcting it.
+        let mut correction = item(RetrievedSource::Entry(4), "user: now 3139", 2.0 * day, 0.0);
+        correction.corrected_by = Some(6);
+        let latest = item(RetrievedSource::Entry(6), "user: no, 5120", 3.0 * day, 0.0);
+        let unrelated = item(
+            RetrievedSource::Entry(8),
+            "user: hello there",
+            4.0 * day,
+            0.0,
+        );
+        let input = RetrievalInput {
+            items: vec![latest, correction, old, unrelated],
+            recent_share: 0.5,
+            max_items: 10,
+            min_relevance: 0.1,
+            query: String::new(),
+        };
+        let c = ApproximateCounter::default();
+        let p = pick(
+            &input,
+            |_| false,
+            |_| false,
+            &c,
+            MessageOverhead::default(),
+            200,
+        );
+        let sent: Vec<usize> = p.entries.iter().map(|e| e.0).collect();
+        assert_eq!(
+            sent,
+            [1, 4, 6],
+            "the chain goes, the unrelated turn does not"
+        );
     }
 }
