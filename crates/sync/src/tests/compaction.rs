@@ -79,24 +79,8 @@ fn a_forgotten_turn_and_fact_leave_the_log_and_a_new_device_agrees() {
     assert!(log.holds(NAME) && log.holds("7731-CANARY"));
 
     let now = a.tick();
-    a.mem
-        .forget(
-            &secret,
-            ForgetOptions {
-                now: Some(now),
-                ..Default::default()
-            },
-        )
-        .unwrap();
-    a.mem
-        .forget(
-            &fact.id,
-            ForgetOptions {
-                now: Some(now),
-                ..Default::default()
-            },
-        )
-        .unwrap();
+    a.mem.forget(&secret, at(now)).unwrap();
+    a.mem.forget(&fact.id, at(now)).unwrap();
     a.store();
     assert!(a.sync.compaction_due());
     a.sync(&mut log);
@@ -135,10 +119,7 @@ fn a_clear_leaves_only_tombstones_and_what_came_after() {
     }
     a.sync(&mut log);
     let now = a.tick();
-    a.mem.clear(ForgetOptions {
-        now: Some(now),
-        ..Default::default()
-    });
+    a.mem.clear(at(now));
     a.store();
     a.say("after the clear");
     a.sync(&mut log);
@@ -158,28 +139,12 @@ fn a_forget_after_the_compaction_started_keeps_it_due_and_a_reload_resumes_it() 
     let second = a.say("second secret 222-CANARY");
     a.sync(&mut log);
     let now = a.tick();
-    a.mem
-        .forget(
-            &first,
-            ForgetOptions {
-                now: Some(now),
-                ..Default::default()
-            },
-        )
-        .unwrap();
+    a.mem.forget(&first, at(now)).unwrap();
     a.store();
     a.sync(&mut log);
     let mark = a.sync.due_mark();
     // A second forget lands while the first compaction is on its way.
-    a.mem
-        .forget(
-            &second,
-            ForgetOptions {
-                now: Some(now),
-                ..Default::default()
-            },
-        )
-        .unwrap();
+    a.mem.forget(&second, at(now)).unwrap();
     a.store();
     assert!(a.sync.compacted(mark).is_empty());
     assert!(a.sync.compaction_due());
@@ -209,16 +174,7 @@ fn a_device_without_a_redactor_keeps_every_vault_copy() {
     let secret = plain.say("a turn to forget 5555-CANARY");
     plain.sync(&mut log);
     let now = plain.tick();
-    plain
-        .mem
-        .forget(
-            &secret,
-            ForgetOptions {
-                now: Some(now),
-                ..Default::default()
-            },
-        )
-        .unwrap();
+    plain.mem.forget(&secret, at(now)).unwrap();
     plain.store();
     plain.sync(&mut log);
     plain.compact(&mut log);
@@ -229,4 +185,12 @@ fn a_device_without_a_redactor_keeps_every_vault_copy() {
     let vault = serde_json::to_string(&c.mem.merged_records()).unwrap();
     assert!(vault.contains(EMAIL), "{vault}");
     assert!(vault.contains("second.person@example-mail.net"), "{vault}");
+}
+
+/// Forgetting at the device's clock.
+fn at(now: f64) -> ForgetOptions {
+    ForgetOptions {
+        now: Some(now),
+        ..Default::default()
+    }
 }
