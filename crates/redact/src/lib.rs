@@ -17,6 +17,7 @@ mod packed;
 pub(crate) mod public_figures;
 pub mod recognizers;
 mod scan;
+mod suppress;
 pub mod validate;
 pub mod vault;
 
@@ -218,67 +219,38 @@ impl Redactor {
             .collect()
     }
 
-    /// [`Redactor::detect`] with what found each span. With a model, its names, addresses
-    /// and numbers join the rules' candidates before overlaps are resolved; a model span that
-    /// overlaps a rule's structured finding (e-mail, card, ...) gives way to it.
+    /// [`Redactor::detect`] with what found each span. The candidates of every source (the
+    /// recognizers, the vault's values seen again, the model's names, addresses and numbers)
+    /// pass one suppression stage (`suppress.rs`), then one edge rule for names, then
+    /// overlaps are resolved.
     pub fn detect_with_source(&self, text: &str) -> Vec<Detected> {
-        let mut found = self.recognizers.scan(text);
+        let rule = |candidate| Detected {
+            candidate,
+            source: Source::Rule,
+        };
+        let mut found: Vec<Detected> = self.recognizers.scan(text).into_iter().map(rule).collect();
         for (start, end, entry) in self.vault.sightings(text) {
             let kind = EntityType::built_in(&entry.kind)
                 .unwrap_or_else(|| EntityType::Custom(entry.kind.clone()));
-            // A type this redactor leaves alone (a vault kept from other options) stays so.
-            let enabled = match &kind {
-                EntityType::Custom(name) => self.config.patterns.iter().any(|p| &p.name == name),
-                built_in => self
-                    .config
-                    .types
-                    .as_ref()
-                    .is_none_or(|t| t.contains(built_in)),
-            };
-            if !enabled {
-                continue;
-            }
-            found.push(Candidate {
+            found.push(rule(Candidate {
                 kind,
                 start,
                 end,
                 score: 1.0,
-            });
+            }));
         }
-        let allowed = |c: &Candidate| {
-            self.allow.is_empty() || !self.allow.contains(&text[c.start..c.end].to_lowercase())
-        };
-        let mut candidates: Vec<Detected> = found
-            .into_iter()
-            .filter(|c| c.score >= self.min_score && allowed(c))
-            .map(|candidate| Detected {
-                candidate,
-                source: Source::Rule,
-            })
-            .collect();
         if let Some(m) = &self.model {
-            // The model's own threshold applies to its spans, not `minScore`.
-            let structured: Vec<(usize, usize)> = candidates
-                .iter()
-                .filter(|d| model::is_structured(&d.candidate.kind))
-                .map(|d| (d.candidate.start, d.candidate.end))
-                .collect();
-            let cuts_into = |c: &Candidate| {
-                structured
-                    .iter()
-                    .any(|&(start, end)| c.start < end && start < c.end)
-            };
-            let from_model = m.candidates(text);
-            candidates.extend(
-                from_model
-                    .iter()
-                    .filter(|c| self.config.enables(&c.kind) && allowed(c) && !cuts_into(c))
-                    .map(|c| Detected {
-                        candidate: c.clone(),
-                        source: Source::Model,
-                    }),
-            );
+            found.extend(m.candidates(text).iter().map(|c| Detected {
+                candidate: c.clone(),
+                source: Source::Model,
+            }));
         }
+        let suppression = suppress::Suppression {
+            config: &self.config,
+            allow: &self.allow,
+            min_score: self.min_score,
+        };
+        let mut candidates = suppression.apply(text, found);
         // One edge rule for every name, whoever found it: the rules' cue "I'm Amanda's son"
         // took "Amanda's", the model the "m" of "I'm".
         for d in &mut candidates {
