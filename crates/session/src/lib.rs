@@ -30,7 +30,7 @@ pub mod turns;
 pub mod write;
 
 pub use asset_cache::{through_cache, AssetCache};
-pub use delete::{delete_session, ServerDelete};
+pub use delete::{delete_session, deleted_on_server, ServerDelete};
 pub use flow::{receipt_after, sync_now, Stored};
 pub use key_value::{KeyValue, KeyValueStorage, MemoryMap};
 pub use keys::{resolve_keys, Keys};

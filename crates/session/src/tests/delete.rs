@@ -1,7 +1,9 @@
 use super::{block_on, Log, MemoryStorage};
-use crate::delete::{delete_session, ServerDelete};
+use crate::delete::{delete_session, deleted_on_server, ServerDelete};
 use llm_memory_core::error::{Error, ErrorCode, Result};
+use llm_memory_core::store::writer::Writer;
 use llm_memory_core::store::SessionMeta;
+use std::cell::RefCell;
 
 struct Server {
     log: Log,
@@ -77,4 +79,30 @@ fn without_sync_only_here_and_the_tabs() {
     let storage = stored("s");
     block_on(delete_session(&storage, "s", None::<&Server>)).unwrap();
     assert_eq!(storage.log.take(), ["delete s", "announce s"]);
+}
+
+#[test]
+fn a_session_the_server_deleted_stops_storing_then_goes_here_then_the_tabs_hear() {
+    let storage = stored("s");
+    let writer = RefCell::new(Writer::<u8>::default());
+    block_on(deleted_on_server(&storage, &writer, "s")).unwrap();
+    assert_eq!(storage.log.take(), ["delete s", "announce s"]);
+    assert!(storage.sessions.borrow().is_empty());
+    // Nothing is stored any more: a change after it finds the writer stopped.
+    assert!(!writer.borrow_mut().add_changes(vec![
+        llm_memory_core::store::RecordOp::DeleteKinds {
+            kinds: vec!["entry".into()],
+        }
+    ]));
+
+    let storage = stored("s");
+    storage.failing.borrow_mut().insert("delete");
+    let writer = RefCell::new(Writer::<u8>::default());
+    assert!(block_on(deleted_on_server(&storage, &writer, "s")).is_err());
+    assert_eq!(storage.log.take(), ["delete s"], "the tabs are not told");
+    assert!(!writer.borrow_mut().add_changes(vec![
+        llm_memory_core::store::RecordOp::DeleteKinds {
+            kinds: vec!["entry".into()],
+        }
+    ]));
 }

@@ -8,8 +8,8 @@ use crate::store::{Record, RecordOp};
 use std::rc::Rc;
 #[cfg(feature = "sync")]
 use {
-    crate::error::Error, crate::memory::Persistence as _, crate::session::Storage as _,
-    crate::sync::cycle::Local, std::future::Future, std::pin::Pin,
+    crate::error::Error, crate::memory::Persistence as _, crate::sync::cycle::Local,
+    std::future::Future, std::pin::Pin,
 };
 
 impl Store {
@@ -105,10 +105,9 @@ impl Local for Store {
                 return;
             };
             let session = store.meta.borrow().session.clone();
-            store.writer.borrow_mut().deleted_on_server(&session);
-            match store.backend.delete(&session).await {
-                Ok(()) => store.backend.announce_deleted(&session),
-                Err(e) => store.report(&e),
+            let gone = crate::session::deleted_on_server(&store.backend, &store.writer, &session);
+            if let Err(e) = gone.await {
+                store.report(&e);
             }
         })
     }
