@@ -175,7 +175,7 @@ pub(super) fn across(
             }
             let mut at = first;
             for _ in 0..NAME_PARTICLES {
-                if !is_one_of(word_text(text, &words[at]), PARTICLES) {
+                if !is_one_of(word_text(text, &words[at]), &PARTICLES) {
                     return None;
                 }
                 let next = next_word(text, words, at + 1, words[at].end, m)?;
@@ -234,7 +234,7 @@ pub(super) fn widen_person(text: &str, words: &[Word], b: &Building) -> (usize, 
     if i > 0 {
         let w = &words[i - 1];
         let gap = &text[w.end..words[i].start];
-        if is_one_of(word_text(text, w), HONORIFICS) && joins(gap, Meaning::Person) {
+        if is_one_of(word_text(text, w), &HONORIFICS) && joins(gap, Meaning::Person) {
             start = w.start;
         } else if is_initial(word_text(text, w)) && joins(gap, Meaning::Person) {
             // `M. de Vries`, and `James M. Sparks` when the model found only the surname.
@@ -243,7 +243,7 @@ pub(super) fn widen_person(text: &str, words: &[Word], b: &Building) -> (usize, 
                 let name = word_text(text, given);
                 if is_capitalised(name)
                     && name.chars().count() >= 2
-                    && !is_one_of(name, HONORIFICS)
+                    && !is_one_of(name, &HONORIFICS)
                     && text[given.end..w.start].chars().all(|c| c == ' ')
                 {
                     start = given.start;

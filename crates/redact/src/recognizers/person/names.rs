@@ -8,6 +8,7 @@
 //! false hit on "May I ask" costs more than a missed "May" without context.
 
 use descriptions::{COMMON_WORDS, DESCRIPTIONS, PLACES, ROLES_AND_PLACES};
+use llm_memory_encoder::lexicon::{self, entries};
 use rustc_hash::FxHashMap;
 use std::sync::OnceLock;
 
@@ -57,51 +58,9 @@ veronique victor victoria vincent viola virginie vivian walter werner william wo
 yasmin yuki yusuf yves zoe zofia
 ";
 
-const HONORIFICS: &[&str] = &[
-    "mr",
-    "mrs",
-    "ms",
-    "miss",
-    "mx",
-    "dr",
-    "prof",
-    "sir",
-    "madam",
-    "herr",
-    "frau",
-    "mme",
-    "mlle",
-    "monsieur",
-    "madame",
-    "sr",
-    "sra",
-    "srta",
-    "señor",
-    "señora",
-    "don",
-    "doña",
-    "sig",
-    "sig.ra",
-    "signor",
-    "signora",
-    "dott",
-    "dott.ssa",
-    "dhr",
-    "mevr",
-    "mevrouw",
-    "meneer",
-    // French "M. Lefèvre" (only before ". ": one capital alone is no word of a name).
-    "m",
-    // Polish "Pan Kowalski", "Pani Nowak".
-    "pan",
-    "pani",
-    "professor",
-    "doctor",
-    "captain",
-    "pastor",
-    "reverend",
-    "rabbi",
-];
+/// Titles only the person recognizer reads, on top of the shared ones
+/// ([`llm_memory_encoder::lexicon::HONORIFICS`]); the file says why the decoder does not.
+const MORE_HONORIFICS: &str = include_str!("data/honorifics-recognizer.txt");
 
 /// Capitalized words that start sentences or name things, never people.
 const NOT_NAMES: &str = "
@@ -194,7 +153,11 @@ pub fn listed(lower: &str) -> Listed {
         for w in NOT_NAMES.split_whitespace() {
             map.entry(w).or_default().not_name = true;
         }
-        for &w in HONORIFICS {
+        for w in lexicon::HONORIFICS
+            .iter()
+            .copied()
+            .chain(entries(MORE_HONORIFICS))
+        {
             map.entry(w).or_default().honorific = true;
         }
         for w in ALSO_THINGS.split_whitespace() {
@@ -281,31 +244,10 @@ pub fn is_not_name(lower: &str) -> bool {
     listed(lower).not_name
 }
 
-/// Lower-case particles inside family names: "van der Berg", "da Silva", "de la Cruz".
+/// Lower-case particles inside family names: "van der Berg", "da Silva", "de la Cruz"
+/// ([`llm_memory_encoder::lexicon::PARTICLES`]).
 pub fn is_particle(word: &str) -> bool {
-    matches!(
-        word,
-        "van"
-            | "von"
-            | "der"
-            | "den"
-            | "de"
-            | "del"
-            | "della"
-            | "di"
-            | "da"
-            | "dos"
-            | "das"
-            | "du"
-            | "la"
-            | "le"
-            | "ten"
-            | "ter"
-            | "y"
-            | "zu"
-            | "bin"
-            | "al"
-    )
+    lexicon::PARTICLES.contains(&word)
 }
 
 #[cfg(test)]
