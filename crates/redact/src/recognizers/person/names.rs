@@ -7,6 +7,7 @@
 //! words or places (Will, May, June, Mark, Grace, Paris, Jordan…) are left out on purpose: a
 //! false hit on "May I ask" costs more than a missed "May" without context.
 
+use crate::lexicon::MONTHS_EN;
 use descriptions::{COMMON_WORDS, DESCRIPTIONS, PLACES, ROLES_AND_PLACES};
 use llm_memory_encoder::lexicon::{self, entries};
 use rustc_hash::FxHashMap;
@@ -72,8 +73,7 @@ or other our out over please regards same see she should since so some still suc
 thank thanks that the their them then there these they this those though through to today
 tomorrow too under until up us very was we well were what when where which while who why will
 with would yes yesterday yet you your
-monday tuesday wednesday thursday friday saturday sunday january february march april june
-july august september october november december
+monday tuesday wednesday thursday friday saturday sunday
 street avenue road lane drive court way place suite apt apartment
 world there folks guys support customer service sales admin user users client server api
 error warning info debug note todo fixme readme python java javascript typescript rust linux
@@ -150,7 +150,9 @@ pub fn listed(lower: &str) -> Listed {
         for w in given.chain(SURNAMES_FIRST.split_whitespace()) {
             map.entry(w).or_default().given_name = true;
         }
-        for w in NOT_NAMES.split_whitespace() {
+        // The month names ([`MONTHS_EN`]), not their abbreviations: "Jan" is a given name.
+        let months = MONTHS_EN.iter().map(|forms| forms[0]);
+        for w in NOT_NAMES.split_whitespace().chain(months) {
             map.entry(w).or_default().not_name = true;
         }
         for w in lexicon::HONORIFICS
