@@ -17,3 +17,8 @@ pub(crate) static MONTHS_EN: LazyLock<Vec<Vec<&str>>> = LazyLock::new(|| {
 pub(crate) fn is_month_en(lower: &str) -> bool {
     MONTHS_EN.iter().flatten().any(|&m| m == lower)
 }
+
+/// The people a writer names by their relation to them ("my sister", "ngozi okafor
+/// (mother)"). Lower case.
+pub(crate) static RELATIONS: LazyLock<Vec<&str>> =
+    LazyLock::new(|| entries(include_str!("lexicon/relations.txt")).collect());
