@@ -5,7 +5,7 @@ Usage: python3 scripts/hand_lists.py [--files]   (from the repository root)
 
 A hand-list line is one of:
 
-1. a line of a `.txt` file under the crate's `src/` that is not blank and not a `#` comment
+1. a line of a `.txt` file under the crate's `src/` that is not blank and not a `# ` comment
    (the word lists loaded with `include_str!`);
 2. a Rust line made only of string literals joined by `,` or `|` (a leading `|`, a trailing
    `,` or `|`, and a trailing `=> …` allowed): array elements that are string literals and
@@ -115,7 +115,7 @@ def rust_lines(text: str):
 
 
 def txt_lines(text: str):
-    return sum(1 for l in text.splitlines() if l.strip() and not l.lstrip().startswith("#"))
+    return sum(1 for l in text.splitlines() if l.strip() and not l.lstrip().startswith("# "))
 
 
 def test_modules(src: Path):

@@ -1,6 +1,6 @@
 //! Word classes more than one part of this crate reads, each written once as a `.txt` file in
 //! `lexicon/`, in the format of [`llm_memory_encoder::lexicon::entries`] (one entry per line,
-//! `#` comment lines saying where the words come from). The classes the decoder reads too are
+//! `# ` comment lines saying where the words come from). The classes the decoder reads too are
 //! in the encoder crate's `lexicon`, which this crate depends on.
 
 use llm_memory_encoder::lexicon::entries;

@@ -90,7 +90,7 @@ fn tagged_as(words: &[Word], i: usize, m: Meaning, weak: f32) -> bool {
 /// A unit line starting at word `i` (`Suite 704`, `Apt. 3b`): one past its last word.
 fn unit_line(text: &str, words: &[Word], i: usize) -> Option<usize> {
     let w = words.get(i)?;
-    if !is_one_of(word_text(text, w), UNIT_DESIGNATORS) {
+    if !is_one_of(word_text(text, w), &UNIT_DESIGNATORS) {
         return None;
     }
     let n = next_word(text, words, i + 1, w.end, Meaning::Address)?;
@@ -306,7 +306,7 @@ pub(super) fn widen_address_start(text: &str, words: &[Word], b: &Building) -> u
         }
         if is_one_of(word, STREET_ABBREVIATIONS) && text[w.end..start].starts_with(['.', '/']) {
             // `ul. Zakrzowska`, `C/ Eras`: the kind of street, abbreviated before its name.
-        } else if is_one_of(word, UNIT_DESIGNATORS) {
+        } else if is_one_of(word, &UNIT_DESIGNATORS) {
             // A designator before the span's own number (`Apt. 918 61990 …`): only when the
             // span starts with a number.
             if !word_text(text, &words[first])

@@ -6,49 +6,12 @@
 use crate::lexicon::{self, entries};
 use std::sync::LazyLock;
 
-/// Secondary unit designators (USPS Publication 28, appendix C2, with their long forms) and
-/// the words other languages use for a flat, floor, door or box. Compared lower-case.
-pub(super) const UNIT_DESIGNATORS: &[&str] = &[
-    "apt",
-    "apartment",
-    "appt",
-    "suite",
-    "ste",
-    "unit",
-    "flat",
-    "floor",
-    "fl",
-    "room",
-    "rm",
-    "bldg",
-    "building",
-    "dept",
-    "box",
-    "lot",
-    "spc",
-    "space",
-    "trlr",
-    "ph",
-    "penthouse",
-    "#",
-    "wohnung",
-    "whg",
-    "stiege",
-    "piso",
-    "apto",
-    "dpto",
-    "depto",
-    "puerta",
-    "escalera",
-    "esc",
-    "étage",
-    "etage",
-    "bte",
-    "interno",
-    "int",
-    "lgh",
-    "leil",
-];
+/// Secondary unit designators: the shared unit words and the decoder's own
+/// (`word_classes/unit-designators-decoder.txt` says why they are its own). Compared lower-case.
+pub(super) static UNIT_DESIGNATORS: LazyLock<Vec<&str>> = LazyLock::new(|| {
+    let own = entries(include_str!("word_classes/unit-designators-decoder.txt"));
+    lexicon::UNIT_WORDS.iter().copied().chain(own).collect()
+});
 
 /// Kinds of street abbreviated before the name (`ul.`, `al.`, `C/`, `Av.`, `Str.`).
 pub(super) const STREET_ABBREVIATIONS: &[&str] = &[
