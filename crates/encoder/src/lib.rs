@@ -16,6 +16,7 @@ pub mod format;
 mod kernels;
 mod kernels_q8;
 mod layers;
+pub mod lexicon;
 mod qgemm;
 mod simd;
 pub mod tagger;

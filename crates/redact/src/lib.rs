@@ -12,6 +12,7 @@
 pub mod config;
 mod egress;
 pub mod entity;
+mod lexicon;
 pub mod model;
 mod packed;
 pub(crate) mod public_figures;

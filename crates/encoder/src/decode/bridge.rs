@@ -90,7 +90,7 @@ fn tagged_as(words: &[Word], i: usize, m: Meaning, weak: f32) -> bool {
 /// A unit line starting at word `i` (`Suite 704`, `Apt. 3b`): one past its last word.
 fn unit_line(text: &str, words: &[Word], i: usize) -> Option<usize> {
     let w = words.get(i)?;
-    if !is_one_of(word_text(text, w), UNIT_DESIGNATORS) {
+    if !is_one_of(word_text(text, w), &UNIT_DESIGNATORS) {
         return None;
     }
     let n = next_word(text, words, i + 1, w.end, Meaning::Address)?;
@@ -175,7 +175,7 @@ pub(super) fn across(
             }
             let mut at = first;
             for _ in 0..NAME_PARTICLES {
-                if !is_one_of(word_text(text, &words[at]), PARTICLES) {
+                if !is_one_of(word_text(text, &words[at]), &PARTICLES) {
                     return None;
                 }
                 let next = next_word(text, words, at + 1, words[at].end, m)?;
@@ -234,7 +234,7 @@ pub(super) fn widen_person(text: &str, words: &[Word], b: &Building) -> (usize, 
     if i > 0 {
         let w = &words[i - 1];
         let gap = &text[w.end..words[i].start];
-        if is_one_of(word_text(text, w), HONORIFICS) && joins(gap, Meaning::Person) {
+        if is_one_of(word_text(text, w), &HONORIFICS) && joins(gap, Meaning::Person) {
             start = w.start;
         } else if is_initial(word_text(text, w)) && joins(gap, Meaning::Person) {
             // `M. de Vries`, and `James M. Sparks` when the model found only the surname.
@@ -243,7 +243,7 @@ pub(super) fn widen_person(text: &str, words: &[Word], b: &Building) -> (usize, 
                 let name = word_text(text, given);
                 if is_capitalised(name)
                     && name.chars().count() >= 2
-                    && !is_one_of(name, HONORIFICS)
+                    && !is_one_of(name, &HONORIFICS)
                     && text[given.end..w.start].chars().all(|c| c == ' ')
                 {
                     start = given.start;
@@ -306,7 +306,7 @@ pub(super) fn widen_address_start(text: &str, words: &[Word], b: &Building) -> u
         }
         if is_one_of(word, STREET_ABBREVIATIONS) && text[w.end..start].starts_with(['.', '/']) {
             // `ul. Zakrzowska`, `C/ Eras`: the kind of street, abbreviated before its name.
-        } else if is_one_of(word, UNIT_DESIGNATORS) {
+        } else if is_one_of(word, &UNIT_DESIGNATORS) {
             // A designator before the span's own number (`Apt. 918 61990 …`): only when the
             // span starts with a number.
             if !word_text(text, &words[first])

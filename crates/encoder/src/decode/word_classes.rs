@@ -3,67 +3,34 @@
 //! titles, post-nominals and country names. Each is a convention of postal addresses or
 //! personal names, not a list of examples.
 
-/// Secondary unit designators (USPS Publication 28, appendix C2, with their long forms) and
-/// the words other languages use for a flat, floor, door or box. Compared lower-case.
-pub(super) const UNIT_DESIGNATORS: &[&str] = &[
-    "apt",
-    "apartment",
-    "appt",
-    "suite",
-    "ste",
-    "unit",
-    "flat",
-    "floor",
-    "fl",
-    "room",
-    "rm",
-    "bldg",
-    "building",
-    "dept",
-    "box",
-    "lot",
-    "spc",
-    "space",
-    "trlr",
-    "ph",
-    "penthouse",
-    "#",
-    "wohnung",
-    "whg",
-    "stiege",
-    "piso",
-    "apto",
-    "dpto",
-    "depto",
-    "puerta",
-    "escalera",
-    "esc",
-    "étage",
-    "etage",
-    "bte",
-    "interno",
-    "int",
-    "lgh",
-    "leil",
-];
+use crate::lexicon::{self, entries};
+use std::sync::LazyLock;
+
+/// Secondary unit designators: the shared unit words and the decoder's own
+/// (`word_classes/unit-designators-decoder.txt` says why they are its own). Compared lower-case.
+pub(super) static UNIT_DESIGNATORS: LazyLock<Vec<&str>> = LazyLock::new(|| {
+    let own = entries(include_str!("word_classes/unit-designators-decoder.txt"));
+    lexicon::UNIT_WORDS.iter().copied().chain(own).collect()
+});
 
 /// Kinds of street abbreviated before the name (`ul.`, `al.`, `C/`, `Av.`, `Str.`).
 pub(super) const STREET_ABBREVIATIONS: &[&str] = &[
     "ul", "al", "pl", "os", "c", "av", "avda", "r", "str", "bd", "bld", "ctra", "rr",
 ];
 
-/// Words between a given name and a surname that belong to the name.
-pub(super) const PARTICLES: &[&str] = &[
-    "van", "von", "der", "den", "de", "del", "della", "di", "da", "das", "dos", "du", "le", "la",
-    "ter", "ten", "zu", "af", "av", "bin", "ibn", "al", "el", "y", "e", "ó", "ní", "nic", "mac",
-    "ap", "st",
-];
+/// Words between a given name and a surname that belong to the name: the shared particles and
+/// the decoder's own (`word_classes/particles-decoder.txt` says why they are its own).
+pub(super) static PARTICLES: LazyLock<Vec<&str>> = LazyLock::new(|| {
+    let own = entries(include_str!("word_classes/particles-decoder.txt"));
+    lexicon::PARTICLES.iter().copied().chain(own).collect()
+});
 
-/// Titles before a name. Compared lower-case, with or without a final period.
-pub(super) const HONORIFICS: &[&str] = &[
-    "mr", "mrs", "ms", "miss", "mx", "dr", "prof", "sir", "dame", "rev", "herr", "frau", "mme",
-    "mlle", "sr", "sra", "srta", "dott", "dottssa", "ing", "mag", "pan", "pani",
-];
+/// Titles before a name: the shared titles and the decoder's own
+/// (`word_classes/honorifics-decoder.txt`). Compared lower-case, with or without a final period.
+pub(super) static HONORIFICS: LazyLock<Vec<&str>> = LazyLock::new(|| {
+    let own = entries(include_str!("word_classes/honorifics-decoder.txt"));
+    lexicon::HONORIFICS.iter().copied().chain(own).collect()
+});
 
 /// Degrees and generational suffixes after a name. Compared as written (`II`, not `ii`).
 pub(super) const POST_NOMINALS: &[&str] = &[

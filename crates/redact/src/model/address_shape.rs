@@ -3,6 +3,7 @@
 //! places without a number ("Trafalgar Square") as addresses.
 
 use llm_memory_encoder::decode::Span;
+use llm_memory_encoder::lexicon::{entries, UNIT_WORDS};
 
 /// Words naming a kind of thoroughfare, the generic ones (not "square", "station", "center":
 /// those name places). Compared lower-case.
@@ -38,27 +39,9 @@ const THOROUGHFARES: &[&str] = &[
     "ul",
 ];
 
-/// Words for the part of a building or a box, which a lower-case address names.
-const UNIT_WORDS: &[&str] = &[
-    "apt",
-    "apartment",
-    "suite",
-    "ste",
-    "unit",
-    "box",
-    "floor",
-    "fl",
-    "flat",
-    "room",
-    "bldg",
-    "building",
-    "po",
-    "piso",
-    "etage",
-    "wohnung",
-    "postbox",
-    "psc",
-];
+/// Post-box words the check reads besides the shared unit words
+/// ([`llm_memory_encoder::lexicon::UNIT_WORDS`]).
+const POST_BOXES: &str = include_str!("address_shape/post-boxes.txt");
 
 /// Endings of the one-word street names of Germanic, Nordic, Finnish, Hungarian and Slavic
 /// languages ("hermiankatu", "havnegade", "kungsgatan", "bahnhofstraße", "ulica").
@@ -91,6 +74,7 @@ pub(super) fn address_shape(text: &str, s: &Span, value: &str) -> bool {
             let w = w.to_lowercase();
             THOROUGHFARES.contains(&w.as_str())
                 || UNIT_WORDS.contains(&w.as_str())
+                || entries(POST_BOXES).any(|p| p == w)
                 || STREET_SUFFIXES
                     .iter()
                     .any(|x| w.len() > x.len() + 2 && w.ends_with(x))

@@ -4,6 +4,7 @@
 use super::address_shape::address_shape;
 use super::places::travel_place;
 use super::samples::quoted_sample;
+use crate::lexicon::RELATIONS;
 use crate::recognizers::person::model_name_is_a_thing;
 use crate::scan::code_lines::inside;
 use crate::scan::text::glued_into_code;
@@ -56,7 +57,7 @@ fn brand_pair(text: &str, start: usize, end: usize) -> bool {
 const LONE_LOWER_CASE: f32 = 0.9;
 
 /// Words right before a lone lower-case name that say it is one: people named by their
-/// relation, greeted, or told something. Lower case.
+/// relation ([`RELATIONS`] and these), greeted, or told something. Lower case.
 const NAME_CUES: &[&str] = &[
     "my",
     "his",
@@ -64,24 +65,11 @@ const NAME_CUES: &[&str] = &[
     "our",
     "their",
     "your",
-    "wife",
-    "husband",
-    "son",
-    "daughter",
-    "sister",
-    "brother",
-    "mom",
-    "mum",
-    "dad",
-    "mother",
-    "father",
-    "friend",
     "boss",
     "colleague",
     "landlord",
     "neighbour",
     "neighbor",
-    "partner",
     "fiancé",
     "fiancée",
     "hi",
@@ -124,7 +112,8 @@ fn common_word(text: &str, s: &Span, value: &str) -> bool {
         .next()
         .unwrap_or("")
         .to_lowercase();
-    !NAME_CUES.contains(&previous.as_str())
+    let previous = previous.as_str();
+    !(NAME_CUES.contains(&previous) || RELATIONS.contains(&previous))
 }
 
 /// A lone lower-case word before a URL, a path or an option (`curl http://…`, `grep -r`,

@@ -5,6 +5,7 @@
 
 use super::{Hit, Spec};
 use crate::entity::EntityType;
+use crate::lexicon::MONTHS_EN;
 use crate::scan::gate::{ByteSet, Gate, RunShape};
 use crate::scan::text::embedded_in_token;
 use crate::validate as v;
@@ -61,7 +62,22 @@ const MONTHS: [&str; 12] = [
     "dec déc dez dic des grud",
 ];
 
-const MONTH_NAMES: &str = r"(?:(?i-u:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)|(?i:januar|jänner|februar|märz|maerz|mai|juni|juli|oktober|dezember|janvier|février|fevrier|mars|avril|juin|juillet|août|aout|septembre|octobre|novembre|décembre|decembre|enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|setiembre|octubre|noviembre|diciembre|gennaio|febbraio|aprile|maggio|giugno|luglio|settembre|ottobre|dicembre|januari|februari|maart|mei|augustus|augusti|maj|janeiro|fevereiro|março|maio|junho|julho|setembro|outubro|novembro|dezembro|marts|desember|stycznia|lutego|marca|kwietnia|maja|czerwca|lipca|sierpnia|września|wrzesnia|października|pazdziernika|listopada|grudnia))";
+/// Month names in the other languages our users write in, as dates write them in full.
+const OTHER_MONTH_NAMES: &str = r"(?i:januar|jänner|februar|märz|maerz|mai|juni|juli|oktober|dezember|janvier|février|fevrier|mars|avril|juin|juillet|août|aout|septembre|octobre|novembre|décembre|decembre|enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|setiembre|octubre|noviembre|diciembre|gennaio|febbraio|aprile|maggio|giugno|luglio|settembre|ottobre|dicembre|januari|februari|maart|mei|augustus|augusti|maj|janeiro|fevereiro|março|maio|junho|julho|setembro|outubro|novembro|dezembro|marts|desember|stycznia|lutego|marca|kwietnia|maja|czerwca|lipca|sierpnia|września|wrzesnia|października|pazdziernika|listopada|grudnia)";
+
+/// Any month's name: the English ones and their abbreviations ([`MONTHS_EN`], each month's
+/// longest form first so that the longest one is taken), then [`OTHER_MONTH_NAMES`].
+fn month_names() -> String {
+    let english: Vec<&str> = MONTHS_EN
+        .iter()
+        .flat_map(|forms| {
+            let mut forms = forms.clone();
+            forms.sort_by_key(|f| std::cmp::Reverse(f.len()));
+            forms
+        })
+        .collect();
+    format!("(?:(?i-u:{})|{OTHER_MONTH_NAMES})", english.join("|"))
+}
 
 // What a gate run (or seed) must look like to hold a match, looking only at its bytes
 // (see `Runs::accepting` and `Runs::seeded_where` in `scan/gate.rs`).
@@ -74,8 +90,9 @@ fn date_run(run: &[u8]) -> bool {
 /// The specs, in the order their candidates are listed.
 pub(super) fn specs() -> Vec<Spec> {
     use EntityType::*;
+    let month_names = month_names();
     let dob_date = format!(
-        r"\b(?:\d{{4}}[-/.]\d{{1,2}}[-/.]\d{{1,2}}|\d{{1,2}}[/.-]\d{{1,2}}[/.-]\d{{2,4}}|\d{{1,2}}(?:st|nd|rd|th|\.)?(?: of| de)? {MONTH_NAMES}\.?,?(?: de)? \d{{4}}|\d{{1,2}}-{MONTH_NAMES}-\d{{4}}|{MONTH_NAMES}\.? \d{{1,2}}(?:st|nd|rd|th)?,? \d{{4}})\b"
+        r"\b(?:\d{{4}}[-/.]\d{{1,2}}[-/.]\d{{1,2}}|\d{{1,2}}[/.-]\d{{1,2}}[/.-]\d{{2,4}}|\d{{1,2}}(?:st|nd|rd|th|\.)?(?: of| de)? {month_names}\.?,?(?: de)? \d{{4}}|\d{{1,2}}-{month_names}-\d{{4}}|{month_names}\.? \d{{1,2}}(?:st|nd|rd|th)?,? \d{{4}})\b"
     );
     vec![Spec::new(DateOfBirth, &dob_date, birth_date)
         // Context words are matched as word beginnings ("birth" in "birthdate"); "age" only

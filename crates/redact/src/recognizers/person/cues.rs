@@ -7,6 +7,7 @@ use super::names::is_honorific;
 use super::score::{cued_given_name, listed_word};
 use super::words::{is_capitalized, word_end};
 use super::Token;
+use crate::lexicon::RELATIONS;
 
 /// Words above a name at the end of a letter.
 pub(super) const SIGN_OFFS: &[&str] = &[
@@ -297,26 +298,13 @@ const RECORD_FIELDS: &[&str] = &[
     "data urodzenia",
 ];
 
-/// Kin named in brackets after an emergency contact.
+/// Kin named in brackets after an emergency contact, besides the [`RELATIONS`].
 const RELATIVES: &[&str] = &[
-    "mother",
-    "father",
-    "mom",
-    "mum",
-    "dad",
-    "wife",
-    "husband",
     "spouse",
-    "partner",
-    "sister",
-    "brother",
-    "son",
-    "daughter",
     "parent",
     "guardian",
     "aunt",
     "uncle",
-    "friend",
     "grandmother",
     "grandfather",
     "cousin",
@@ -336,7 +324,10 @@ pub(super) fn record_follows(text: &str, end: usize) -> bool {
             && !rest[word.len()..].starts_with(char::is_alphanumeric)
     };
     if let Some(inner) = rest.strip_prefix(" (") {
-        return RELATIVES.iter().any(|r| starts_with_word(inner, r));
+        return RELATIVES
+            .iter()
+            .chain(RELATIONS.iter())
+            .any(|r| starts_with_word(inner, r));
     }
     let sep = rest
         .bytes()

@@ -7,7 +7,9 @@
 //! words or places (Will, May, June, Mark, Grace, Paris, Jordan…) are left out on purpose: a
 //! false hit on "May I ask" costs more than a missed "May" without context.
 
+use crate::lexicon::MONTHS_EN;
 use descriptions::{COMMON_WORDS, DESCRIPTIONS, PLACES, ROLES_AND_PLACES};
+use llm_memory_encoder::lexicon::{self, entries};
 use rustc_hash::FxHashMap;
 use std::sync::OnceLock;
 
@@ -57,51 +59,9 @@ veronique victor victoria vincent viola virginie vivian walter werner william wo
 yasmin yuki yusuf yves zoe zofia
 ";
 
-const HONORIFICS: &[&str] = &[
-    "mr",
-    "mrs",
-    "ms",
-    "miss",
-    "mx",
-    "dr",
-    "prof",
-    "sir",
-    "madam",
-    "herr",
-    "frau",
-    "mme",
-    "mlle",
-    "monsieur",
-    "madame",
-    "sr",
-    "sra",
-    "srta",
-    "señor",
-    "señora",
-    "don",
-    "doña",
-    "sig",
-    "sig.ra",
-    "signor",
-    "signora",
-    "dott",
-    "dott.ssa",
-    "dhr",
-    "mevr",
-    "mevrouw",
-    "meneer",
-    // French "M. Lefèvre" (only before ". ": one capital alone is no word of a name).
-    "m",
-    // Polish "Pan Kowalski", "Pani Nowak".
-    "pan",
-    "pani",
-    "professor",
-    "doctor",
-    "captain",
-    "pastor",
-    "reverend",
-    "rabbi",
-];
+/// Titles only the person recognizer reads, on top of the shared ones
+/// ([`llm_memory_encoder::lexicon::HONORIFICS`]); the file says why the decoder does not.
+const MORE_HONORIFICS: &str = include_str!("data/honorifics-recognizer.txt");
 
 /// Capitalized words that start sentences or name things, never people.
 const NOT_NAMES: &str = "
@@ -113,8 +73,7 @@ or other our out over please regards same see she should since so some still suc
 thank thanks that the their them then there these they this those though through to today
 tomorrow too under until up us very was we well were what when where which while who why will
 with would yes yesterday yet you your
-monday tuesday wednesday thursday friday saturday sunday january february march april june
-july august september october november december
+monday tuesday wednesday thursday friday saturday sunday
 street avenue road lane drive court way place suite apt apartment
 world there folks guys support customer service sales admin user users client server api
 error warning info debug note todo fixme readme python java javascript typescript rust linux
@@ -191,10 +150,16 @@ pub fn listed(lower: &str) -> Listed {
         for w in given.chain(SURNAMES_FIRST.split_whitespace()) {
             map.entry(w).or_default().given_name = true;
         }
-        for w in NOT_NAMES.split_whitespace() {
+        // The month names ([`MONTHS_EN`]), not their abbreviations: "Jan" is a given name.
+        let months = MONTHS_EN.iter().map(|forms| forms[0]);
+        for w in NOT_NAMES.split_whitespace().chain(months) {
             map.entry(w).or_default().not_name = true;
         }
-        for &w in HONORIFICS {
+        for w in lexicon::HONORIFICS
+            .iter()
+            .copied()
+            .chain(entries(MORE_HONORIFICS))
+        {
             map.entry(w).or_default().honorific = true;
         }
         for w in ALSO_THINGS.split_whitespace() {
@@ -281,31 +246,10 @@ pub fn is_not_name(lower: &str) -> bool {
     listed(lower).not_name
 }
 
-/// Lower-case particles inside family names: "van der Berg", "da Silva", "de la Cruz".
+/// Lower-case particles inside family names: "van der Berg", "da Silva", "de la Cruz"
+/// ([`llm_memory_encoder::lexicon::PARTICLES`]).
 pub fn is_particle(word: &str) -> bool {
-    matches!(
-        word,
-        "van"
-            | "von"
-            | "der"
-            | "den"
-            | "de"
-            | "del"
-            | "della"
-            | "di"
-            | "da"
-            | "dos"
-            | "das"
-            | "du"
-            | "la"
-            | "le"
-            | "ten"
-            | "ter"
-            | "y"
-            | "zu"
-            | "bin"
-            | "al"
-    )
+    lexicon::PARTICLES.contains(&word)
 }
 
 #[cfg(test)]

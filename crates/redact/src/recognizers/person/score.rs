@@ -7,6 +7,7 @@ use super::names::{is_accented_given_name, listed, Listed};
 use super::things::{means_something_else, public_figure};
 use super::words::{word_after_space, word_before};
 use super::Token;
+use crate::lexicon::is_month_en;
 use crate::scan::text::glued_into_code;
 
 /// What the scan found about a run of capitalized words.
@@ -221,37 +222,9 @@ fn in_date_or_path(text: &str, word: Token) -> bool {
         || spaced_digit(Some(word.end), Some(word.end + 1));
     near_number && {
         let w = text[word.start..word.end].to_ascii_lowercase();
-        MONTHS.contains(&w.as_str())
+        is_month_en(&w)
     }
 }
-
-/// Month names and their abbreviations in English.
-const MONTHS: &[&str] = &[
-    "jan",
-    "january",
-    "feb",
-    "february",
-    "mar",
-    "march",
-    "apr",
-    "april",
-    "may",
-    "jun",
-    "june",
-    "jul",
-    "july",
-    "aug",
-    "august",
-    "sep",
-    "sept",
-    "september",
-    "oct",
-    "october",
-    "nov",
-    "november",
-    "dec",
-    "december",
-];
 
 /// A lone given name opening a sentence is as likely a capitalized word ("Maxime" in Latin
 /// filler, "Carmen" the song) as a person, so it needs a cue there.

@@ -9,6 +9,7 @@ use super::super::Candidate;
 use super::names::listed as listed_words;
 use super::words::word_before;
 use super::Token;
+use crate::lexicon::RELATIONS;
 use crate::scan::code::{string_literal, CodeSpans};
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::sync::OnceLock;
@@ -46,12 +47,11 @@ character reforms rivalry influenced celebrated autobiography quotes deduction p
 physicist novelist painter poet stories
 ";
 
-/// Words that tie a name to the writer's own life: then it is someone they deal with, topic
-/// or not ("my colleague", "email her", "call").
+/// Words that tie a name to the writer's own life, with the [`RELATIONS`]: then it is someone
+/// they deal with, topic or not ("my colleague", "email her", "call").
 const TIE_WORDS: &str = "
 my our mine colleague coworker boss manager neighbour neighbor landlord tenant
-client customer patient wife husband son daughter mom mum dad mother father brother sister
-cousin uncle aunt partner girlfriend boyfriend roommate friend email phone call called
+client customer patient cousin uncle aunt girlfriend boyfriend roommate email phone call called
 address lives contact dear hi hello thanks met meeting invoice account booking appointment
 ";
 
@@ -293,7 +293,12 @@ fn about_a_topic(text: &str, start: usize, end: usize) -> bool {
     let digits = sentence
         .split(|c: char| !c.is_ascii_digit())
         .any(|run| run.len() >= 5);
-    if digits || sentence.contains('@') || words.iter().any(|w| listed(TIE_WORDS, w)) {
+    if digits
+        || sentence.contains('@')
+        || words
+            .iter()
+            .any(|w| listed(TIE_WORDS, w) || RELATIONS.contains(w))
+    {
         return false;
     }
     let asks = matches!(
