@@ -15,6 +15,7 @@ use llm_memory::ner::decode::Meaning;
 use llm_memory::ner::Tagger;
 use llm_memory::redact::config::ModelOption;
 use llm_memory::redact::model::model_spans;
+use llm_memory::redact::text_context::TextContext;
 use llm_memory::redact::{Redactor, RedactorConfig};
 use serde_json::{json, Value};
 use std::io::{BufRead, BufWriter, Write};
@@ -121,15 +122,18 @@ fn run(args: Args) -> Result<(), String> {
     output.flush().map_err(|e| e.to_string())
 }
 
-/// The model's own values (byte offsets, after the redactor's checks on model spans), typed as
-/// the redactor would name them.
+/// The model's own values (byte offsets, after the redactor's checks on model spans and its
+/// public-figure policy), typed as the redactor would name them.
 fn model_values(tagger: &Tagger, text: &str) -> Result<Vec<Value>, String> {
-    let spans = model_spans(
+    let mut spans = model_spans(
         tagger,
         text,
         llm_memory::redact::model::DEFAULT_MODEL_THRESHOLD,
     )
     .map_err(|e| format!("model: {e:?}"))?;
+    let context = TextContext::of(text);
+    spans
+        .retain(|s| s.meaning != Meaning::Person || !context.names_a_public_figure(s.start, s.end));
     let code_point = |byte: usize| text[..byte].chars().count();
     Ok(spans
         .iter()

@@ -63,7 +63,13 @@ fn names_in_lower_case_or_capitals_after_strong_cues() {
         "MY NAME IS ROBERT JOHNSON AND I NEED HELP",
         &["ROBERT JOHNSON"],
     );
-    assert_people("PATIENT: JOHN DOE    DOB: 1980", &["JOHN DOE"]);
+    assert_people(
+        "PATIENT: MARTA LINDQVIST    DOB: 1980",
+        &["MARTA LINDQVIST"],
+    );
+    // The placeholder of an unidentified patient names nobody, on a form too: the public
+    // figures' list holds it, and no cue overrules that list.
+    assert_people("PATIENT: JOHN DOE    DOB: 1980", &[]);
     assert_people("Dear JOHN SMITH,", &["JOHN SMITH"]);
     assert_people("FAO: MR. JOHN SMITH", &["JOHN SMITH"]);
     assert_people("Regards,\nJOHN SMITH", &["JOHN SMITH"]);

@@ -19,6 +19,7 @@ pub(crate) mod public_figures;
 pub mod recognizers;
 mod scan;
 mod suppress;
+pub mod text_context;
 pub mod validate;
 pub mod vault;
 
@@ -251,7 +252,8 @@ impl Redactor {
             allow: &self.allow,
             min_score: self.min_score,
         };
-        let mut candidates = suppression.apply(text, found);
+        let context = text_context::TextContext::of(text);
+        let mut candidates = suppression.apply(text, &context, found);
         // One edge rule for every name, whoever found it: the rules' cue "I'm Amanda's son"
         // took "Amanda's", the model the "m" of "I'm".
         for d in &mut candidates {

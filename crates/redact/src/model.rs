@@ -7,14 +7,13 @@
 //! The model reads words, not what they are doing in the text, so its spans pass checks for
 //! classes of false finding first ([`model_spans`]): names in code, brands written `X & Y`,
 //! numbers without an identity label before them, "addresses" without a street or a number,
-//! lower-case common words the model takes for a first name, and the public figures of a
-//! short deny list ([`super::public_figures`]).
+//! lower-case common words the model takes for a first name. Public figures are the
+//! suppression stage's to drop, for every finder alike ([`super::text_context`]).
 //!
 //! Tagging costs milliseconds where rules cost microseconds, so each text's model spans are
 //! kept: a memory sends the same pinned facts, summary and step log with every request.
 
 use super::entity::EntityType;
-use super::public_figures;
 use super::recognizers::Candidate;
 use crate::scan::code_lines::code_zones;
 use checks::false_finding;
@@ -55,12 +54,6 @@ pub fn model_spans(tagger: &Tagger, text: &str, threshold: f32) -> Result<Vec<Sp
     complete::complete_names(text, &mut spans);
     let zones = code_zones(text);
     spans.retain(|s| !false_finding(text, s, &zones));
-    if spans.iter().any(|s| s.meaning == Meaning::Person) {
-        let famous = public_figures::mentions(text);
-        spans.retain(|s| {
-            s.meaning != Meaning::Person || !famous.iter().any(|&(a, b)| a < s.end && s.start < b)
-        });
-    }
     Ok(spans)
 }
 

@@ -6,8 +6,8 @@
 //! It is a list, with a list's limits: short on purpose (the most-discussed names of history,
 //! science, the arts, politics and sport, plus the best-known fictional characters), written
 //! from general knowledge, matched as whole words ignoring ASCII case. A private person who
-//! shares a listed full name is not redacted by the model; rules still see them. Mononyms
-//! are listed only where the single word is the person (`Mozart`), never a common given name.
+//! shares a listed full name is not redacted, whichever finder saw them (the suppression
+//! stage asks [`crate::text_context::TextContext`]). Mononyms are listed only where the single word is the person (`Mozart`), never a common given name.
 //! The placeholder names of forms and test data (`John Doe`, `Max Mustermann`, `Lorem ipsum`)
 //! are listed with them: they are nobody.
 
@@ -93,7 +93,7 @@ const NAMES: &[&str] = &[
     "Albert Einstein",
     "Einstein",
     "Isaac Newton",
-    "Galileo",
+    // Not "Galileo" alone: an Italian given name ("ask Galileo to review the PR").
     "Galileo Galilei",
     "Charles Darwin",
     "Marie Curie",

@@ -1,13 +1,15 @@
 //! The one suppression stage of redaction. Every candidate, whoever found it (a recognizer,
 //! the vault seeing a value it holds again, the PII model), passes the same checks here, once
-//! per text: its type is one this redactor redacts, the app's `allowList` does not name it,
-//! and it clears its source's threshold (`minScore` for the rules; the model's own threshold
+//! per text: its type is one this redactor redacts, the app's `allowList` does not name it, a
+//! name is not a public figure's (the text's [`TextContext`], read once), and it clears its
+//! source's threshold (`minScore` for the rules; the model's own threshold
 //! was applied when it tagged). A model span that cuts into a rule's structured finding (an
 //! e-mail, a card, an IBAN: a shape a validator checked) gives way to it.
 
 use crate::config::RedactorConfig;
 use crate::entity::EntityType;
 use crate::model;
+use crate::text_context::TextContext;
 use crate::{Detected, Source};
 use std::collections::HashSet;
 
@@ -20,12 +22,12 @@ pub(crate) struct Suppression<'a> {
 
 impl Suppression<'_> {
     /// The candidates that stay, rules' first, each source in the order it gave them.
-    pub fn apply(&self, text: &str, found: Vec<Detected>) -> Vec<Detected> {
+    pub fn apply(&self, text: &str, context: &TextContext, found: Vec<Detected>) -> Vec<Detected> {
         let (rules, models): (Vec<Detected>, Vec<Detected>) =
             found.into_iter().partition(|d| d.source == Source::Rule);
         let mut kept: Vec<Detected> = rules
             .into_iter()
-            .filter(|d| self.passes(text, d) && d.candidate.score >= self.min_score)
+            .filter(|d| self.passes(text, context, d) && d.candidate.score >= self.min_score)
             .collect();
         let structured: Vec<(usize, usize)> = kept
             .iter()
@@ -39,16 +41,18 @@ impl Suppression<'_> {
         kept.extend(
             models
                 .into_iter()
-                .filter(|d| self.passes(text, d) && !cuts_into(d)),
+                .filter(|d| self.passes(text, context, d) && !cuts_into(d)),
         );
         kept
     }
 
-    /// The checks every candidate passes alike: an enabled type, not allowed by the app.
-    fn passes(&self, text: &str, d: &Detected) -> bool {
+    /// The checks every candidate passes alike: an enabled type, not allowed by the app, not
+    /// a public figure's name.
+    fn passes(&self, text: &str, context: &TextContext, d: &Detected) -> bool {
         let c = &d.candidate;
         self.enabled(&c.kind)
             && (self.allow.is_empty() || !self.allow.contains(&text[c.start..c.end].to_lowercase()))
+            && !(c.kind == EntityType::Person && context.names_a_public_figure(c.start, c.end))
     }
 
     /// Whether this redactor redacts `kind`: a custom type while its pattern is configured
@@ -90,7 +94,7 @@ mod tests {
             allow: &allow,
             min_score: 0.5,
         };
-        (s.apply(text, all).into_iter())
+        (s.apply(text, &TextContext::of(text), all).into_iter())
             .map(|d| {
                 (
                     text[d.candidate.start..d.candidate.end].to_string(),
@@ -149,5 +153,38 @@ mod tests {
         ];
         let kept = kept(&config, text, all);
         assert_eq!(kept, [("ann@x.io".to_string(), Source::Rule)]);
+    }
+
+    #[test]
+    fn a_public_figure_is_dropped_whoever_found_it_and_whatever_the_cue() {
+        let text = "Hi Elizabeth Bennet, tell Ann Lee about Mr. Darcy";
+        let at = |w: &str| {
+            let s = text.find(w).unwrap();
+            (s, s + w.len())
+        };
+        let all = vec![
+            // A cue ("Hi") does not make a listed figure private.
+            found(
+                EntityType::Person,
+                at("Elizabeth Bennet"),
+                0.7,
+                Source::Rule,
+            ),
+            found(
+                EntityType::Person,
+                at("Elizabeth Bennet"),
+                0.9,
+                Source::Model,
+            ),
+            found(EntityType::Person, at("Bennet"), 1.0, Source::Rule),
+            found(EntityType::Person, at("Ann Lee"), 0.7, Source::Rule),
+            found(EntityType::Person, at("Mr. Darcy"), 0.85, Source::Rule),
+            found(EntityType::Person, at("Darcy"), 0.9, Source::Model),
+            // Only names: another type on the same words stays.
+            found(EntityType::Address, at("Mr. Darcy"), 0.9, Source::Model),
+        ];
+        let config = RedactorConfig::default();
+        let kept: Vec<String> = kept(&config, text, all).into_iter().map(|k| k.0).collect();
+        assert_eq!(kept, ["Ann Lee", "Mr. Darcy"]);
     }
 }

@@ -4,7 +4,7 @@
 //! words there.
 
 use super::names::{is_accented_given_name, listed, Listed};
-use super::things::{means_something_else, public_figure};
+use super::things::means_something_else;
 use super::words::{word_after_space, word_before};
 use super::Token;
 use crate::lexicon::is_month_en;
@@ -60,10 +60,9 @@ pub(super) fn score(text: &str, first: Token, end: usize, e: Evidence) -> f32 {
 fn reads_as_a_name(text: &str, first: Token, end: usize, e: &Evidence) -> bool {
     let first_word = listed_word(&text[first.start..first.end]);
     if e.titled {
-        // After a title nearly any word is a surname; only famous title-named things and
-        // listed figures ("Mr. Darcy") are not.
-        return (e.multi || !is_titled_thing(&text[first.start..first.end]))
-            && !public_figure(text, first.start, end);
+        // After a title nearly any word is a surname; only famous title-named things are not
+        // (listed figures, "Mr. Darcy", are dropped later with every finder's).
+        return e.multi || !is_titled_thing(&text[first.start..first.end]);
     }
     // "I'm Christian" describes; "I'm Christian Müller", "my name is Christian" name.
     if first_word.describes && !(e.given && (e.multi || e.strong)) {

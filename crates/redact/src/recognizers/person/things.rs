@@ -55,8 +55,8 @@ client customer patient cousin uncle aunt girlfriend boyfriend roommate email ph
 address lives contact dear hi hello thanks met meeting invoice account booking appointment
 ";
 
-/// Whether the uncued name run `first..end` names a brand, a place or a public figure (an
-/// essay question's, or one of the deny list's).
+/// Whether the uncued name run `first..end` names a brand, a place or an essay question's
+/// topic. (Public figures of the deny list are the suppression stage's, for every finder.)
 pub(super) fn means_something_else(text: &str, first: Token, end: usize) -> bool {
     after_an_article(text, first)
         || in_a_brand(text, first.start, end)
@@ -64,22 +64,6 @@ pub(super) fn means_something_else(text: &str, first: Token, end: usize) -> bool
         || after_a_place_word(text, first)
         || among_places(text, first)
         || about_a_topic(text, first.start, end)
-        || public_figure(text, first.start, end)
-}
-
-/// Whether a public figure of the deny list ([`crate::public_figures`]) covers the run:
-/// "Is Lionel Messi or Cristiano Ronaldo the better free-kick taker?" names nobody private.
-pub(super) fn public_figure(text: &str, start: usize, end: usize) -> bool {
-    // The longest listed name is short: the run and a few words around it are enough, and
-    // each run reads only its own neighbourhood (a text of many names stays linear).
-    let lo = floor(text, start.saturating_sub(32));
-    let mut hi = (end + 32).min(text.len());
-    while !text.is_char_boundary(hi) {
-        hi += 1;
-    }
-    crate::public_figures::mentions(&text[lo..hi])
-        .iter()
-        .any(|&(a, b)| lo + a <= start && end <= lo + b)
 }
 
 /// Whether a name the model found names a brand or a product rather than a person: a brand
@@ -350,8 +334,8 @@ pub(super) fn drop_sample_names(text: &str, from: usize, out: &mut Vec<Candidate
                 .is_some_and(|(s, e)| words.len() == 1 || !holds_identifiers(&text[s..e]))
                 || (string_literal(text, c.start, c.end)
                     && (words.len() == 1 || listed(SAMPLE_SURNAMES, surname)))
-                // Quoted, "John Doe" is a placeholder; on a form ("PATIENT: JOHN DOE") it
-                // may be an unidentified patient's record.
+                // Quoted, "Sam Doe" is a placeholder too (the listed placeholder people,
+                // "John Doe", are dropped wherever they stand: `crate::public_figures`).
                 || (words.len() > 1
                     && listed(PLACEHOLDER_SURNAMES, surname)
                     && quoted(text, c.start, c.end))
