@@ -97,11 +97,13 @@ models/rampart-ner.bin: $(NER_SOURCE)/onnx/model_q4.onnx $(NER_CONVERT)
 ## (CPU; ~2.6 GB download) and the corpora in ../shared/corpora/pii; ~35 min on 2 cores.
 TRAIN_VENV := .venv-train
 TRAIN_STEPS ?= 1200
+## Extra synth.py data (scripts/train/README.md, "Context rounds"); empty: the shipped recipe.
+SYNTH_FLAGS ?=
 train-model: $(NER_SOURCE)/onnx/model_q4.onnx
 	[ -x $(TRAIN_VENV)/bin/python ] || python3 -m venv $(TRAIN_VENV)
 	$(TRAIN_VENV)/bin/pip install -q -r scripts/train/requirements.txt
 	mkdir -p build/train
-	$(TRAIN_VENV)/bin/python scripts/train/synth.py build/train/synth.jsonl
+	$(TRAIN_VENV)/bin/python scripts/train/synth.py build/train/synth.jsonl $(SYNTH_FLAGS)
 	$(TRAIN_VENV)/bin/python scripts/train/prepare_data.py build/train/train.jsonl \
 	  --synth build/train/synth.jsonl --skip wnut17_train > build/train/counts.json
 	$(TRAIN_VENV)/bin/python scripts/train/train.py build/train/train.jsonl build/train/run \

@@ -10,13 +10,18 @@ written here, one list per language, and share no template with the evaluation c
 bands, companies and products, see shared/corpora/README.md) set in chat templates, each template
 also once with a private name in the brand's slot; developer text is comment and docstring lines
 of the Python packages installed beside this script (transformers, torch: Apache-2.0 / BSD), with
-lines that name an author, a copyright holder, an e-mail or a URL left out.
+lines that name an author, a copyright holder, an e-mail or a URL left out. Context negatives are
+words that name a person elsewhere, set where they do not: software called by a given name (Debian
+package names, from `apt-cache pkgnames`, that are Faker given names), WNUT-17 train LOCATION and
+creative-work values and in travel and culture questions,
+Faker surnames in eponymous terms; each is followed by a private name in the same kind of sentence.
 
 Output: JSON lines {"src", "id", "text", "entities": [[[start, end, KIND], ...], ...]} with
 Python string offsets and Rampart's label kinds (GIVEN_NAME, SURNAME, STREET_NAME,
 BUILDING_NUMBER, SECONDARY_ADDRESS, CITY, STATE, ZIP_CODE, EMAIL, PHONE); everything else is O.
 
 Usage: synth.py OUT.jsonl [--per-locale 900] [--negatives 1500] [--packed 1500] [--seed 0]
+                [--fame N] [--context N]
 """
 
 import argparse
@@ -25,6 +30,7 @@ import json
 import os
 import random
 import re
+import subprocess
 import sys
 import sysconfig
 
@@ -127,6 +133,90 @@ NEGATIVE_TEMPLATES = [
     "I've been listening to {brand} all day",
     "the {brand} store in {place} was closed",
 ]
+
+# Words that name a person elsewhere, in contexts where they do not: each template set comes with
+# private names in the same kind of sentence (CONTEXT_TWINS), so what is taught is the context
+# *and* the name, never the context alone.
+# {tech}: a software name that is also a given name (Debian package names that are Faker given
+# names: "julia", "jetty", "ruby"), capitalised as developers write them.
+TECH_TEMPLATES = [
+    "In {tech}, why is this loop so much slower than the vectorised version?",
+    "how do I install {tech} on ubuntu 24.04 without root?",
+    "{tech} keeps crashing with exit code 137 after the upgrade",
+    "Starting {tech} on port 8080 fails with address already in use",
+    "is {tech} still maintained or should we move to something else?",
+    "{tech} vs {tech2} for a small internal web service?",
+    "the {tech} config file is ignored when I run it inside docker",
+    "`{tech} --version` prints nothing, is my PATH wrong?",
+    "Why does {tech} log a warning about deprecated options on every start?",
+    "what's the {tech} equivalent of a python list comprehension?",
+]
+# {loc}: a place, landmark or venue (WNUT-17 train LOCATION values) in travel and history
+# questions. Street names without a number are left out: taught as negatives, they cost street
+# addresses in chat (a first round lost 3.5 points of address recall on the chat tune split).
+PLACE_TEMPLATES = [
+    "what's the quickest way from {loc} to the airport?",
+    "is {loc} worth visiting in winter or is it too cold?",
+    "when was {loc} built, and who designed it?",
+    "Any tips for photographing {loc} at sunset?",
+    "we're staying near {loc}, any good cafes around there?",
+    "how early should we get to {loc} to avoid the queues?",
+]
+# {work}: a film, show, book or song (WNUT-17 train creative-work values).
+WORK_TEMPLATES = [
+    "have you seen {work}? is it worth watching?",
+    "what's the ending of {work} supposed to mean?",
+    "I just finished {work}, what should I read next?",
+    "Is {work} suitable for a ten-year-old?",
+]
+# {last}: a surname in an eponymous term.
+EPONYM_TEMPLATES = [
+    "is the {last}-{last2} divergence symmetric?",
+    "how do I compute the {last} correlation coefficient in pandas?",
+    "can you explain the proof of {last}'s theorem step by step?",
+    "{last} filter or moving average for smoothing noisy sensor data?",
+    "what's the difference between the {last} test and a t-test?",
+    "is the {last} distribution heavy-tailed?",
+]
+# Private names in the same settings: a developer's team, a trip with friends, a book club, a
+# teacher. What tells them apart from the negatives above is the name's role in the sentence.
+CONTEXT_TWINS = [
+    "In the standup, {first} said the loop is slower than the vectorised version",
+    "{first} keeps pushing to main after the upgrade, how do I stop that?",
+    "ask {full} why the config file is ignored inside docker",
+    "{full} from the backend team says port 8080 is taken",
+    "is {first} still maintaining the deploy scripts or should I ask {first2}?",
+    "we're staying at {first}'s flat, any good cafes around there?",
+    "{full} is picking us up at the airport at 6",
+    "how long does it take to walk from {street} to the station?",
+    "the bus to {first}'s place was rerouted because of the parade",
+    "I just finished the book {first} lent me, what should I read next?",
+    "{full} recommended a film, is it suitable for a ten-year-old?",
+    "can you explain the proof {title} {last} showed us step by step?",
+    "{full} wants the correlation coefficient by friday",
+    "my teacher {full} says the distribution is heavy-tailed",
+]
+
+# Private names where a reader might expect a famous one: music, work, speeches, quotes. The
+# model finds every name; which names are public is the suppression stage's decision. Names come
+# from many locales (NAME_LOCALES), some with a middle initial.
+FAME_TEMPLATES = [
+    "{full}'s new album drops on friday and I can't wait",
+    "honestly the cover by {full} is better than the original",
+    "{full} was named employee of the month at {brand}",
+    "{full}, who founded {brand} with {first2}, is giving the keynote",
+    "we invited {full} to speak at the meetup next month",
+    "did you hear the interview with {full} on the local radio?",
+    "\"the numbers look good this quarter,\" {full} told the team",
+    "I've been a fan of {full} since her first show at the pub",
+    "that song was written and sung by {full} back in 1998",
+    "{last} and {last2} built the prototype in a garage",
+    "the award went to {full} of {brand} for the second year",
+    "{full}\n{brand}\nhead of sales",
+    "{first} was a huge {full} fan growing up",
+]
+NAME_LOCALES = ["en_US", "en_GB", "fi_FI", "hu_HU", "cs_CZ", "is_IS", "it_IT", "pt_BR", "nl_NL",
+                "da_DK", "sv_SE", "pl_PL", "tr_TR", "es_MX", "de_DE", "fr_FR", "no_NO", "sl_SI"]
 
 DEV_LINE = re.compile(r"^\s*(?:#\s+|\"\"\"|r\"\"\")(.{30,200}?)(?:\"\"\")?\s*$")
 DEV_SKIP = re.compile(r"@|https?:|www\.|copyright|licen[cs]e|warrant|author|contributor|\bby [A-Z]", re.I)
@@ -233,8 +323,11 @@ def positive(fake, lang, locale, template, rng):
             b.entity(name_parts(fake, lang, rng, given_only=True))
         elif slot == "full":
             b.entity(name_parts(fake, lang, rng))
-        elif slot == "last":
+        elif slot in ("last", "last2"):
             b.entity([(fake.last_name(), "SURNAME")])
+        elif slot == "initialled":  # the initial counts as part of the given name
+            initial = rng.choice("ABCDEFGHJKLMNPRSTVW") + rng.choice([".", "", "."])
+            b.entity([(fake.first_name(), "GIVEN_NAME"), (" ", None), (initial, "GIVEN_NAME"), (" ", None), (fake.last_name(), "SURNAME")])
         elif slot == "title":
             b.add(rng.choice(TITLES[lang]))
         elif slot == "email":
@@ -284,6 +377,90 @@ def packed(records, rng, n):
     return out
 
 
+def fame_positives(rng, n, brands):
+    """n private names in sentences about music, work and speeches, from many locales."""
+    fakes = [Faker(locale) for locale in NAME_LOCALES]
+    out = []
+    for i in range(n):
+        fake = rng.choice(fakes)
+        template = rng.choice(FAME_TEMPLATES).replace("{brand}", rng.choice(brands).replace("{", "").replace("}", ""))
+        if rng.random() < 0.2:  # a middle initial: "Daniel R. Andersen", "Santino V Renteria"
+            template = template.replace("{full}", "{initialled}", 1)
+        b = positive(fake, "en", "en_US", template, rng)
+        out.append({"src": "synth_fame", "id": f"fame-{i}", "text": b.text, "entities": b.entities})
+    return out
+
+
+def creative_and_places():
+    """WNUT-17 train location and creative-work values, as (locations, works)."""
+    locs, works = set(), set()
+    for rec in load_corpus("wnut17_train"):
+        for s in rec["spans"] + rec.get("other_spans", []):
+            v = rec["text"][s["start"]:s["end"]]
+            label = s.get("label") or s.get("type")
+            if 2 < len(v) < 40 and "@" not in v and not v.startswith("#"):
+                if label in ("location", "LOCATION"):
+                    locs.add(v)
+                elif label == "creative-work":
+                    works.add(v)
+    return sorted(locs), sorted(works)
+
+
+# Debian sections of programming tools: a name from these is software a developer asks about.
+DEV_SECTIONS = {"interpreters", "devel", "web", "httpd", "java", "database", "editors", "python",
+                "ruby", "javascript", "rust", "perl", "php", "golang"}
+
+
+def tech_names():
+    """Debian programming tools (apt-cache; its Section in DEV_SECTIONS) whose name, trailing
+    version digits dropped, is a Faker given name or surname: software people call by a person's
+    name, capitalised as developers write it. None where apt-cache is missing."""
+    try:
+        names = subprocess.run(["apt-cache", "pkgnames"], capture_output=True, text=True, check=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return []
+    packages = {}
+    for p in sorted(names.split()):
+        m = re.fullmatch(r"([a-z]{3,10})\d*", p)
+        if m:
+            packages.setdefault(m.group(1), p)
+    people = set()
+    for locale in ("en_US", "en_GB", "es_ES", "de_DE", "fr_FR", "it_IT", "pt_BR", "nl_NL"):
+        provider = next(p for p in Faker(locale).providers if "person" in type(p).__module__)
+        for attr in ("first_names_male", "first_names_female", "first_names", "last_names"):
+            people.update(n.lower() for n in getattr(provider, attr, ()))
+    out = []
+    for name in sorted(set(packages) & people):
+        info = subprocess.run(["apt-cache", "show", "--no-all-versions", packages[name]],
+                              capture_output=True, text=True).stdout
+        section = re.search(r"^Section: (\S+)", info, re.M)
+        if section and section.group(1).split("/")[-1] in DEV_SECTIONS:
+            out.append(name.capitalize())
+    return out
+
+
+def context_negatives(fake, rng, n, brands):
+    """n negatives from the template sets above, each followed by a private-name twin."""
+    if n == 0:
+        return [], {}
+    locs, works = creative_and_places()
+    techs = tech_names() or brands
+    sets = [(TECH_TEMPLATES, "tech"), (PLACE_TEMPLATES, "place"), (WORK_TEMPLATES, "work"), (EPONYM_TEMPLATES, "eponym")]
+    out = []
+    for i in range(n):
+        templates, kind = sets[i % len(sets)]
+        values = {"tech": rng.choice(techs), "tech2": rng.choice(techs), "loc": rng.choice(locs),
+                  "work": rng.choice(works),
+                  "last": fake.last_name(), "last2": fake.last_name()}
+        text = rng.choice(templates).format(**values)
+        if rng.random() < 0.2:
+            text = text.lower()
+        out.append({"src": "synth_negative", "id": f"ctx-{kind}-{i}", "text": text, "entities": []})
+        b = positive(fake, "en", "en_US", rng.choice(CONTEXT_TWINS), rng)
+        out.append({"src": "synth_en_US", "id": f"ctx-twin-{i}", "text": b.text, "entities": b.entities})
+    return out, {"locations": len(locs), "works": len(works), "tech": len(techs)}
+
+
 def developer_lines(rng, n):
     root = sysconfig.get_paths()["purelib"]
     files = sorted(glob.glob(os.path.join(root, "transformers", "**", "*.py"), recursive=True))
@@ -305,6 +482,10 @@ def main():
     parser.add_argument("--per-locale", type=int, default=900)
     parser.add_argument("--negatives", type=int, default=1500)
     parser.add_argument("--packed", type=int, default=1500)
+    # Off by default: the shipped fine-tune was trained without them (scripts/train/README.md,
+    # "Context rounds"); `make train-model SYNTH_FLAGS="--fame 900 --context 800"` adds them.
+    parser.add_argument("--fame", type=int, default=0, help="private names in music, work and speech sentences")
+    parser.add_argument("--context", type=int, default=0, help="tech, place, work and eponym negatives (each with a twin)")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
     rng = random.Random(args.seed)
@@ -330,13 +511,16 @@ def main():
         twin = template.replace("{brand}", rng.choice(["{full}", "{first}"]))
         b = positive(fake, "en", "en_US", twin, rng)
         out.append({"src": "synth_en_US", "id": f"twin-{i}", "text": b.text, "entities": b.entities})
+    out += fame_positives(rng, args.fame, brands)
+    ctx, ctx_counts = context_negatives(fake, rng, args.context, brands)
+    out += ctx
     for i, line in enumerate(developer_lines(rng, args.negatives)):
         out.append({"src": "developer_text", "id": f"dev-{i}", "text": line, "entities": []})
     out += packed(out, rng, args.packed)
     with open(args.out, "w") as f:
         for rec in out:
             f.write(json.dumps(rec, ensure_ascii=False) + "\n")
-    print(json.dumps({"records": len(out), "brands": len(brands)}))
+    print(json.dumps({"records": len(out), "brands": len(brands), **ctx_counts}))
 
 
 if __name__ == "__main__":
