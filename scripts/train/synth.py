@@ -349,15 +349,18 @@ def positive(fake, lang, locale, template, rng):
     return b
 
 
-def brand_names():
-    """WNUT-17 train ORG and product values."""
-    brands = set()
+def wnut_values():
+    """(kinds, value) of every span of WNUT-17 train, kinds its type and label: {"ORG",
+    "corporation"}, {"LOCATION", "location"}, {None, "product"}, {None, "creative-work"}..."""
     for rec in load_corpus("wnut17_train"):
         for s in rec["spans"] + rec.get("other_spans", []):
-            v = rec["text"][s["start"]:s["end"]]
-            if (s.get("type") == "ORG" or s.get("label") == "product") and 2 < len(v) < 30 and "@" not in v:
-                brands.add(v)
-    return sorted(brands)
+            yield {s.get("type"), s.get("label")}, rec["text"][s["start"]:s["end"]]
+
+
+def brand_names():
+    """WNUT-17 train ORG and product values."""
+    return sorted({v for kinds, v in wnut_values()
+                   if kinds & {"ORG", "product"} and 2 < len(v) < 30 and "@" not in v})
 
 
 def packed(records, rng, n):
@@ -393,17 +396,8 @@ def fame_positives(rng, n, brands):
 
 def creative_and_places():
     """WNUT-17 train location and creative-work values, as (locations, works)."""
-    locs, works = set(), set()
-    for rec in load_corpus("wnut17_train"):
-        for s in rec["spans"] + rec.get("other_spans", []):
-            v = rec["text"][s["start"]:s["end"]]
-            label = s.get("label") or s.get("type")
-            if 2 < len(v) < 40 and "@" not in v and not v.startswith("#"):
-                if label in ("location", "LOCATION"):
-                    locs.add(v)
-                elif label == "creative-work":
-                    works.add(v)
-    return sorted(locs), sorted(works)
+    kept = [(kinds, v) for kinds, v in wnut_values() if 2 < len(v) < 40 and "@" not in v and not v.startswith("#")]
+    return sorted({v for kinds, v in kept if "location" in kinds}), sorted({v for kinds, v in kept if "creative-work" in kinds})
 
 
 # Debian sections of programming tools: a name from these is software a developer asks about.

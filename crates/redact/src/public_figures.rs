@@ -7,7 +7,8 @@
 //! science, the arts, politics and sport, plus the best-known fictional characters), written
 //! from general knowledge, matched as whole words ignoring ASCII case. A private person who
 //! shares a listed full name is not redacted, whichever finder saw them (the suppression
-//! stage asks [`crate::text_context::TextContext`]). Mononyms are listed only where the single word is the person (`Mozart`), never a common given name.
+//! stage asks [`crate::text_context::TextContext`]). Mononyms are listed only where the
+//! single word is the person (`Mozart`), never a common given name.
 //! The placeholder names of forms and test data (`John Doe`, `Max Mustermann`, `Lorem ipsum`)
 //! are listed with them: they are nobody.
 

@@ -2,8 +2,8 @@
 //! the vault seeing a value it holds again, the PII model), passes the same checks here, once
 //! per text: its type is one this redactor redacts, the app's `allowList` does not name it, a
 //! name is not a public figure's (the text's [`TextContext`], read once), and it clears its
-//! source's threshold (`minScore` for the rules; the model's own threshold
-//! was applied when it tagged). A model span that cuts into a rule's structured finding (an
+//! source's threshold (`minScore` for the rules; the model's own threshold was applied when
+//! it tagged). A model span that cuts into a rule's structured finding (an
 //! e-mail, a card, an IBAN: a shape a validator checked) gives way to it.
 
 use crate::config::RedactorConfig;

@@ -3,17 +3,21 @@
 //! ([`crate::suppress`]) asks it about every candidate alike, whoever found it.
 
 use crate::public_figures;
+use std::cell::OnceCell;
 
-/// The once-per-text facts the suppression stage needs.
-pub struct TextContext {
+/// The once-per-text facts the suppression stage needs, each read on its first question: a
+/// text with no name among its candidates is never searched for public figures.
+pub struct TextContext<'t> {
+    text: &'t str,
     /// Byte ranges naming a public figure of the deny list ([`public_figures`]).
-    famous: Vec<(usize, usize)>,
+    famous: OnceCell<Vec<(usize, usize)>>,
 }
 
-impl TextContext {
-    pub fn of(text: &str) -> TextContext {
+impl<'t> TextContext<'t> {
+    pub fn of(text: &'t str) -> TextContext<'t> {
         TextContext {
-            famous: public_figures::mentions(text),
+            text,
+            famous: OnceCell::new(),
         }
     }
 
@@ -21,6 +25,9 @@ impl TextContext {
     /// Bonaparte's", "Mr. Darcy", "Lionel Messi or Cristiano Ronaldo". A private person who
     /// shares a listed name is not redacted, whatever cue comes before the name.
     pub fn names_a_public_figure(&self, start: usize, end: usize) -> bool {
-        self.famous.iter().any(|&(a, b)| a < end && start < b)
+        let famous = self
+            .famous
+            .get_or_init(|| public_figures::mentions(self.text));
+        famous.iter().any(|&(a, b)| a < end && start < b)
     }
 }
