@@ -306,17 +306,19 @@ size: build
 ## and our model (EVAL_MODEL: the shipped models/pii-ner.bin, or a new fine-tune such as
 ## build/train/pii-ner.bin), each alone and with the rules, and Presidio. With
 ## WNUT17_REPO and MEDDOCAN_REPO (local git copies of github.com/leondz/emerging_entities_17 and
-## github.com/PlanTL-GOB-ES/SPACCC_MEDDOCAN) their test splits are added, read only to measure.
+## github.com/PlanTL-GOB-ES/SPACCC_MEDDOCAN) their test splits are added, read only to measure;
+## SLURP_REPO (github.com/pswietojanski/slurp) adds SLURP's voice commands.
 ## Prints the table and rewrites BENCHMARKS.md's "Redaction on unseen text".
 EVAL_VENV := bench/tmp/venv
 EVAL_BIN := $${CARGO_TARGET_DIR:-target}/release/examples/redact_eval
 EVAL_MODEL ?= models/pii-ner.bin
 WNUT17_REPO ?=
 MEDDOCAN_REPO ?=
+SLURP_REPO ?=
 eval: $(EVAL_VENV)/.installed model
 	$(EVAL_VENV)/bin/python -m unittest discover -s bench/eval -q
 	cargo build --release --example redact_eval
-	$(if $(WNUT17_REPO),$(EVAL_VENV)/bin/python bench/eval/convert_public.py --wnut $(WNUT17_REPO) --meddocan $(MEDDOCAN_REPO) --out bench/tmp/public)
+	$(if $(WNUT17_REPO),$(EVAL_VENV)/bin/python bench/eval/convert_public.py --wnut $(WNUT17_REPO) --meddocan $(MEDDOCAN_REPO) $(if $(SLURP_REPO),--slurp $(SLURP_REPO)) --out bench/tmp/public)
 	$(EVAL_VENV)/bin/python bench/eval/run.py --rules $(EVAL_BIN) --base-model models/rampart-ner.bin \
 	  --model $(EVAL_MODEL) $(if $(WNUT17_REPO),--public bench/tmp/public)
 

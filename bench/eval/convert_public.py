@@ -10,13 +10,20 @@ from local git copies of their repositories (`fetch`), written under bench/tmp/,
   Spanish clinical case reports with fictitious private details. Names (patients, clinicians)
   are PERSON, CALLE (street and number) ADDRESS, e-mails, phone and fax numbers, and the ID_*
   labels are scored; places, dates, hospitals, ages and the rest are `ignore`d.
+- SLURP (github.com/pswietojanski/slurp `dataset/slurp/{devel,test}.jsonl`, text CC BY 4.0): spoken
+  commands to a home assistant, lower case. A `person` slot in a command that reaches the user's own
+  people (e-mail, calendar, lists, social, communication) is a private contact: PERSON. Persons in
+  questions and recommendations (mostly actors and singers) and every other slot are `ignore`d; a
+  command with no person at all is a `voice_command` hard negative. `devel` is for tuning, `test`
+  is reported.
 
-  python3 bench/eval/convert_public.py --wnut REPO --meddocan REPO [--out bench/tmp/public]
+  python3 bench/eval/convert_public.py --wnut REPO --meddocan REPO [--slurp REPO] [--out bench/tmp/public]
 """
 
 import argparse
 import html
 import json
+import re
 import subprocess
 from pathlib import Path
 
@@ -82,15 +89,48 @@ def meddocan(repo):
     return rows
 
 
+# SLURP scenarios whose person slots are the user's own contacts rather than public figures.
+SLURP_PRIVATE_SCENARIOS = {"email", "calendar", "lists", "social", "general"}
+SLURP_SLOT = re.compile(r"\[(\w+) : ([^\]]*)\]")
+POSSESSIVE = re.compile(r"['\u2019]s?$")
+
+
+def slurp(repo, split):
+    rows = []
+    for line in git_show(repo, f"dataset/slurp/{split}.jsonl").splitlines():
+        record = json.loads(line)
+        annotated, text, spans, ignore, at = record["sentence_annotation"], "", [], [], 0
+        for slot in SLURP_SLOT.finditer(annotated):
+            text += annotated[at:slot.start()]
+            kind, value = slot.group(1), slot.group(2)
+            start = len(text)
+            text += value
+            end = start + len(POSSESSIVE.sub("", value)) if kind == "person" else len(text)
+            at = slot.end()
+            if kind == "person" and record["scenario"] in SLURP_PRIVATE_SCENARIOS:
+                spans.append({"type": "PERSON", "start": start, "end": end})
+            else:
+                ignore.append({"label": kind, "start": start, "end": end})
+        text += annotated[at:]
+        has_person = spans or any(i["label"] == "person" for i in ignore)
+        rows.append({"id": f"S{record['slurp_id']}", "text": text, "spans": spans, "ignore": ignore,
+                     "hard_negative": None if has_person else "voice_command"})
+    return rows
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--wnut", required=True)
     parser.add_argument("--meddocan", required=True)
+    parser.add_argument("--slurp", help="SLURP repository: adds slurp-devel (tuning) and slurp-test")
     parser.add_argument("--out", default="bench/tmp/public")
     args = parser.parse_args()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    for stem, rows in (("wnut17-test", wnut(args.wnut)), ("meddocan-test", meddocan(args.meddocan))):
+    corpora = [("wnut17-test", wnut(args.wnut)), ("meddocan-test", meddocan(args.meddocan))]
+    if args.slurp:
+        corpora += [("slurp-devel", slurp(args.slurp, "devel")), ("slurp-test", slurp(args.slurp, "test"))]
+    for stem, rows in corpora:
         with open(out / f"{stem}.jsonl", "w", encoding="utf-8") as f:
             for row in rows:
                 f.write(json.dumps(row, ensure_ascii=False) + "\n")

@@ -22,3 +22,15 @@ pub(crate) fn is_month_en(lower: &str) -> bool {
 /// (mother)"). Lower case.
 pub(crate) static RELATIONS: LazyLock<Vec<&str>> =
     LazyLock::new(|| entries(include_str!("lexicon/relations.txt")).collect());
+
+/// Greetings and wake words that open a message spoken to a name ("hey olly …"). Lower case.
+pub(crate) static ADDRESS_OPENERS: LazyLock<Vec<&str>> =
+    LazyLock::new(|| entries(include_str!("lexicon/address-openers-en.txt")).collect());
+
+/// Words that open a request right after the name it speaks to ("olly what's …"). Lower case.
+pub(crate) static REQUEST_OPENERS: LazyLock<Vec<&str>> =
+    LazyLock::new(|| entries(include_str!("lexicon/request-openers-en.txt")).collect());
+
+/// English auxiliary and modal verbs ("can", "do", "is"). Lower case.
+pub(crate) static AUXILIARIES: LazyLock<Vec<&str>> =
+    LazyLock::new(|| entries(include_str!("lexicon/auxiliaries-en.txt")).collect());

@@ -231,7 +231,9 @@ impl Redactor {
             source: Source::Rule,
         };
         let mut found: Vec<Detected> = self.recognizers.scan(text).into_iter().map(rule).collect();
+        let mut known = Vec::new();
         for (start, end, entry) in self.vault.sightings(text) {
+            known.push((start, end));
             let kind = EntityType::built_in(&entry.kind)
                 .unwrap_or_else(|| EntityType::Custom(entry.kind.clone()));
             found.push(rule(Candidate {
@@ -252,7 +254,7 @@ impl Redactor {
             allow: &self.allow,
             min_score: self.min_score,
         };
-        let context = text_context::TextContext::of(text);
+        let context = text_context::TextContext::of(text).knowing(known);
         let mut candidates = suppression.apply(text, &context, found);
         // One edge rule for every name, whoever found it: the rules' cue "I'm Amanda's son"
         // took "Amanda's", the model the "m" of "I'm".
@@ -429,6 +431,23 @@ mod tests {
         let typed = "I typed [TICKET_1] myself";
         let sent = r.redact(typed).text;
         assert_eq!(r.restore(&sent), typed);
+    }
+
+    #[test]
+    fn the_name_a_message_speaks_to_is_not_redacted_unless_the_vault_holds_it() {
+        let mut r = redactor();
+        let spoken_to = "hey Dana what's the weather tomorrow?";
+        assert_eq!(r.redact(spoken_to).text, spoken_to);
+        // With a comma it opens a letter or a draft for Dana: she is redacted.
+        assert_eq!(
+            r.redact("Hey Dana, what's the plan for tomorrow?").text,
+            "Hey [PERSON_1], what's the plan for tomorrow?"
+        );
+        // Now the vault holds Dana as someone's name: it stays hers wherever it stands.
+        assert_eq!(
+            r.redact(spoken_to).text,
+            "hey [PERSON_1] what's the weather tomorrow?"
+        );
     }
 
     #[test]

@@ -2,6 +2,8 @@
 //! the text as a whole that no single finder sees. The suppression stage
 //! ([`crate::suppress`]) asks it about every candidate alike, whoever found it.
 
+mod addressee;
+
 use crate::public_figures;
 use std::cell::OnceCell;
 
@@ -11,6 +13,10 @@ pub struct TextContext<'t> {
     text: &'t str,
     /// Byte ranges naming a public figure of the deny list ([`public_figures`]).
     famous: OnceCell<Vec<(usize, usize)>>,
+    /// The one-word name the text opens by speaking to ([`addressee`]).
+    addressee: OnceCell<Option<(usize, usize)>>,
+    /// Byte ranges of values the vault already holds, seen again in this text.
+    known: Vec<(usize, usize)>,
 }
 
 impl<'t> TextContext<'t> {
@@ -18,7 +24,27 @@ impl<'t> TextContext<'t> {
         TextContext {
             text,
             famous: OnceCell::new(),
+            addressee: OnceCell::new(),
+            known: Vec::new(),
         }
+    }
+
+    /// The same context, told where the text repeats values the vault holds: a name the
+    /// writer already gave as someone's stays theirs wherever it stands.
+    pub fn knowing(mut self, known: Vec<(usize, usize)>) -> TextContext<'t> {
+        self.known = known;
+        self
+    }
+
+    /// Whether `start..end` is the one-word name the text opens by speaking to: "olly what's
+    /// the time", "hey alexa turn off the fan". In a chat with an assistant that is the
+    /// assistant's name, not someone the writer tells of. A name the vault holds is not.
+    pub fn is_spoken_to(&self, start: usize, end: usize) -> bool {
+        let spoken_to = self
+            .addressee
+            .get_or_init(|| addressee::addressee(self.text));
+        spoken_to.is_some_and(|(a, b)| a <= start && end <= b)
+            && !self.known.iter().any(|&(a, b)| a < end && start < b)
     }
 
     /// Whether `start..end` shares a character with a public figure's mention: "Napoleon
