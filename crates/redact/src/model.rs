@@ -134,6 +134,6 @@ impl ModelPass {
 
 mod address_shape;
 mod checks;
-mod complete;
+pub(crate) mod complete;
 mod places;
 mod samples;

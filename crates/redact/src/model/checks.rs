@@ -19,6 +19,8 @@ pub(super) fn false_finding(text: &str, s: &Span, zones: &[std::ops::Range<usize
                 || glued_into_code(text, s.start, s.end)
                 || brand_pair(text, s.start, s.end)
                 || common_word(text, s, value)
+                || acronym_or_shout(text, s, value)
+                || drawn_out(value)
                 || command(text, s, value)
                 || city_and_region(text, s, value)
                 || model_name_is_a_thing(text, s.start, s.end)
@@ -114,6 +116,36 @@ fn common_word(text: &str, s: &Span, value: &str) -> bool {
         .to_lowercase();
     let previous = previous.as_str();
     !(NAME_CUES.contains(&previous) || RELATIONS.contains(&previous))
+}
+
+/// A lone word in capitals in a text that is not written in capitals (`NINO`, `DVLA`, `LMAO`,
+/// `GOAT`), with no cue before it: an acronym or a shout. A name typed in capitals comes with
+/// its surname ("INGRID SOLBERG"), a label ("NAME: DANA") or a cue ("my name is DANA").
+fn acronym_or_shout(text: &str, s: &Span, value: &str) -> bool {
+    let lone = !value.contains(char::is_whitespace);
+    let letters = value.chars().filter(|c| c.is_alphabetic()).count();
+    let capitals = value.chars().all(|c| !c.is_lowercase());
+    if !(lone && capitals && letters >= 2) || !text.contains(char::is_lowercase) {
+        return false;
+    }
+    let before = text[..s.start].trim_end();
+    let previous = before
+        .rsplit(|c: char| c.is_whitespace() || c == ',')
+        .next()
+        .unwrap_or("")
+        .to_lowercase();
+    !(before.ends_with(':')
+        || NAME_CUES.contains(&previous.as_str())
+        || RELATIONS.contains(&previous.as_str()))
+}
+
+/// A word with a letter drawn out three times or more (`YASSSS`, `Noooo`, `hahaaa`): speech
+/// written as it sounds. No name spells a letter thrice in a row.
+fn drawn_out(value: &str) -> bool {
+    let chars: Vec<char> = value.chars().flat_map(char::to_lowercase).collect();
+    chars
+        .windows(3)
+        .any(|w| w[0].is_alphabetic() && w[0] == w[1] && w[1] == w[2])
 }
 
 /// A lone lower-case word before a URL, a path or an option (`curl http://…`, `grep -r`,
@@ -381,6 +413,42 @@ mod tests {
         ));
         assert!(!rejected("sven says hi", "sven", person, 0.7));
         assert!(!rejected("ask Maria Lopez", "Maria Lopez", person, 0.6));
+    }
+
+    #[test]
+    fn an_acronym_a_shout_or_a_drawn_out_word_is_not_a_name() {
+        let person = Meaning::Person;
+        assert!(rejected(
+            "NINO AB123456C, HMRC says no",
+            "NINO",
+            person,
+            0.95
+        ));
+        assert!(rejected(
+            "guess RED is not sponsoring this",
+            "RED",
+            person,
+            0.95
+        ));
+        assert!(rejected("OMG YASSSSS!!", "YASSSSS", person, 0.95));
+        assert!(rejected("soooo good, Annnna", "Annnna", person, 0.95));
+        // A name in capitals with its surname, after a label or a cue, or in a text written
+        // in capitals, stays a name.
+        assert!(!rejected(
+            "ask INGRID SOLBERG",
+            "INGRID SOLBERG",
+            person,
+            0.95
+        ));
+        assert!(!rejected("Patient: DANA", "DANA", person, 0.95));
+        assert!(!rejected("my name is DANA", "DANA", person, 0.95));
+        assert!(!rejected("CALL DANA NOW", "DANA", person, 0.95));
+        assert!(!rejected(
+            "ask Aaron and Llewellyn",
+            "Llewellyn",
+            person,
+            0.95
+        ));
     }
 
     #[test]

@@ -39,7 +39,7 @@ pub(super) fn complete_names(text: &str, spans: &mut [Span]) {
 /// A word written as a name: a capital, then at least one lower-case letter, letters,
 /// hyphens and apostrophes only ("Olsen", "Horvatinčić", "O'Neill", "Smith-Jones"), and no
 /// contraction or possessive ("I'm", "Dana's": the clitic after the apostrophe says so).
-fn name_shaped(word: &str) -> bool {
+pub(crate) fn name_shaped(word: &str) -> bool {
     let mut chars = word.chars();
     let contraction = word
         .split(['\'', '’'])
@@ -55,7 +55,7 @@ fn name_shaped(word: &str) -> bool {
 
 /// Whether the person lists know `word` as something other than part of a name: a common
 /// word, a role, a place, a description, a title.
-fn known_otherwise(word: &str) -> bool {
+pub(crate) fn known_otherwise(word: &str) -> bool {
     let l = listed(&word.to_lowercase());
     l.not_name || l.common || l.describes || l.ends_no_name || l.honorific || l.place || l.thing
 }

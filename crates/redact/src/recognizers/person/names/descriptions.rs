@@ -67,7 +67,7 @@ line station airport harbour harbor bay island islands county university college
 hospital cathedral beach falls terminal stadium museum valley heights square coast region
 province district peninsula gulf mountains tech zoo arena centre center metro underground
 junction quay pier palace tower towers plaza mall borough township
-corp corporation inc ltd llc gmbh plc sarl payable receivable helpdesk
+corp corporation inc ltd llc gmbh plc sarl limited holdings payable receivable helpdesk
 finanzamt krankenkasse sparkasse stadtwerke versicherung
 ";
 
