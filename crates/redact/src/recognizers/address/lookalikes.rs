@@ -162,6 +162,31 @@ pub(crate) fn names_street_without_number(m: &str) -> bool {
     named
 }
 
+/// Whether a Romance match that opens with its street word ("Calle de Alcalá 12", "Via
+/// Roma 5") names its street as streets are named: every word between the street word and the
+/// house number is capitalized or a particle, and one is a name. "Square root of 2" and "Via
+/// email 2" are prose with a street word's spelling.
+pub(crate) fn street_word_then_name(m: &str) -> bool {
+    if m.starts_with(|c: char| c.is_ascii_digit()) {
+        return true;
+    }
+    let mut words = m.split_whitespace();
+    let _street = words.next();
+    let mut named = false;
+    for w in words {
+        let w = w.trim_end_matches(',');
+        if w.starts_with(|c: char| c.is_ascii_digit()) || w.starts_with("s/n") {
+            break;
+        }
+        if w.starts_with(char::is_uppercase) {
+            named = true;
+        } else if !is_particle(w) {
+            return false;
+        }
+    }
+    named
+}
+
 /// The small words inside Romance street names ("de la", "dos", "d'Italie").
 const PARTICLES: &[&str] = &[
     "de", "del", "la", "las", "los", "el", "y", "i", "e", "da", "do", "das", "dos", "di", "della",
@@ -257,5 +282,21 @@ mod tests {
         assert!(!names_street_without_number("Place the s/n"));
         assert!(!names_street_without_number("Route de la s/n"));
         assert!(!names_street_without_number("Calle Mayor"));
+    }
+
+    #[test]
+    fn a_street_word_before_its_number_is_followed_by_a_name() {
+        for street in [
+            "Calle de Alcalá 12",
+            "Via Roma 5",
+            "Avenida da Liberdade 110, 3º",
+            "12 rue de Rivoli",
+            "Rua Augusta 274",
+        ] {
+            assert!(street_word_then_name(street), "{street}");
+        }
+        for prose in ["Square root of 2", "Via email 2", "Route to 66", "Place de la 3"] {
+            assert!(!street_word_then_name(prose), "{prose}");
+        }
     }
 }

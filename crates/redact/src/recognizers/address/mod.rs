@@ -19,7 +19,10 @@ use crate::entity::EntityType;
 use crate::scan::gate::{find_in, push_window};
 use crate::scan::prescan::{floor_boundary, Needs, Prescan, Spaces};
 use cues::Cues;
-use lookalikes::{is_german_prose, is_http_status, lower_street_end, names_street_without_number};
+use lookalikes::{
+    is_german_prose, is_http_status, lower_street_end, names_street_without_number,
+    street_word_then_name,
+};
 use regex::Regex;
 use regex_automata::meta::Regex as MetaRegex;
 use regex_automata::Span;
@@ -383,7 +386,9 @@ pub(crate) fn scan(text: &str, pre: &Prescan, out: &mut Vec<Candidate>) {
                 e -= 1;
             }
             let numbered = matched.bytes().any(|b| b.is_ascii_digit());
-            if !(numbered || (pattern == ROMANCE && names_street_without_number(matched))) {
+            if !(numbered || (pattern == ROMANCE && names_street_without_number(matched)))
+                || (pattern == ROMANCE && !street_word_then_name(matched))
+            {
                 continue;
             }
             let mut score = 0.7;
