@@ -7,6 +7,7 @@
 
 use crate::recognizers::person::names::listed;
 use llm_memory_encoder::decode::{Meaning, Span};
+use llm_memory_encoder::lexicon::PARTICLES;
 
 /// Widens each person span over the capitalised name words and the title right next to it.
 pub(super) fn complete_names(text: &str, spans: &mut [Span]) {
@@ -17,7 +18,15 @@ pub(super) fn complete_names(text: &str, spans: &mut [Span]) {
         let limit_left = if i > 0 { spans[i - 1].end } else { 0 };
         let limit_right = spans.get(i + 1).map_or(text.len(), |s| s.start);
         let span = &mut spans[i];
-        if let Some(end) = name_word_after(text, span.end).filter(|&e| e <= limit_right) {
+        // A span of three name words or more is a full name already ("Victoria de Juan
+        // Herráez"): the capitalised word after it starts something else ("Instituto").
+        let full = text[span.start..span.end]
+            .split_whitespace()
+            .map(|w| w.trim_end_matches('.').to_lowercase())
+            .filter(|w| !PARTICLES.contains(&w.as_str()) && !listed(w).honorific)
+            .count()
+            >= 3;
+        if let Some(end) = name_word_after(text, span.end).filter(|&e| !full && e <= limit_right) {
             span.end = end;
         }
         if let Some(start) = name_word_before(text, span.start).filter(|&s| s >= limit_left) {
@@ -47,9 +56,10 @@ pub(crate) fn name_shaped(word: &str) -> bool {
         .any(llm_memory_encoder::decode::is_clitic);
     chars.next().is_some_and(char::is_uppercase)
         && word.chars().any(char::is_lowercase)
-        && word
-            .chars()
-            .all(|c| c.is_alphabetic() || c == '-' || c == '\'' || c == '’')
+        && word.chars().all(|c| {
+            // The ordinal indicators are letters to Unicode: "NºCol" is an abbreviation.
+            (c.is_alphabetic() && !matches!(c, 'º' | 'ª')) || c == '-' || c == '\'' || c == '’'
+        })
         && !contraction
 }
 
@@ -173,6 +183,17 @@ mod tests {
         assert_eq!(completed("Ask Maria Street about it", "Maria"), "Maria");
         assert_eq!(completed("Subject: Application —Anna", "Anna"), "Anna");
         assert_eq!(completed("Mr—Anna Lee", "Anna Lee"), "Anna Lee");
+        assert_eq!(
+            completed(
+                "Dra. Victoria de Juan Herráez Instituto Universitario",
+                "Victoria de Juan Herráez"
+            ),
+            "Victoria de Juan Herráez"
+        );
+        assert_eq!(
+            completed("Médico: Eva Ruiz NºCol: 47 47", "Eva Ruiz"),
+            "Eva Ruiz"
+        );
     }
 
     #[test]

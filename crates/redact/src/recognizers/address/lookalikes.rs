@@ -295,7 +295,12 @@ mod tests {
         ] {
             assert!(street_word_then_name(street), "{street}");
         }
-        for prose in ["Square root of 2", "Via email 2", "Route to 66", "Place de la 3"] {
+        for prose in [
+            "Square root of 2",
+            "Via email 2",
+            "Route to 66",
+            "Place de la 3",
+        ] {
             assert!(!street_word_then_name(prose), "{prose}");
         }
     }

@@ -161,6 +161,10 @@ fn capitalized_unicode(word: &str) -> bool {
     let Some(first) = chars.next() else {
         return false;
     };
-    // Needs a lower-case letter: ALL-CAPS words are acronyms, constants and headings.
-    first.is_uppercase() && word.chars().any(char::is_lowercase) && word.chars().count() >= 2
+    // Needs a lower-case letter: ALL-CAPS words are acronyms, constants and headings. The
+    // ordinal indicators, lower-case letters to Unicode, make an abbreviation ("NºCol").
+    first.is_uppercase()
+        && word.chars().any(char::is_lowercase)
+        && !word.contains(['º', 'ª'])
+        && word.chars().count() >= 2
 }
