@@ -125,7 +125,7 @@ fn acronym_or_shout(text: &str, s: &Span, value: &str) -> bool {
     let lone = !value.contains(char::is_whitespace);
     let letters = value.chars().filter(|c| c.is_alphabetic()).count();
     let capitals = value.chars().all(|c| !c.is_lowercase());
-    if !(lone && capitals && letters >= 2) || !text.contains(char::is_lowercase) {
+    if !(lone && capitals && letters >= 2 && text.contains(char::is_lowercase)) {
         return false;
     }
     let before = text[..s.start].trim_end();
