@@ -10,6 +10,10 @@ use crate::lexicon::{ADDRESS_OPENERS, AUXILIARIES, REQUEST_OPENERS};
 /// Pronouns after an auxiliary that make it open a question ("can you", "do i", "is there").
 const REQUEST_SUBJECTS: &[&str] = &["i", "you", "we", "there"];
 
+/// Words after a greeted name that make it the writer's own or one of several: "hey dave
+/// here", "hi rosa from accounts", "hi tom again", "hey ann and raj".
+const NOT_SPOKEN_TO: &[&str] = &["here", "from", "again", "speaking", "and", "&"];
+
 /// The byte range of the one-word name `text` opens by speaking to, if it does:
 /// - after a greeting and a space, a name followed by a space and more words ("hey olly order
 ///   a pizza"), or
@@ -40,6 +44,9 @@ pub(super) fn addressee(text: &str) -> Option<(usize, usize)> {
         return None;
     }
     let opener = lower(next.2);
+    if NOT_SPOKEN_TO.contains(&opener.as_str()) {
+        return None;
+    }
     let requests = greeted
         || REQUEST_OPENERS.contains(&opener.as_str())
         || (AUXILIARIES.contains(&opener.as_str())
@@ -119,6 +126,9 @@ mod tests {
             "hi, rosa from accounts. can you resend the payslip",
             "Renátó, can I please speak to your boss?",
             "Priya Natarajan what do you think",
+            "hey dave here, the refund never came",
+            "hi rosa from accounts can you resend it",
+            "hey ann and raj what time works",
             "what do you think",
         ] {
             assert_eq!(spoken_to(text), None, "{text:?}");
