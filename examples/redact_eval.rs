@@ -122,8 +122,9 @@ fn run(args: Args) -> Result<(), String> {
     output.flush().map_err(|e| e.to_string())
 }
 
-/// The model's own values (byte offsets, after the redactor's checks on model spans and its
-/// public-figure policy), typed as the redactor would name them.
+/// The model's own values (byte offsets, after the redactor's checks on model spans and the
+/// names its text context clears: public figures, the name spoken to, quoted samples), typed
+/// as the redactor would name them.
 fn model_values(tagger: &Tagger, text: &str) -> Result<Vec<Value>, String> {
     let mut spans = model_spans(
         tagger,
@@ -132,8 +133,7 @@ fn model_values(tagger: &Tagger, text: &str) -> Result<Vec<Value>, String> {
     )
     .map_err(|e| format!("model: {e:?}"))?;
     let context = TextContext::of(text);
-    spans
-        .retain(|s| s.meaning != Meaning::Person || !context.names_a_public_figure(s.start, s.end));
+    spans.retain(|s| s.meaning != Meaning::Person || !context.clears_name(s.start, s.end));
     let code_point = |byte: usize| text[..byte].chars().count();
     Ok(spans
         .iter()

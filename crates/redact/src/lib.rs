@@ -459,6 +459,18 @@ mod tests {
     }
 
     #[test]
+    fn a_quoted_sample_in_a_question_about_test_data_is_not_redacted_by_any_finder() {
+        let mut r = redactor();
+        let asked = r#"Explain this regex: ^[A-Z][a-z]+ [A-Z][a-z]+$ - does it match "Mary Ann"?"#;
+        assert_eq!(r.redact(asked).text, asked);
+        // Once the vault holds Mary Ann as someone's name, she stays redacted.
+        r.redact("My sister is Mary Ann Lopez. Mary Ann lives in Lyon.");
+        assert!(r.vault().len() > 0);
+        let again = r.redact(asked).text;
+        assert!(!again.contains("Mary Ann"), "{again}");
+    }
+
+    #[test]
     fn redacts_and_restores() {
         let mut r = redactor();
         let input = "Mail ann@example.com or call +44 20 7946 0958, card 4111 1111 1111 1111.";

@@ -136,4 +136,3 @@ mod address_shape;
 mod checks;
 pub(crate) mod complete;
 mod places;
-mod samples;

@@ -1,8 +1,8 @@
 //! The one suppression stage of redaction. Every candidate, whoever found it (a recognizer,
 //! the vault seeing a value it holds again, the PII model), passes the same checks here, once
 //! per text: its type is one this redactor redacts, the app's `allowList` does not name it, a
-//! name is not a public figure's nor the one the message speaks to (the text's [`TextContext`],
-//! read once), and it clears its
+//! name is not a public figure's, the one the message speaks to or a quoted sample in a message
+//! about test data (the text's [`TextContext`], read once), and it clears its
 //! source's threshold (`minScore` for the rules; the model's own threshold was applied when
 //! it tagged). A model span that cuts into a rule's structured finding (an
 //! e-mail, a card, an IBAN: a shape a validator checked) gives way to it.
@@ -48,14 +48,12 @@ impl Suppression<'_> {
     }
 
     /// The checks every candidate passes alike: an enabled type, not allowed by the app, not
-    /// a public figure's name nor the name the message speaks to.
+    /// a public figure's name, the name the message speaks to or a quoted sample.
     fn passes(&self, text: &str, context: &TextContext, d: &Detected) -> bool {
         let c = &d.candidate;
         self.enabled(&c.kind)
             && (self.allow.is_empty() || !self.allow.contains(&text[c.start..c.end].to_lowercase()))
-            && !(c.kind == EntityType::Person
-                && (context.names_a_public_figure(c.start, c.end)
-                    || context.is_spoken_to(c.start, c.end)))
+            && !(c.kind == EntityType::Person && context.clears_name(c.start, c.end))
     }
 
     /// Whether this redactor redacts `kind`: a custom type while its pattern is configured

@@ -3,6 +3,7 @@
 //! ([`crate::suppress`]) asks it about every candidate alike, whoever found it.
 
 mod addressee;
+mod samples;
 
 use crate::public_figures;
 use std::cell::OnceCell;
@@ -36,6 +37,16 @@ impl<'t> TextContext<'t> {
         self
     }
 
+    /// Whether `start..end` is a quoted sample in a message about test data: `does my regex
+    /// match "Mary Ann"?`. A name the vault holds is not.
+    pub fn is_quoted_sample(&self, start: usize, end: usize) -> bool {
+        samples::quoted_sample(self.text, start, end) && !self.is_known(start, end)
+    }
+
+    fn is_known(&self, start: usize, end: usize) -> bool {
+        self.known.iter().any(|&(a, b)| a < end && start < b)
+    }
+
     /// Whether `start..end` is the one-word name the text opens by speaking to: "olly what's
     /// the time", "hey alexa turn off the fan". In a chat with an assistant that is the
     /// assistant's name, not someone the writer tells of. A name the vault holds is not.
@@ -43,8 +54,16 @@ impl<'t> TextContext<'t> {
         let spoken_to = self
             .addressee
             .get_or_init(|| addressee::addressee(self.text));
-        spoken_to.is_some_and(|(a, b)| a <= start && end <= b)
-            && !self.known.iter().any(|&(a, b)| a < end && start < b)
+        spoken_to.is_some_and(|(a, b)| a <= start && end <= b) && !self.is_known(start, end)
+    }
+
+    /// Whether a name at `start..end` is no one's private data by what the text around it
+    /// says: a public figure's ([`Self::names_a_public_figure`]), the name the message speaks
+    /// to ([`Self::is_spoken_to`]), or a quoted sample ([`Self::is_quoted_sample`]).
+    pub fn clears_name(&self, start: usize, end: usize) -> bool {
+        self.names_a_public_figure(start, end)
+            || self.is_spoken_to(start, end)
+            || self.is_quoted_sample(start, end)
     }
 
     /// Whether `start..end` shares a character with a public figure's mention: "Napoleon

@@ -3,7 +3,6 @@
 
 use super::address_shape::address_shape;
 use super::places::travel_place;
-use super::samples::quoted_sample;
 use crate::lexicon::RELATIONS;
 use crate::recognizers::person::model_name_is_a_thing;
 use crate::scan::code_lines::inside;
@@ -25,7 +24,6 @@ pub(super) fn false_finding(text: &str, s: &Span, zones: &[std::ops::Range<usize
                 || city_and_region(text, s, value)
                 || model_name_is_a_thing(text, s.start, s.end)
                 || travel_place(text, s, value)
-                || quoted_sample(text, s.start, s.end)
         }
         Meaning::Address => inside(zones, s.start, s.end) || !address_shape(text, s, value),
         // The model mixes up ID and account labels; either kind of label will do.

@@ -1,7 +1,7 @@
 //! Names as test data. A developer quotes the names their regex should match or their faker
 //! produced ("does it match "Mary Ann"?", "the faker seed gave me "Mr. Reginald
-//! Testington""); the model reads a person there. A name that is the whole of a quoted string,
-//! in a message that speaks of test data, is a sample.
+//! Testington""); the model and the name rules read a person there. A name that is the whole
+//! of a quoted string, in a message that speaks of test data, is a sample.
 
 /// Words that make a message about test data or patterns. Compared lower-case, as word starts.
 const SAMPLE_WORDS: &[&str] = &[
