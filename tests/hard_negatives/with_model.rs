@@ -31,10 +31,10 @@ const MODEL_LIMITS: &[(&str, usize)] = &[
     ("uuid", 1),
 ];
 
-/// Findings per 1 000 hard-negative messages, all classes together, rules and model (20 on
+/// Findings per 1 000 hard-negative messages, all classes together, rules and model (19 on
 /// 274 messages, measured; Rampart unchanged gives 21, and 35 before eponymous brands, thing
 /// nouns, travel places and lower-case addresses were checked, 167 before the model's span checks).
-const PER_1000_MODEL: usize = 73;
+const PER_1000_MODEL: usize = 70;
 
 #[test]
 fn rules_and_model_leave_hard_negatives_alone() {
