@@ -57,7 +57,8 @@ fn brand_pair(text: &str, start: usize, end: usize) -> bool {
 const LONE_LOWER_CASE: f32 = 0.9;
 
 /// Words right before a lone lower-case name that say it is one: people named by their
-/// relation ([`RELATIONS`] and these), greeted, or told something. Lower case.
+/// relation ([`RELATIONS`] and these), greeted, told something, met, heard from, sent or
+/// added something ("emails from sam", "meet reveca", "send ashmit the notes"). Lower case.
 const NAME_CUES: &[&str] = &[
     "my",
     "his",
@@ -87,6 +88,12 @@ const NAME_CUES: &[&str] = &[
     "ping",
     "and",
     "with",
+    "from",
+    "meet",
+    "send",
+    "add",
+    "invite",
+    "pick",
     "is",
     "am",
     "i'm",
@@ -410,6 +417,8 @@ mod tests {
             0.71
         ));
         assert!(!rejected("sven says hi", "sven", person, 0.7));
+        assert!(!rejected("any emails from sam today", "sam", person, 0.7));
+        assert!(!rejected("remember to meet reveca at six", "reveca", person, 0.7));
         assert!(!rejected("ask Maria Lopez", "Maria Lopez", person, 0.6));
     }
 
