@@ -418,7 +418,12 @@ mod tests {
         ));
         assert!(!rejected("sven says hi", "sven", person, 0.7));
         assert!(!rejected("any emails from sam today", "sam", person, 0.7));
-        assert!(!rejected("remember to meet reveca at six", "reveca", person, 0.7));
+        assert!(!rejected(
+            "remember to meet reveca at six",
+            "reveca",
+            person,
+            0.7
+        ));
         assert!(!rejected("ask Maria Lopez", "Maria Lopez", person, 0.6));
     }
 
