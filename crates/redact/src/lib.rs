@@ -465,7 +465,7 @@ mod tests {
         assert_eq!(r.redact(asked).text, asked);
         // Once the vault holds Mary Ann as someone's name, she stays redacted.
         r.redact("My sister is Mary Ann Lopez. Mary Ann lives in Lyon.");
-        assert!(r.vault().len() > 0);
+        assert!(!r.vault().is_empty());
         let again = r.redact(asked).text;
         assert!(!again.contains("Mary Ann"), "{again}");
     }
