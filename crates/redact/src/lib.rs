@@ -225,8 +225,8 @@ impl Redactor {
     /// [`Redactor::detect`] with what found each span. The candidates of every source (the
     /// recognizers, the vault's values seen again, the model's names, addresses and numbers)
     /// pass one suppression stage (`suppress.rs`); a name line heading a kept address is
-    /// added (`recipient.rs`, through the same stage); then one edge rule for names, parts of
-    /// one name found by different finders are joined, and overlaps are resolved.
+    /// added (`recipient.rs`, through the same stage); then one edge rule for names, then
+    /// overlaps are resolved.
     pub fn detect_with_source(&self, text: &str) -> Vec<Detected> {
         let rule = |candidate| Detected {
             candidate,
@@ -273,7 +273,7 @@ impl Redactor {
                     llm_memory_encoder::decode::without_clitics(text, c.start, c.end);
             }
         }
-        resolve_overlaps(join_overlapping_names(candidates))
+        resolve_overlaps(candidates)
     }
 
     /// The PII model this redactor runs, if any.
@@ -339,33 +339,6 @@ impl Redactor {
         self.grammar = Grammar::new(stems);
         self.vault = vault;
     }
-}
-
-/// Joins PERSON candidates that share characters into one: two finders that each saw part of
-/// a name ("Héctor" and "Pastor Navarro" by the rules, "Dr. Héctor Pastor" by the model) saw
-/// one name, and keeping only the longer part would send the rest of it as written. The
-/// joined span keeps the score and the source of its longest part.
-fn join_overlapping_names(candidates: Vec<Detected>) -> Vec<Detected> {
-    let (mut names, mut out): (Vec<Detected>, Vec<Detected>) = candidates
-        .into_iter()
-        .partition(|d| d.candidate.kind == EntityType::Person);
-    names.sort_by_key(|d| (d.candidate.start, std::cmp::Reverse(d.candidate.end)));
-    let mut joined: Vec<Detected> = Vec::with_capacity(names.len());
-    for d in names {
-        match joined.last_mut() {
-            Some(last) if d.candidate.start < last.candidate.end => {
-                let (l, c) = (&mut last.candidate, &d.candidate);
-                if c.end - c.start > l.end - l.start {
-                    last.source = d.source;
-                    l.score = c.score;
-                }
-                l.end = l.end.max(c.end);
-            }
-            _ => joined.push(d),
-        }
-    }
-    out.extend(joined);
-    out
 }
 
 /// Keeps the best of overlapping candidates: the longest span (it hides the most), then the
@@ -590,33 +563,5 @@ mod tests {
             c(3, 12, 0.7),
         ]);
         assert_eq!(kept, vec![c(3, 12, 0.7), c(12, 14, 1.0)]);
-    }
-
-    #[test]
-    fn parts_of_one_name_found_by_two_finders_are_joined() {
-        let c = |kind, s, e, source| Detected {
-            candidate: Candidate {
-                kind,
-                start: s,
-                end: e,
-                score: 0.9,
-            },
-            source,
-        };
-        // "Dr. Héctor Pastor Navarro": the rules saw "Héctor" and "Pastor Navarro", the model
-        // "Dr. Héctor Pastor"; a phone next to them and a name after them stay apart.
-        let joined = join_overlapping_names(vec![
-            c(EntityType::Person, 4, 11, Source::Rule),
-            c(EntityType::Person, 12, 26, Source::Rule),
-            c(EntityType::Person, 0, 18, Source::Model),
-            c(EntityType::Phone, 27, 35, Source::Rule),
-            c(EntityType::Person, 26, 30, Source::Model),
-        ]);
-        let spans: Vec<_> = joined
-            .iter()
-            .map(|d| (d.candidate.start, d.candidate.end))
-            .collect();
-        assert_eq!(spans, [(27, 35), (0, 26), (26, 30)]);
-        assert_eq!(joined[1].source, Source::Model, "its longest part's");
     }
 }
