@@ -114,13 +114,18 @@ fn common_word(text: &str, s: &Span, value: &str) -> bool {
     if before.is_empty() || before.ends_with(['\n', ':', '.', '!', '?']) {
         return false;
     }
+    !cued(before)
+}
+
+/// Whether the word that ends `before` says a name follows: a [`NAME_CUES`] word or a
+/// relation ("my sister anna").
+fn cued(before: &str) -> bool {
     let previous = before
         .rsplit(|c: char| c.is_whitespace() || c == ',')
         .next()
         .unwrap_or("")
         .to_lowercase();
-    let previous = previous.as_str();
-    !(NAME_CUES.contains(&previous) || RELATIONS.contains(&previous))
+    NAME_CUES.contains(&previous.as_str()) || RELATIONS.contains(&previous.as_str())
 }
 
 /// A lone word in capitals in a text that is not written in capitals (`NINO`, `DVLA`, `LMAO`,
@@ -134,14 +139,7 @@ fn acronym_or_shout(text: &str, s: &Span, value: &str) -> bool {
         return false;
     }
     let before = text[..s.start].trim_end();
-    let previous = before
-        .rsplit(|c: char| c.is_whitespace() || c == ',')
-        .next()
-        .unwrap_or("")
-        .to_lowercase();
-    !(before.ends_with(':')
-        || NAME_CUES.contains(&previous.as_str())
-        || RELATIONS.contains(&previous.as_str()))
+    !(before.ends_with(':') || cued(before))
 }
 
 /// A word with a letter drawn out three times or more (`YASSSS`, `Noooo`, `hahaaa`): speech

@@ -145,21 +145,8 @@ pub(crate) fn lower_street_end(text: &str, s: usize, e: usize) -> Option<usize> 
 /// "s/n" is capitalized or a particle ("Calle de Alcalá s/n"), and at least one is a name.
 /// English writes "s/n" for a serial number: "Place the s/n label" is no street.
 pub(crate) fn names_street_without_number(m: &str) -> bool {
-    let Some(at) = m.find(" s/n") else {
-        return false;
-    };
-    let mut words = m[..at].split_whitespace();
-    let _street = words.next();
-    let mut named = false;
-    for w in words {
-        let w = w.trim_end_matches(',');
-        if w.starts_with(char::is_uppercase) {
-            named = true;
-        } else if !is_particle(w) {
-            return false;
-        }
-    }
-    named
+    m.find(" s/n")
+        .is_some_and(|at| names_after_street_word(&m[..at]))
 }
 
 /// Whether a Romance match that opens with its street word ("Calle de Alcalá 12", "Via
@@ -170,14 +157,22 @@ pub(crate) fn street_word_then_name(m: &str) -> bool {
     if m.starts_with(|c: char| c.is_ascii_digit()) {
         return true;
     }
-    let mut words = m.split_whitespace();
-    let _street = words.next();
+    let number = m
+        .match_indices(' ')
+        .map(|(i, _)| i)
+        .find(|&i| {
+            m[i + 1..].starts_with(|c: char| c.is_ascii_digit()) || m[i + 1..].starts_with("s/n")
+        })
+        .unwrap_or(m.len());
+    names_after_street_word(&m[..number])
+}
+
+/// Whether the words after the first (the street word) are each capitalized or a particle,
+/// and one is a name.
+fn names_after_street_word(m: &str) -> bool {
     let mut named = false;
-    for w in words {
+    for w in m.split_whitespace().skip(1) {
         let w = w.trim_end_matches(',');
-        if w.starts_with(|c: char| c.is_ascii_digit()) || w.starts_with("s/n") {
-            break;
-        }
         if w.starts_with(char::is_uppercase) {
             named = true;
         } else if !is_particle(w) {
