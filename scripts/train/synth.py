@@ -197,6 +197,34 @@ CONTEXT_TWINS = [
     "my teacher {full} says the distribution is heavy-tailed",
 ]
 
+# Street addresses in the settings of the negatives above (travel, a venue, a developer's
+# office), per language: a round that taught places and software as negatives without these lost
+# street addresses in chat (scripts/train/README.md, "Context rounds").
+ADDRESS_TWINS = {
+    "en": [
+        "what's the quickest way from {addr} to the airport?",
+        "we're staying at {addr}, any good cafes around there?",
+        "how early should we leave {street} to get to the station by 9?",
+        "the office moved to {addr}, is there parking nearby?",
+        "is {street} a safe area to walk at night?",
+        "{full}\n{addr}\nis this address format right for a parcel?",
+    ],
+    "es": [
+        "¿cómo llego desde {addr} al aeropuerto?",
+        "nos alojamos en {addr}, ¿hay cafeterías cerca?",
+        "la oficina está en {street}, ¿hay aparcamiento?",
+    ],
+    "de": [
+        "wie komme ich von {addr} zum Flughafen?",
+        "wir wohnen in der {street}, gibt es dort Cafés?",
+        "das Büro ist jetzt {addr}, gibt es Parkplätze?",
+    ],
+    "fr": [
+        "comment aller de {addr} à l'aéroport ?",
+        "nous logeons au {street}, des cafés près de là ?",
+    ],
+}
+
 # Private names where a reader might expect a famous one: music, work, speeches, quotes. The
 # model finds every name; which names are public is the suppression stage's decision. Names come
 # from many locales (NAME_LOCALES), some with a middle initial.
@@ -434,11 +462,13 @@ def tech_names():
 
 
 def context_negatives(fake, rng, n, brands):
-    """n negatives from the template sets above, each followed by a private-name twin."""
+    """n negatives from the template sets above, each followed by a private-name twin and a
+    street address in a travel or office sentence (any of the four languages)."""
     if n == 0:
         return [], {}
     locs, works = creative_and_places()
     techs = tech_names() or brands
+    address_fakes = {locale: Faker(locale) for locales in LOCALES.values() for locale in locales}
     sets = [(TECH_TEMPLATES, "tech"), (PLACE_TEMPLATES, "place"), (WORK_TEMPLATES, "work"), (EPONYM_TEMPLATES, "eponym")]
     out = []
     for i in range(n):
@@ -452,6 +482,10 @@ def context_negatives(fake, rng, n, brands):
         out.append({"src": "synth_negative", "id": f"ctx-{kind}-{i}", "text": text, "entities": []})
         b = positive(fake, "en", "en_US", rng.choice(CONTEXT_TWINS), rng)
         out.append({"src": "synth_en_US", "id": f"ctx-twin-{i}", "text": b.text, "entities": b.entities})
+        lang = rng.choice(list(LOCALES))
+        locale = rng.choice(LOCALES[lang])
+        b = positive(address_fakes[locale], lang, locale, rng.choice(ADDRESS_TWINS[lang]), rng)
+        out.append({"src": f"synth_{locale}", "id": f"ctx-addr-{i}", "text": b.text, "entities": b.entities})
     return out, {"locations": len(locs), "works": len(works), "tech": len(techs)}
 
 

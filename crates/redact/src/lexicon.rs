@@ -34,3 +34,7 @@ pub(crate) static REQUEST_OPENERS: LazyLock<Vec<&str>> =
 /// English auxiliary and modal verbs ("can", "do", "is"). Lower case.
 pub(crate) static AUXILIARIES: LazyLock<Vec<&str>> =
     LazyLock::new(|| entries(include_str!("lexicon/auxiliaries-en.txt")).collect());
+
+/// English command verbs in their base form ("turn", "play", "remind"). Lower case.
+pub(crate) static IMPERATIVES: LazyLock<Vec<&str>> =
+    LazyLock::new(|| entries(include_str!("lexicon/imperatives-en.txt")).collect());

@@ -5,7 +5,7 @@
 //! followed by its verb ("tom wants the report"), a comma ("Dana, can you…", which is how a
 //! letter or a message drafted for someone opens) or "and".
 
-use crate::lexicon::{ADDRESS_OPENERS, AUXILIARIES, REQUEST_OPENERS};
+use crate::lexicon::{ADDRESS_OPENERS, AUXILIARIES, IMPERATIVES, REQUEST_OPENERS};
 
 /// Pronouns after an auxiliary that make it open a question ("can you", "do i", "is there").
 const REQUEST_SUBJECTS: &[&str] = &["i", "you", "we", "there"];
@@ -18,8 +18,10 @@ const NOT_SPOKEN_TO: &[&str] = &["here", "from", "again", "speaking", "and", "&"
 /// - after a greeting and a space, a name followed by a space and more words ("hey olly order
 ///   a pizza"), or
 /// - at the very start, a name followed by a space and a word that opens a request: a wh-word,
-///   "please", "i" or "you" ([`REQUEST_OPENERS`]), or an auxiliary before a pronoun
-///   ("alexa can you …").
+///   "please", "i" or "you" ([`REQUEST_OPENERS`]), an auxiliary before a pronoun ("alexa can
+///   you …"), or a command verb in its base form written lower case ([`IMPERATIVES`]: "olly
+///   turn the lights down"; a name that is the subject takes "turns", and "Emily Post" is a
+///   surname).
 ///
 /// A comma after the name ("Hi Paul, I'm contacting you …") is how letters open: not an
 /// address to the assistant.
@@ -47,7 +49,9 @@ pub(super) fn addressee(text: &str) -> Option<(usize, usize)> {
     if NOT_SPOKEN_TO.contains(&opener.as_str()) {
         return None;
     }
+    let commands = next.2.starts_with(char::is_lowercase) && IMPERATIVES.contains(&next.2);
     let requests = greeted
+        || commands
         || REQUEST_OPENERS.contains(&opener.as_str())
         || (AUXILIARIES.contains(&opener.as_str())
             && words
@@ -106,6 +110,8 @@ mod tests {
         assert_eq!(spoken_to("siri do i need an umbrella"), Some("siri"));
         assert_eq!(spoken_to("  jo can you check this?"), Some("jo"));
         assert_eq!(spoken_to("Cory I love your videos"), Some("Cory"));
+        assert_eq!(spoken_to("olly turn the lights down"), Some("olly"));
+        assert_eq!(spoken_to("Jarvis open the garage"), Some("Jarvis"));
         assert_eq!(
             spoken_to("hey tanner"),
             None,
@@ -130,6 +136,10 @@ mod tests {
             "hi rosa from accounts can you resend it",
             "hey ann and raj what time works",
             "what do you think",
+            "tom turns the lights off at nine",
+            "Emily Post wrote the book on etiquette",
+            "tom put the keys on the table",
+            "Olly, turn the lights down",
         ] {
             assert_eq!(spoken_to(text), None, "{text:?}");
         }
