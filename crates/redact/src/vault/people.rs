@@ -96,28 +96,6 @@ pub(super) fn same_person<'a>(entries: &'a [&'a VaultEntry], name: &str) -> Opti
         .collect())
 }
 
-/// The one full name among `names` (two words or more) that holds the one-word `name`, if
-/// exactly one does: "Pablo" among "Dr. Pablo Justo Ávila" and "Ana López".
-pub(super) fn full_name_holding<'n>(
-    name: &str,
-    names: impl Iterator<Item = &'n str>,
-) -> Option<&'n str> {
-    let want = words(name);
-    let [word] = want.as_slice() else {
-        return None;
-    };
-    let mut holding: Vec<(Vec<String>, &str)> = names
-        .map(|n| (words(n), n))
-        .filter(|(w, _)| w.len() > 1 && w.contains(word))
-        .collect();
-    holding.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-    holding.dedup_by(|a, b| a.0 == b.0);
-    match holding.as_slice() {
-        [(_, full)] => Some(full),
-        _ => None,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use crate::entity::EntityType;
@@ -125,24 +103,6 @@ mod tests {
 
     fn person(v: &mut Vault, name: &str) -> String {
         v.placeholder_for(&EntityType::Person, name)
-    }
-
-    #[test]
-    fn a_word_written_before_its_full_name_shares_its_placeholder() {
-        let mut v = Vault::new();
-        let names = ["Pablo", "Ana López", "Dr. Pablo Justo Ávila", "Ana"];
-        let mut p = |name| v.placeholder_for_in_text(&EntityType::Person, name, &names);
-        assert_eq!(p("Pablo"), "[PERSON_1]");
-        assert_eq!(p("Ana López"), "[PERSON_2]");
-        assert_eq!(p("Dr. Pablo Justo Ávila"), "[PERSON_1]");
-        assert_eq!(p("Ana"), "[PERSON_2]");
-        // Two full names hold "Tom": no guess is made ahead; rule 3 joins the first full name
-        // to it as it would without the text.
-        let mut v = Vault::new();
-        let names = ["Tom", "Tom Baker", "Tom Hill"];
-        let mut p = |name| v.placeholder_for_in_text(&EntityType::Person, name, &names);
-        assert_eq!(p("Tom"), "[PERSON_1]");
-        assert_eq!(v.lookup("PERSON", 1), Some("Tom"));
     }
 
     #[test]
