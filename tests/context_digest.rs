@@ -9,7 +9,7 @@
 //! To print the current value: `cargo test --test context_digest -- --nocapture`.
 
 use llm_memory::recall::facts::NewFact;
-use llm_memory::redact::{Redactor, RedactorConfig};
+use llm_memory::redact::{Redactor, RedactorConfig, WordLists};
 use llm_memory::{ApproximateCounter, Memory, MemoryConfig, NewEntry, Role, Strategy};
 use std::sync::Arc;
 
@@ -80,8 +80,11 @@ fn digest() -> (u64, usize) {
         for &(strategy, max_tokens, max_turns) in RUNS {
             let mut m = memory(strategy, max_tokens, max_turns);
             if c % 2 == 0 {
+                // With the word lists the model file carries: what a memory redacting with the
+                // model's rules sends.
+                let redactor = Redactor::new(RedactorConfig::default()).unwrap();
                 m.set_redactor(Some(Box::new(
-                    Redactor::new(RedactorConfig::default()).unwrap(),
+                    redactor.with_word_lists(WordLists::of_this_repository()),
                 )));
             }
             for (t, text) in chat.iter().enumerate() {

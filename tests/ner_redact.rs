@@ -80,6 +80,21 @@ fn the_model_finds_what_the_rules_miss() {
 }
 
 #[test]
+fn the_model_file_brings_the_longer_given_name_list() {
+    let Some(t) = tagger() else { return };
+    // "Bennett" is on the list the model file carries (crates/redact/word-lists), not on the
+    // person recognizer's own: rules alone leave the uncued name.
+    let text = "Bennett Sloan from accounting says hi";
+    let alone = redactor("{}", None);
+    assert!(alone.word_lists().is_empty());
+    assert!(alone.detect(text).is_empty());
+    let mut with = redactor("{}", Some(&t));
+    assert!(with.word_lists().is_given_name("bennett"));
+    let found = with.redact(text);
+    assert!(found.text.starts_with("[PERSON_1] from"), "{}", found.text);
+}
+
+#[test]
 fn rules_keep_the_structured_types() {
     let Some(t) = tagger() else { return };
     // The model reads an e-mail and a phone here too; the rules' findings are the ones kept,

@@ -8,7 +8,7 @@ const $ = (sel) => document.querySelector(sel);
 const mb = (n) => (n / 1048576).toFixed(1);
 // The PII model's URL names its checksum (the start of weights/pii-ner.sha256): the page keeps a
 // loaded model in IndexedDB under its URL and never asks again, so a new model needs a new URL.
-const NER_MODEL_URL = "/models/pii-ner.bin?v=f82045d0";
+const NER_MODEL_URL = "/models/pii-ner.bin?v=93e4a474";
 
 export function tokenizerStatus(stateName, text, progress) {
   const box = $("#tokenizer-status");

@@ -130,6 +130,14 @@ impl NerModel {
         &self.header.source
     }
 
+    /// The word lists the file carries for the redaction, by name (text in the lists' format).
+    pub fn word_lists(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.header
+            .word_lists
+            .iter()
+            .map(|(name, text)| (name.as_str(), text.as_str()))
+    }
+
     /// Class scores for each token: `token_ids.len() × labels().len()` values, row by row.
     /// The ids must include `[CLS]` first and `[SEP]` last, as the tokenizer produces them.
     pub fn logits(&self, token_ids: &[u32]) -> Result<Vec<f32>> {

@@ -41,6 +41,10 @@ pub struct Header {
     pub tensors: Vec<TensorEntry>,
     pub data_bytes: usize,
     pub data_fnv1a64: String,
+    /// Word lists the redaction reads beside the model, by name (`crates/redact/word-lists/`):
+    /// they ship here rather than in the wasm. Absent from older files.
+    #[serde(default)]
+    pub word_lists: std::collections::BTreeMap<String, String>,
 }
 
 /// The BERT normalizer settings the tokenizer must apply before WordPiece.

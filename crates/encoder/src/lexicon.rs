@@ -8,7 +8,7 @@ use std::sync::LazyLock;
 
 /// The entries of a word-list file: its lines without blank lines and comment lines. A comment
 /// starts with `# ` (a hash and a space), so that `#` alone is an entry (the unit in "# 12").
-pub fn entries(list: &'static str) -> impl Iterator<Item = &'static str> {
+pub fn entries(list: &str) -> impl Iterator<Item = &str> {
     list.lines()
         .map(str::trim)
         .filter(|l| !l.is_empty() && !l.starts_with("# "))

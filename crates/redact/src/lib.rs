@@ -15,7 +15,6 @@ pub mod entity;
 mod lexicon;
 pub mod model;
 mod packed;
-pub(crate) mod public_figures;
 mod recipient;
 pub mod recognizers;
 mod scan;
@@ -23,6 +22,7 @@ mod suppress;
 pub mod text_context;
 pub mod validate;
 pub mod vault;
+pub mod word_lists;
 
 /// The TypeScript of the Redactor's options and results, for the JS face's `.d.ts`.
 pub const TYPESCRIPT_API: &str = include_str!("redactor.d.ts");
@@ -36,6 +36,7 @@ pub use model::DEFAULT_MODEL_THRESHOLD;
 pub use vault::placeholder;
 pub use vault::placeholder::StreamRestorer;
 pub use vault::{KnownValues, Vault, VaultEntry};
+pub use word_lists::WordLists;
 
 /// The stored records redaction owns, checked when a session document is imported: a vault
 /// that restores wrong or empty values is worse than none, so it is refused whole.
@@ -119,6 +120,8 @@ pub struct Redactor {
     vault: Vault,
     /// The PII model with its cache of spans per text, shared by clones.
     model: Option<Arc<model::ModelPass>>,
+    /// The large word lists: the model file's, or none ([`word_lists`]).
+    word_lists: Arc<WordLists>,
 }
 
 impl std::fmt::Debug for Redactor {
@@ -147,6 +150,10 @@ impl Redactor {
             let threshold = config.model_threshold.unwrap_or(DEFAULT_MODEL_THRESHOLD);
             Arc::new(model::ModelPass::new(m.0.clone(), threshold))
         });
+        let word_lists = match &config.model {
+            Some(m) => Arc::new(WordLists::from_texts(m.0.model().word_lists())),
+            None => Arc::new(WordLists::default()),
+        };
         Ok(Redactor {
             config,
             recognizers,
@@ -155,7 +162,20 @@ impl Redactor {
             min_score,
             vault: Vault::new(),
             model,
+            word_lists,
         })
+    }
+
+    /// The same redactor reading `lists` instead of its model file's (natively: a rules-only
+    /// redactor given the repository's lists, [`WordLists::of_this_repository`]).
+    pub fn with_word_lists(mut self, lists: Arc<WordLists>) -> Redactor {
+        self.word_lists = lists;
+        self
+    }
+
+    /// The large word lists this redactor reads.
+    pub fn word_lists(&self) -> &Arc<WordLists> {
+        &self.word_lists
     }
 
     pub fn config(&self) -> &RedactorConfig {
@@ -164,6 +184,11 @@ impl Redactor {
 
     /// Replaces every detected value. In placeholder mode new values are added to the vault.
     pub fn redact(&mut self, text: &str) -> Redaction {
+        let lists = self.word_lists.clone();
+        word_lists::using(&lists, || self.redact_with_lists_in_use(text))
+    }
+
+    fn redact_with_lists_in_use(&mut self, text: &str) -> Redaction {
         let spans = self.detect_with_source(text);
         let mut out = String::with_capacity(text.len() + spans.len() * 8);
         let mut findings = Vec::with_capacity(spans.len());
@@ -228,6 +253,10 @@ impl Redactor {
     /// added (`recipient.rs`, through the same stage); then one edge rule for names, then
     /// overlaps are resolved.
     pub fn detect_with_source(&self, text: &str) -> Vec<Detected> {
+        word_lists::using(&self.word_lists, || self.detect_with_lists_in_use(text))
+    }
+
+    fn detect_with_lists_in_use(&self, text: &str) -> Vec<Detected> {
         let rule = |candidate| Detected {
             candidate,
             source: Source::Rule,

@@ -3,9 +3,9 @@
 //! ([`crate::suppress`]) asks it about every candidate alike, whoever found it.
 
 mod addressee;
+pub(crate) mod public_figures;
 mod samples;
 
-use crate::public_figures;
 use std::cell::OnceCell;
 
 /// The once-per-text facts the suppression stage needs, each read on its first question: a

@@ -2,12 +2,14 @@
 //! write in, honorifics, and capitalized words that are never a surname.
 //!
 //! The given-name list is hand-picked, not copied from any generator's data, so the accuracy
-//! corpus (made with Faker) measures how it generalizes; `data/given-names-en.txt` adds 2 200
-//! English names from the public-domain Moby lists (see `scripts/given-names.mjs`). Names that are also everyday
+//! corpus (made with Faker) measures how it generalizes; `word-lists/given-names-en.txt`, which
+//! ships in the model file ([`word_lists`]), adds 2 200 English names from the public-domain
+//! Moby lists (see `scripts/given-names.mjs`). Names that are also everyday
 //! words or places (Will, May, June, Mark, Grace, Paris, Jordan…) are left out on purpose: a
 //! false hit on "May I ask" costs more than a missed "May" without context.
 
 use crate::lexicon::MONTHS_EN;
+use crate::word_lists;
 use descriptions::{COMMON_WORDS, DESCRIPTIONS, PLACES, ROLES_AND_PLACES};
 use llm_memory_encoder::lexicon::{self, entries};
 use rustc_hash::FxHashMap;
@@ -86,16 +88,6 @@ string none some option ok err result vec box ident literal object array boolean
 null void undefined int float double char byte bool str dict tuple lifetime token shape
 ";
 
-/// More English given names, one file of space-separated lines (`#` starts a comment line).
-const MORE_GIVEN_NAMES: &str = include_str!("data/given-names-en.txt");
-
-fn more_given_names() -> impl Iterator<Item = &'static str> {
-    MORE_GIVEN_NAMES
-        .lines()
-        .filter(|l| !l.starts_with('#'))
-        .flat_map(str::split_whitespace)
-}
-
 /// Vietnamese names, written family name first: the commonest family names and the middle
 /// names "Văn" and "Thị", which name no thing in any language our users write in, so they
 /// open a name as a given name does ("Nguyễn Văn An", "Trần Thị Lan"). The family names
@@ -146,7 +138,7 @@ pub fn listed(lower: &str) -> Listed {
     static MAP: OnceLock<FxHashMap<&'static str, Listed>> = OnceLock::new();
     let map = MAP.get_or_init(|| {
         let mut map: FxHashMap<&'static str, Listed> = FxHashMap::default();
-        let given = GIVEN_NAMES.split_whitespace().chain(more_given_names());
+        let given = GIVEN_NAMES.split_whitespace();
         for w in given.chain(SURNAMES_FIRST.split_whitespace()) {
             map.entry(w).or_default().given_name = true;
         }
@@ -183,7 +175,14 @@ pub fn listed(lower: &str) -> Listed {
         }
         map
     });
-    map.get(lower).copied().unwrap_or_default()
+    let mut found = map.get(lower).copied().unwrap_or_default();
+    // The longer list of given names ships with the model ([`word_lists`]); a given name on
+    // it stays one as on the list above.
+    if !found.given_name && word_lists::with(|l| l.is_given_name(lower)) {
+        found.given_name = true;
+        found.common = false;
+    }
+    found
 }
 
 /// Whether `lower` is a listed given name written with accents the list leaves off ("josé",
@@ -258,27 +257,30 @@ mod tests {
 
     #[test]
     fn lists_are_lower_case_and_disjoint() {
-        assert!(is_given_name("sarah"));
-        assert!(!is_given_name("may"));
-        assert!(is_not_name("the"));
-        assert!(["josé", "jürgen", "lucía"].map(is_accented_given_name) == [true; 3]);
-        assert!(!is_accented_given_name("été") && !is_accented_given_name("straße"));
-        for w in GIVEN_NAMES.split_whitespace().chain(more_given_names()) {
-            assert_eq!(w, w.to_lowercase());
-            assert!(!is_not_name(w), "{w} is in both lists");
-        }
-        for w in ALSO_THINGS
-            .split_whitespace()
-            .chain(PLACES.split_whitespace())
-        {
-            assert!(is_given_name(w), "{w} is a given name first");
-        }
-        // A description that is also a given name is one on purpose ("I'm Christian").
-        let described: Vec<&str> = DESCRIPTIONS
-            .split_whitespace()
-            .chain(ROLES_AND_PLACES.split_whitespace())
-            .filter(|w| is_given_name(w) || is_not_name(w) || is_honorific(w))
-            .collect();
-        assert_eq!(described, ["christian"]);
+        let lists = crate::WordLists::of_this_repository();
+        word_lists::using(&lists, || {
+            assert!(is_given_name("sarah"));
+            assert!(!is_given_name("may"));
+            assert!(is_not_name("the"));
+            assert!(["josé", "jürgen", "lucía"].map(is_accented_given_name) == [true; 3]);
+            assert!(!is_accented_given_name("été") && !is_accented_given_name("straße"));
+            for w in GIVEN_NAMES.split_whitespace().chain(lists.given_names()) {
+                assert_eq!(w, w.to_lowercase());
+                assert!(!is_not_name(w), "{w} is in both lists");
+            }
+            for w in ALSO_THINGS
+                .split_whitespace()
+                .chain(PLACES.split_whitespace())
+            {
+                assert!(is_given_name(w), "{w} is a given name first");
+            }
+            // A description that is also a given name is one on purpose ("I'm Christian").
+            let described: Vec<&str> = DESCRIPTIONS
+                .split_whitespace()
+                .chain(ROLES_AND_PLACES.split_whitespace())
+                .filter(|w| is_given_name(w) || is_not_name(w) || is_honorific(w))
+                .collect();
+            assert_eq!(described, ["christian"]);
+        });
     }
 }

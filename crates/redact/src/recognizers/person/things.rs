@@ -335,7 +335,7 @@ pub(super) fn drop_sample_names(text: &str, from: usize, out: &mut Vec<Candidate
                 || (string_literal(text, c.start, c.end)
                     && (words.len() == 1 || listed(SAMPLE_SURNAMES, surname)))
                 // Quoted, "Sam Doe" is a placeholder too (the listed placeholder people,
-                // "John Doe", are dropped wherever they stand: `crate::public_figures`).
+                // "John Doe", are dropped wherever they stand: `crate::text_context::public_figures`).
                 || (words.len() > 1
                     && listed(PLACEHOLDER_SURNAMES, surname)
                     && quoted(text, c.start, c.end))
