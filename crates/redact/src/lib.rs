@@ -17,6 +17,7 @@ pub mod model;
 mod packed;
 mod recipient;
 pub mod recognizers;
+mod repeats;
 mod scan;
 mod suppress;
 pub mod text_context;
@@ -190,6 +191,11 @@ impl Redactor {
 
     fn redact_with_lists_in_use(&mut self, text: &str) -> Redaction {
         let spans = self.detect_with_source(text);
+        let names: Vec<&str> = spans
+            .iter()
+            .filter(|d| d.candidate.kind == EntityType::Person)
+            .map(|d| &text[d.candidate.start..d.candidate.end])
+            .collect();
         let mut out = String::with_capacity(text.len() + spans.len() * 8);
         let mut findings = Vec::with_capacity(spans.len());
         let mut utf16 = Utf16Cursor::new(text);
@@ -207,7 +213,7 @@ impl Redactor {
             out16 += utf16_len(&out.as_bytes()[escaped_from..]);
             let value = &text[c.start..c.end];
             let placeholder = match self.config.mode {
-                Mode::Placeholder => self.vault.placeholder_for(&c.kind, value),
+                Mode::Placeholder => self.vault.placeholder_for_in_text(&c.kind, value, &names),
                 Mode::Mask => format!("[{}]", c.kind),
             };
             out.push_str(&placeholder);
@@ -250,8 +256,9 @@ impl Redactor {
     /// [`Redactor::detect`] with what found each span. The candidates of every source (the
     /// recognizers, the vault's values seen again, the model's names, addresses and numbers)
     /// pass one suppression stage (`suppress.rs`); a name line heading a kept address is
-    /// added (`recipient.rs`, through the same stage); then one edge rule for names, then
-    /// overlaps are resolved.
+    /// added (`recipient.rs`, through the same stage); then one edge rule for names; the
+    /// parts of a found name standing again are added (`repeats.rs`, through the same stage);
+    /// then overlaps are resolved.
     pub fn detect_with_source(&self, text: &str) -> Vec<Detected> {
         word_lists::using(&self.word_lists, || self.detect_with_lists_in_use(text))
     }
@@ -301,6 +308,12 @@ impl Redactor {
                 (c.start, c.end) =
                     llm_memory_encoder::decode::without_clitics(text, c.start, c.end);
             }
+        }
+        // A found name's given name or surname standing again elsewhere in the text is the
+        // same person ("sung by Lukáš Ryška … Ryška was influenced"), through the same stage.
+        let repeats = repeats::repeated_parts(text, &candidates);
+        if !repeats.is_empty() {
+            candidates.extend(suppression.apply(text, &context, repeats));
         }
         resolve_overlaps(candidates)
     }

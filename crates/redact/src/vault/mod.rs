@@ -127,6 +127,29 @@ impl Vault {
         placeholder
     }
 
+    /// [`Vault::placeholder_for`], for a value among the other values of its text: a person
+    /// named by one word before the full name that holds it ("Médico: Pablo … Dr. Pablo Justo
+    /// Ávila") takes the full name's placeholder, which is allocated here, rather than a
+    /// number of its own that the full name could no longer join. Restoring then gives the
+    /// full name.
+    pub fn placeholder_for_in_text(
+        &mut self,
+        kind: &EntityType,
+        value: &str,
+        names_in_text: &[&str],
+    ) -> String {
+        let new = self
+            .by_value
+            .get(kind.as_str())
+            .is_none_or(|m| !m.contains_key(value));
+        if *kind == EntityType::Person && new {
+            if let Some(full) = people::full_name_holding(value, names_in_text.iter().copied()) {
+                self.placeholder_for(kind, full);
+            }
+        }
+        self.placeholder_for(kind, value)
+    }
+
     fn insert(&mut self, kind: String, n: u32, placeholder: String, value: String) {
         let i = self.entries.len();
         self.by_value

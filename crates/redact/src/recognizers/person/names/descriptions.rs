@@ -68,7 +68,7 @@ hospital cathedral beach falls terminal stadium museum valley heights square coa
 province district peninsula gulf mountains tech zoo arena centre center metro underground
 junction quay pier palace tower towers plaza mall borough township
 corp corporation inc ltd llc gmbh plc sarl limited holdings payable receivable helpdesk
-finanzamt krankenkasse sparkasse stadtwerke versicherung
+finanzamt krankenkasse sparkasse stadtwerke versicherung servicio unidad
 ";
 
 /// Given names that are also well-known places and, standing alone, mean the place more often
