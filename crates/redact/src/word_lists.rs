@@ -15,7 +15,7 @@
 use llm_memory_encoder::lexicon::entries;
 use rustc_hash::FxHashSet;
 use std::cell::RefCell;
-use std::sync::{Arc, LazyLock};
+use std::sync::Arc;
 
 /// The lists' names: their files in `crates/redact/word-lists/` (`.txt`) and their keys in a
 /// model file's header.
@@ -69,7 +69,7 @@ impl WordLists {
     /// The lists of this repository's `crates/redact/word-lists/`, read once (natively).
     #[cfg(not(target_arch = "wasm32"))]
     pub fn of_this_repository() -> Arc<WordLists> {
-        static LISTS: LazyLock<Arc<WordLists>> = LazyLock::new(|| {
+        static LISTS: std::sync::LazyLock<Arc<WordLists>> = std::sync::LazyLock::new(|| {
             let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("word-lists");
             Arc::new(WordLists::from_dir(&dir).expect("crates/redact/word-lists reads"))
         });
