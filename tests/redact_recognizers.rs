@@ -54,6 +54,9 @@ fn positives() {
         ("PHONE", "Phone no. 0612 345 678", "0612 345 678"),
         ("PERSON", "Can you ask Jan to review the PR?", "Jan"),
         ("PERSON", "I met Julia Roberts there", "Julia Roberts"),
+        // A title word after a titled given name is a surname; before a name it is a title.
+        ("PERSON", "Remitido por: Dr. Héctor Pastor Navarro. Gracias", "Héctor Pastor Navarro"),
+        ("PERSON", "ask Pastor John Smith about it", "John Smith"),
         ("PERSON", "Dear Hugo, thanks", "Hugo"),
         // Names from the longer English list, with no cue but a surname.
         ("PERSON", "Bennett Sloan from accounting says hi", "Bennett Sloan"),

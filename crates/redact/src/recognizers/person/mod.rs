@@ -193,7 +193,15 @@ pub(crate) fn scan_from(
                 && (precedes_a_given_name(word(last)) || {
                     let next_lower = lower_into(next_word, &mut next_buf);
                     let next_list = listed(next_lower);
-                    !next_list.not_name && !next_list.honorific
+                    // A title right after a titled given name, without its period and before
+                    // another capitalized word, is a surname: "Dr. Héctor Pastor Navarro",
+                    // not "Pastor Navarro" titled anew.
+                    let surname_like_title = next_list.honorific
+                        && after_title
+                        && last.start == cur.start
+                        && word_after_space(text, next.end)
+                            .is_some_and(|t| is_capitalized(word(t)));
+                    !next_list.not_name && (!next_list.honorific || surname_like_title)
                 })
             {
                 last = next;
