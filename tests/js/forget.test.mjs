@@ -48,7 +48,7 @@ test("clear() erases the conversation; a pinned fact's value is listed as kept",
   const mem = await open("forget-2");
   mem.add("user", `Hi, I'm ${NAME}, mail ${EMAIL}.`);
   mem.add("assistant", "Hello!");
-  mem.pin(`Escalations go to ${KEPT}.`);
+  mem.pin(`Escalations go to Dr. ${KEPT}.`);
   await mem.context();
   const receipt = await mem.clear();
   assert.equal(receipt.removed.turns.length, 2);
