@@ -53,7 +53,18 @@ pub fn model_spans(tagger: &Tagger, text: &str, threshold: f32) -> Result<Vec<Sp
     }
     complete::complete_names(text, &mut spans);
     let zones = code_zones(text);
-    spans.retain(|s| !false_finding(text, s, &zones));
+    // A street asked about as a place takes the names read inside it along ("Lombard" of
+    // "Is Lombard Street that crooked?"): its words name the street, not a person.
+    let places: Vec<(usize, usize)> = spans
+        .iter()
+        .filter(|s| {
+            s.meaning == Meaning::Address
+                && places::asked_about_street(text, s, &text[s.start..s.end])
+        })
+        .map(|s| (s.start, s.end))
+        .collect();
+    let in_a_place = |s: &Span| places.iter().any(|&(a, b)| a <= s.start && s.end <= b);
+    spans.retain(|s| !false_finding(text, s, &zones) && !in_a_place(s));
     Ok(spans)
 }
 

@@ -1,7 +1,9 @@
 //! Places in travel talk. The model reads a lone capitalised town ("Cody", "Hyannis",
 //! "Philadelphia") as a first name when nothing says otherwise; a sentence about getting
 //! somewhere says otherwise: a travel word, and the town after a preposition of place or
-//! before "from"/"to" and another capitalised word.
+//! before "from"/"to" and another capitalised word. A street named without a number in a
+//! question that ties it to no one ("Is Lombard Street really that crooked?") is asked about
+//! as a place too.
 
 use llm_memory_encoder::decode::Span;
 
@@ -91,6 +93,56 @@ const PASSED_BETWEEN_PEOPLE: &[&str] = &[
     "introduce",
     "married",
 ];
+
+/// Words that tie a street to someone: whose it is, who lives or stays on it, what is sent
+/// there. Compared lower-case, as whole words.
+const TIED_TO_SOMEONE: &[&str] = &[
+    "my",
+    "our",
+    "his",
+    "her",
+    "their",
+    "mine",
+    "ours",
+    "live",
+    "lives",
+    "living",
+    "lived",
+    "moved",
+    "moving",
+    "address",
+    "home",
+    "house",
+    "flat",
+    "apartment",
+    "deliver",
+    "delivery",
+    "ship",
+    "shipping",
+    "send",
+    "sent",
+    "mail",
+    "post",
+];
+
+/// Whether the address span `s` is a street asked about as a place: it has no house number
+/// (nor the Spanish "s/n" that stands for one), its sentence is a question, and no word of
+/// that sentence ties it to someone. "Is Lombard Street really that crooked?", "Best pubs near
+/// Portobello Road?"; but "Is my flat on Mill Lane in the flood zone?" stays an address.
+pub(super) fn asked_about_street(text: &str, s: &Span, value: &str) -> bool {
+    if value.contains(|c: char| c.is_ascii_digit()) || value.to_lowercase().contains("s/n") {
+        return false;
+    }
+    let stop = |c: char| matches!(c, '.' | '?' | '!' | '\n');
+    let asked = text[s.end..].find(stop).map(|i| &text[s.end + i..]);
+    if !asked.is_some_and(|rest| rest.starts_with('?')) {
+        return false;
+    }
+    let sentence = sentence_around(text, s.start, s.end).to_lowercase();
+    !sentence
+        .split(|c: char| !c.is_alphanumeric())
+        .any(|w| TIED_TO_SOMEONE.contains(&w))
+}
 
 /// Whether the one-word person span `s` is a place in a sentence about travel.
 pub(super) fn travel_place(text: &str, s: &Span, value: &str) -> bool {
@@ -192,6 +244,56 @@ mod tests {
         assert!(place(
             "Is the ferry cheaper from Woods Hole or from Hyannis?",
             "Hyannis"
+        ));
+    }
+
+    fn asked(text: &str, value: &str) -> bool {
+        let start = text.find(value).unwrap();
+        let span = Span {
+            meaning: Meaning::Address,
+            start,
+            end: start + value.len(),
+            score: 0.9,
+        };
+        asked_about_street(text, &span, value)
+    }
+
+    #[test]
+    fn a_street_asked_about_is_a_place() {
+        assert!(asked(
+            "Is Lombard Street really that crooked?",
+            "Lombard Street"
+        ));
+        assert!(asked(
+            "We are staying near Sunset Boulevard, any breakfast places?",
+            "Sunset Boulevard"
+        ));
+        assert!(asked(
+            "Is it worth walking from Regent Street to Abbey Road on a Sunday?",
+            "Regent Street to Abbey Road"
+        ));
+    }
+
+    #[test]
+    fn a_street_tied_to_someone_or_numbered_stays_an_address() {
+        assert!(!asked(
+            "Is my flat on Mill Lane in the flood zone?",
+            "Mill Lane"
+        ));
+        assert!(!asked("Can you ship it to 12 Mill Lane?", "12 Mill Lane"));
+        assert!(!asked("Does Ana still live on Calle Mayor?", "Calle Mayor"));
+        assert!(!asked(
+            "Our office: Avda. Valdecilla s/n?",
+            "Avda. Valdecilla s/n"
+        ));
+        // Not a question: a report, a form, an instruction keep what the model found.
+        assert!(!asked(
+            "Ask the driver to stop at Daniel Neck St.",
+            "Daniel Neck"
+        ));
+        assert!(!asked(
+            "Domicilio: Calle Cronista Juan de la Torre, Murcia",
+            "Calle Cronista Juan de la Torre"
         ));
     }
 

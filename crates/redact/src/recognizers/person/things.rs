@@ -7,9 +7,10 @@
 
 use super::super::Candidate;
 use super::names::listed as listed_words;
-use super::words::word_before;
+use super::words::{word_after_space, word_before};
 use super::Token;
 use crate::lexicon::RELATIONS;
+use crate::recognizers::address::EN_SUFFIXES;
 use crate::scan::code::{string_literal, CodeSpans};
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::sync::OnceLock;
@@ -62,6 +63,7 @@ pub(super) fn means_something_else(text: &str, first: Token, end: usize) -> bool
         || in_a_brand(text, first.start, end)
         || thing_noun_ends(text, first.start, end)
         || after_a_place_word(text, first)
+        || before_a_street_word(text, end)
         || among_places(text, first)
         || about_a_topic(text, first.start, end)
 }
@@ -215,6 +217,16 @@ fn thing_noun_ends(text: &str, start: usize, end: usize) -> bool {
 
 /// Words after "points", "shares", "suits", "stores" that make them verbs.
 const VERB_PARTICLES: &str = "out up that to the a an his her their its with me us them this";
+
+/// "Lombard Street", "Penny Lane", "Baker Street": a capitalised street word right after the
+/// run (a run stops before one: `names::NOT_NAMES`) makes it a street's name.
+fn before_a_street_word(text: &str, end: usize) -> bool {
+    word_after_space(text, end).is_some_and(|t| {
+        let word = &text[t.start..t.end];
+        word.starts_with(|c: char| c.is_ascii_uppercase())
+            && EN_SUFFIXES.split('|').any(|w| w == word)
+    })
+}
 
 fn after_a_place_word(text: &str, first: Token) -> bool {
     word_before(text, first.start).is_some_and(|t| {
@@ -449,6 +461,8 @@ mod tests {
         assert!(named("Who was Alan Turing?", "Alan Turing"));
         assert!(named("Is a Hilton Honors card worth it?", "Hilton Honors"));
         assert!(named("We drove through Cody and Sheridan", "Sheridan"));
+        assert!(named("Is Lombard Street really that crooked?", "Lombard"));
+        assert!(named("Was Penny Lane a real street?", "Penny"));
         assert!(placeholder_word("testington") && !placeholder_word("demostene"));
     }
 
