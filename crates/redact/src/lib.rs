@@ -15,12 +15,14 @@ pub mod entity;
 mod lexicon;
 pub mod model;
 mod packed;
+mod pipeline;
 mod recipient;
 pub mod recognizers;
 mod repeats;
 mod scan;
 mod suppress;
 pub mod text_context;
+mod utf16;
 pub mod validate;
 pub mod vault;
 pub mod word_lists;
@@ -34,6 +36,7 @@ pub use config::{CustomPattern, Mode, ModelOption, RedactorConfig, DEFAULT_MIN_S
 pub use egress::Counts;
 pub use entity::EntityType;
 pub use model::DEFAULT_MODEL_THRESHOLD;
+pub use utf16::utf16_len;
 pub use vault::placeholder;
 pub use vault::placeholder::StreamRestorer;
 pub use vault::{KnownValues, Vault, VaultEntry};
@@ -52,6 +55,7 @@ use recognizers::{Candidate, Recognizers};
 use serde::Serialize;
 use std::collections::{BTreeMap, HashSet};
 use std::sync::Arc;
+use utf16::Utf16Cursor;
 
 /// One redacted span. Offsets are UTF-16 code units into the *input*, as JS strings index.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -263,61 +267,6 @@ impl Redactor {
         word_lists::using(&self.word_lists, || self.detect_with_lists_in_use(text))
     }
 
-    fn detect_with_lists_in_use(&self, text: &str) -> Vec<Detected> {
-        let rule = |candidate| Detected {
-            candidate,
-            source: Source::Rule,
-        };
-        let mut found: Vec<Detected> = self.recognizers.scan(text).into_iter().map(rule).collect();
-        let mut known = Vec::new();
-        for (start, end, entry) in self.vault.sightings(text) {
-            known.push((start, end));
-            let kind = EntityType::built_in(&entry.kind)
-                .unwrap_or_else(|| EntityType::Custom(entry.kind.clone()));
-            found.push(rule(Candidate {
-                kind,
-                start,
-                end,
-                score: 1.0,
-            }));
-        }
-        if let Some(m) = &self.model {
-            found.extend(m.candidates(text).iter().map(|c| Detected {
-                candidate: c.clone(),
-                source: Source::Model,
-            }));
-        }
-        let suppression = suppress::Suppression {
-            config: &self.config,
-            allow: &self.allow,
-            min_score: self.min_score,
-        };
-        let context = text_context::TextContext::of(text).knowing(known);
-        let mut candidates = suppression.apply(text, &context, found);
-        // A name line heading a block that holds an address is its recipient: found from the
-        // kept addresses, it passes the same suppression.
-        let heads = recipient::recipients(text, &candidates);
-        if !heads.is_empty() {
-            candidates.extend(suppression.apply(text, &context, heads));
-        }
-        // One edge rule for every name, whoever found it: the rules' cue "I'm Amanda's son"
-        // took "Amanda's", the model the "m" of "I'm".
-        for d in &mut candidates {
-            let c = &mut d.candidate;
-            if c.kind == EntityType::Person {
-                (c.start, c.end) =
-                    llm_memory_encoder::decode::without_clitics(text, c.start, c.end);
-            }
-        }
-        // A found name's given name or surname standing again elsewhere in the text is the
-        // same person ("sung by Lukáš Ryška … Ryška was influenced"), through the same stage.
-        let repeats = repeats::repeated_parts(text, &candidates);
-        if !repeats.is_empty() {
-            candidates.extend(suppression.apply(text, &context, repeats));
-        }
-        resolve_overlaps(candidates)
-    }
-
     /// The PII model this redactor runs, if any.
     pub fn model(&self) -> Option<&Arc<llm_memory_encoder::Tagger>> {
         self.model.as_ref().map(|m| m.tagger())
@@ -381,80 +330,6 @@ impl Redactor {
         self.grammar = Grammar::new(stems);
         self.vault = vault;
     }
-}
-
-/// Keeps the best of overlapping candidates: the longest span (it hides the most), then the
-/// highest score, then the earliest. Greedy over that order is O(n log n).
-fn resolve_overlaps(mut candidates: Vec<Detected>) -> Vec<Detected> {
-    candidates.sort_by(|a, b| {
-        let (a, b) = (&a.candidate, &b.candidate);
-        (b.end - b.start)
-            .cmp(&(a.end - a.start))
-            .then(b.score.total_cmp(&a.score))
-            .then(a.start.cmp(&b.start))
-    });
-    let mut taken: BTreeMap<usize, usize> = BTreeMap::new(); // start -> end
-    let mut kept = Vec::new();
-    for d in candidates {
-        let c = &d.candidate;
-        let overlaps_before = taken
-            .range(..c.end)
-            .next_back()
-            .is_some_and(|(_, &end)| end > c.start);
-        if overlaps_before {
-            continue;
-        }
-        taken.insert(c.start, c.end);
-        kept.push(d);
-    }
-    kept.sort_by_key(|d| d.candidate.start);
-    kept
-}
-
-/// Converts increasing byte offsets to UTF-16 offsets in one forward pass.
-struct Utf16Cursor<'a> {
-    text: &'a str,
-    byte: usize,
-    unit: usize,
-}
-
-impl<'a> Utf16Cursor<'a> {
-    fn new(text: &'a str) -> Self {
-        Utf16Cursor {
-            text,
-            byte: 0,
-            unit: 0,
-        }
-    }
-
-    fn at(&mut self, byte: usize) -> usize {
-        self.unit += utf16_len(&self.text.as_bytes()[self.byte..byte]);
-        self.byte = byte;
-        self.unit
-    }
-}
-
-/// The UTF-16 length of whole UTF-8 characters: one unit per byte that starts a character,
-/// two for the four-byte ones (counted without decoding).
-pub fn utf16_len(utf8: &[u8]) -> usize {
-    let count = |bytes: &[u8]| -> usize {
-        bytes
-            .iter()
-            .map(|&b| (b & 0xc0 != 0x80) as usize + (b >= 0xf0) as usize)
-            .sum()
-    };
-    // Eight ASCII bytes are eight units: most text is counted a word at a time.
-    let chunks = utf8.chunks_exact(8);
-    let mut n = count(chunks.remainder());
-    for chunk in chunks {
-        let word = u64::from_ne_bytes(chunk.try_into().unwrap_or_default());
-        n += if word & 0x8080_8080_8080_8080 == 0 {
-            8
-        } else {
-            count(chunk)
-        };
-    }
-    n
 }
 
 #[cfg(test)]
@@ -529,22 +404,6 @@ mod tests {
     }
 
     #[test]
-    fn utf16_lengths_at_every_alignment() {
-        let text = "plain ascii text, then é ü 😀 ẞ and more ascii after it 😀😀 x";
-        for from in 0..text.len() {
-            for to in from..=text.len() {
-                if let Some(part) = text.get(from..to) {
-                    assert_eq!(
-                        utf16_len(part.as_bytes()),
-                        part.encode_utf16().count(),
-                        "{part:?}"
-                    );
-                }
-            }
-        }
-    }
-
-    #[test]
     fn offsets_are_utf16() {
         let mut r = redactor();
         let out = r.redact("😀 é ann@example.com");
@@ -585,25 +444,5 @@ mod tests {
         let out = r.redact(input);
         assert!(out.text.ends_with("real [EMAIL_1]"));
         assert_eq!(r.restore(&out.text), input);
-    }
-
-    #[test]
-    fn overlaps_prefer_longest_then_score() {
-        let c = |s, e, score| Detected {
-            candidate: Candidate {
-                kind: EntityType::Phone,
-                start: s,
-                end: e,
-                score,
-            },
-            source: Source::Rule,
-        };
-        let kept = resolve_overlaps(vec![
-            c(0, 5, 0.9),
-            c(3, 12, 0.6),
-            c(12, 14, 1.0),
-            c(3, 12, 0.7),
-        ]);
-        assert_eq!(kept, vec![c(3, 12, 0.7), c(12, 14, 1.0)]);
     }
 }
