@@ -19,7 +19,7 @@ use names::{
     precedes_a_given_name,
 };
 use score::{score, Evidence};
-use words::{is_capitalized, starts_word, word_after_space, word_before, word_end};
+use words::{is_capitalized, opens_a_label, starts_word, word_after_space, word_before, word_end};
 
 mod cased;
 pub(crate) mod cjk;
@@ -190,6 +190,7 @@ pub(crate) fn scan_from(
             };
             let next_word = word(next);
             if is_capitalized(next_word)
+                && !opens_a_label(text, next.end)
                 && (precedes_a_given_name(word(last)) || {
                     let next_lower = lower_into(next_word, &mut next_buf);
                     let next_list = listed(next_lower);
@@ -349,6 +350,10 @@ mod tests {
         assert_eq!(names("Frau Elanur Maier called"), ["Elanur Maier"]);
         assert_eq!(names("ask Priya about it"), ["Priya"]);
         assert_eq!(names("Hi Anna Jr."), ["Anna Jr."]);
+        assert_eq!(
+            names("Responsable: Dr. Luis Salcedo Mingoarranz Correo electrónico: l@x.es"),
+            ["Luis Salcedo Mingoarranz"]
+        );
     }
 
     /// Capitals and non-ASCII characters found by a byte scan, by [`Prescan`] and the whole

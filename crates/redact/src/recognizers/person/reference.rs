@@ -128,6 +128,7 @@ pub(super) fn scan_by_tokens(text: &str, out: &mut Vec<Candidate>) {
         while j + 1 < toks.len() && j - i < 4 && gap(j + 1) == " " {
             let next = word(j + 1);
             if is_capitalized(next)
+                && !super::words::opens_a_label(text, toks[j + 1].end)
                 && (precedes_a_given_name(word(j)) || {
                     let next_lower = lower_into(next, &mut next_buf);
                     !is_not_name(next_lower) && !is_honorific(next_lower)

@@ -117,6 +117,24 @@ pub(super) fn word_before(text: &str, mut i: usize) -> Option<Token> {
     Some(Token { start, end })
 }
 
+/// Whether the word ending at `end` opens a field label: one to three lower-case words and a
+/// colon follow it on its line ("Correo electrónico:", "Fecha de ingreso:"). A name run stops
+/// before such a word: "Angel Luis Salcedo Mingoarranz Correo electrónico: …".
+pub(super) fn opens_a_label(text: &str, end: usize) -> bool {
+    let Some(rest) = text[end..].strip_prefix(' ') else {
+        return false;
+    };
+    let Some(colon) = rest.find(':') else {
+        return false;
+    };
+    let label = &rest[..colon];
+    let words: Vec<&str> = label.split(' ').collect();
+    (1..=3).contains(&words.len())
+        && words
+            .iter()
+            .all(|w| !w.is_empty() && w.chars().all(char::is_lowercase))
+}
+
 /// The word after `end` when exactly one space separates them.
 pub(super) fn word_after_space(text: &str, end: usize) -> Option<Token> {
     if text.as_bytes().get(end) != Some(&b' ') || !letter_at(text, end + 1) {
