@@ -285,3 +285,28 @@ fn a_contraction_stays_outside_the_name() {
         }
     }
 }
+
+/// A street asked about as a place is no one's address; a street tied to someone, or with a
+/// house number, still is (the model tags both kinds alike).
+#[test]
+fn a_street_asked_about_is_not_an_address() {
+    let Some(t) = tagger() else { return };
+    for text in [
+        "Is Lombard Street really the most crooked street?",
+        "Best pubs near Portobello Road Market?",
+        "We are staying near Sunset Boulevard, any breakfast places?",
+    ] {
+        let out = redactor("{}", Some(&t)).redact(text);
+        assert!(out.findings.is_empty(), "{text:?}: {:?}", out.findings);
+    }
+    for (text, street) in [
+        (
+            "My flat is on Portobello Road, can you find a plumber near me?",
+            "Portobello Road",
+        ),
+        ("Can you send it to 14 Lombard Street?", "14 Lombard Street"),
+    ] {
+        let out = redactor("{}", Some(&t)).redact(text);
+        assert!(!out.text.contains(street), "{text:?} sent as {}", out.text);
+    }
+}
