@@ -177,6 +177,32 @@ pub(super) fn label_holds_a_phrase(text: &str, given: bool, multi: bool, end: us
             .is_some_and(|rest| rest.starts_with(char::is_lowercase))
 }
 
+/// Verbs that attribute a quotation to its speaker, after it ("…," says Passon).
+const SPEECH_VERBS: &[&str] = &[
+    "says",
+    "said",
+    "asks",
+    "asked",
+    "adds",
+    "added",
+    "writes",
+    "wrote",
+    "explains",
+    "explained",
+];
+
+/// Whether `prev` (lower-cased `prev_lower`) is a speech verb right after a closing quotation
+/// mark and a space: the word after names who spoke ("“… direction,” says Hrafnsdóttir").
+/// Without the quotation "says" reads anything ("it says
+/// Error").
+pub(super) fn speaker_after_quote(text: &str, prev: Token, prev_lower: &str, gap: &str) -> bool {
+    gap == " "
+        && SPEECH_VERBS.contains(&prev_lower)
+        && text[..prev.start]
+            .strip_suffix(' ')
+            .is_some_and(|b| b.ends_with(['"', '”', '»']))
+}
+
 /// Whether `prev_lower`, then `gap`, is a mail or meeting header.
 pub(super) fn is_header(prev_lower: &str, gap: &str) -> bool {
     gap.trim() == ":" && HEADER_LABELS.contains(&prev_lower)

@@ -12,7 +12,7 @@ use crate::entity::EntityType;
 use crate::scan::prescan::{Needs, Prescan};
 use cues::{
     given_after_comma, is_header, is_title, label_holds_a_phrase, labels_a_name, labels_a_role,
-    mailbox_follows, mailbox_near, signs_off,
+    mailbox_follows, mailbox_near, signs_off, speaker_after_quote,
 };
 use names::{
     is_accented_given_name, is_given_name, is_particle, listed, names_a_thing,
@@ -170,7 +170,10 @@ pub(crate) fn scan_from(
             })
         };
         let strong = after_title || after_name_label || cue(Cue::Strong);
-        let medium = !strong && cue(Cue::Medium);
+        let speaker = prev
+            .zip(prev_lower)
+            .is_some_and(|(t, p)| speaker_after_quote(text, t, p, gap));
+        let medium = !strong && (cue(Cue::Medium) || speaker);
         let signature = prev
             .zip(prev_lower)
             .is_some_and(|(t, p)| signs_off(text, t, p, gap));
@@ -350,6 +353,11 @@ mod tests {
         assert_eq!(names("Frau Elanur Maier called"), ["Elanur Maier"]);
         assert_eq!(names("ask Priya about it"), ["Priya"]);
         assert_eq!(names("Hi Anna Jr."), ["Anna Jr."]);
+        assert_eq!(
+            names("\"We are moving in that direction,\" says Hrafnsdóttir."),
+            ["Hrafnsdóttir"]
+        );
+        assert!(names("The log says Error 42").is_empty());
         assert_eq!(
             names("Responsable: Dr. Luis Salcedo Mingoarranz Correo electrónico: l@x.es"),
             ["Luis Salcedo Mingoarranz"]

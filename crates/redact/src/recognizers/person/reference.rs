@@ -118,7 +118,10 @@ pub(super) fn scan_by_tokens(text: &str, out: &mut Vec<Candidate>) {
             prev_lower.is_some_and(|p| cues_ending_in(p, strength).any(|c| cue_matches(i, c)))
         };
         let strong = after_title || after_name_label || cue(Cue::Strong);
-        let medium = !strong && cue(Cue::Medium);
+        let speaker = prev
+            .zip(prev_lower)
+            .is_some_and(|(t, p)| cues::speaker_after_quote(text, t, p, gap(i)));
+        let medium = !strong && (cue(Cue::Medium) || speaker);
         let signature = prev
             .zip(prev_lower)
             .is_some_and(|(t, p)| cues::signs_off(text, t, p, gap(i)));
