@@ -147,3 +147,5 @@ mod address_shape;
 mod checks;
 pub(crate) mod complete;
 mod places;
+#[cfg(test)]
+mod test_spans;

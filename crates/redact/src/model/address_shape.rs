@@ -100,17 +100,11 @@ pub(super) fn address_shape(text: &str, s: &Span, value: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::test_spans::span;
     use llm_memory_encoder::decode::Meaning;
 
     fn shaped(text: &str, value: &str) -> bool {
-        let start = text.find(value).unwrap();
-        let span = Span {
-            meaning: Meaning::Address,
-            start,
-            end: start + value.len(),
-            score: 0.9,
-        };
-        address_shape(text, &span, value)
+        address_shape(text, &span(text, value, Meaning::Address, 0.9), value)
     }
 
     #[test]

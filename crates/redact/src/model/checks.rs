@@ -327,18 +327,8 @@ fn labeled_before(text: &str, start: usize, cues: &[&str]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::test_spans::span;
     use crate::scan::code_lines::code_zones;
-
-    /// The span of `value` (its first occurrence) in `text`, as the decoder would give it.
-    fn span(text: &str, value: &str, meaning: Meaning, score: f32) -> Span {
-        let start = text.find(value).unwrap();
-        Span {
-            meaning,
-            start,
-            end: start + value.len(),
-            score,
-        }
-    }
 
     fn rejected(text: &str, value: &str, meaning: Meaning, score: f32) -> bool {
         false_finding(text, &span(text, value, meaning, score), &code_zones(text))

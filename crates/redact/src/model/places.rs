@@ -214,17 +214,11 @@ fn before_from_or_to(rest: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::test_spans::span;
     use llm_memory_encoder::decode::Meaning;
 
     fn place(text: &str, value: &str) -> bool {
-        let start = text.find(value).unwrap();
-        let span = Span {
-            meaning: Meaning::Person,
-            start,
-            end: start + value.len(),
-            score: 0.9,
-        };
-        travel_place(text, &span, value)
+        travel_place(text, &span(text, value, Meaning::Person, 0.9), value)
     }
 
     #[test]
@@ -248,14 +242,7 @@ mod tests {
     }
 
     fn asked(text: &str, value: &str) -> bool {
-        let start = text.find(value).unwrap();
-        let span = Span {
-            meaning: Meaning::Address,
-            start,
-            end: start + value.len(),
-            score: 0.9,
-        };
-        asked_about_street(text, &span, value)
+        asked_about_street(text, &span(text, value, Meaning::Address, 0.9), value)
     }
 
     #[test]
