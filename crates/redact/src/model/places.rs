@@ -133,13 +133,12 @@ pub(super) fn asked_about_street(text: &str, s: &Span, value: &str) -> bool {
     if value.contains(|c: char| c.is_ascii_digit()) || value.to_lowercase().contains("s/n") {
         return false;
     }
-    let stop = |c: char| matches!(c, '.' | '?' | '!' | '\n');
-    let asked = text[s.end..].find(stop).map(|i| &text[s.end + i..]);
-    if !asked.is_some_and(|rest| rest.starts_with('?')) {
+    let (from, to) = sentence_bounds(text, s.start, s.end);
+    if !text[to..].starts_with('?') {
         return false;
     }
-    let sentence = sentence_around(text, s.start, s.end).to_lowercase();
-    !sentence
+    !text[from..to]
+        .to_lowercase()
         .split(|c: char| !c.is_alphanumeric())
         .any(|w| TIED_TO_SOMEONE.contains(&w))
 }
@@ -159,10 +158,16 @@ pub(super) fn travel_place(text: &str, s: &Span, value: &str) -> bool {
 /// The sentence holding `start..end`: back to the last `.`, `?`, `!` or line break, forward
 /// to the next.
 fn sentence_around(text: &str, start: usize, end: usize) -> &str {
+    let (from, to) = sentence_bounds(text, start, end);
+    &text[from..to]
+}
+
+/// Where the sentence holding `start..end` starts and ends (the mark that ends it is at `to`).
+fn sentence_bounds(text: &str, start: usize, end: usize) -> (usize, usize) {
     let stop = |c: char| matches!(c, '.' | '?' | '!' | '\n');
     let from = text[..start].rfind(stop).map_or(0, |i| i + 1);
     let to = text[end..].find(stop).map_or(text.len(), |i| end + i);
-    &text[from..to]
+    (from, to)
 }
 
 /// Whether `word` starts a word somewhere in `haystack`.

@@ -193,8 +193,7 @@ const SPEECH_VERBS: &[&str] = &[
 
 /// Whether `prev` (lower-cased `prev_lower`) is a speech verb right after a closing quotation
 /// mark and a space: the word after names who spoke ("“… direction,” says Hrafnsdóttir").
-/// Without the quotation "says" reads anything ("it says
-/// Error").
+/// Without the quotation "says" reads anything ("it says Error").
 pub(super) fn speaker_after_quote(text: &str, prev: Token, prev_lower: &str, gap: &str) -> bool {
     gap == " "
         && SPEECH_VERBS.contains(&prev_lower)

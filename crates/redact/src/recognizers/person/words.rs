@@ -124,15 +124,24 @@ pub(super) fn opens_a_label(text: &str, end: usize) -> bool {
     let Some(rest) = text[end..].strip_prefix(' ') else {
         return false;
     };
-    let Some(colon) = rest.find(':') else {
-        return false;
-    };
-    let label = &rest[..colon];
-    let words: Vec<&str> = label.split(' ').collect();
-    (1..=3).contains(&words.len())
-        && words
-            .iter()
-            .all(|w| !w.is_empty() && w.chars().all(char::is_lowercase))
+    // Read only as far as three words can reach: this runs for every word a name run may
+    // take, and the next colon may be pages away.
+    let mut words = 0;
+    let mut in_word = false;
+    for c in rest.chars() {
+        match c {
+            ':' => return in_word,
+            ' ' if in_word && words < 3 => in_word = false,
+            c if c.is_lowercase() => {
+                if !in_word {
+                    words += 1;
+                    in_word = true;
+                }
+            }
+            _ => return false,
+        }
+    }
+    false
 }
 
 /// The word after `end` when exactly one space separates them.
