@@ -75,6 +75,8 @@ fn positives() {
         ("CREDIT_CARD", "card 4111-1111-1111-1111 exp 12/27", "4111-1111-1111-1111"),
         ("CREDIT_CARD", "amex 378282246310005", "378282246310005"),
         ("IBAN", "IBAN DE89 3704 0044 0532 0130 00 THEN more", "DE89 3704 0044 0532 0130 00"),
+        // Typed in lower case: the same account, the same check.
+        ("IBAN", "transfer from gb82west12345698765432 to savings", "gb82west12345698765432"),
         ("US_SSN", "SSN 536-22-8726", "536-22-8726"),
         ("IP_ADDRESS", "from 192.168.1.20:8080", "192.168.1.20"),
         ("IP_ADDRESS", "v6 2001:db8:85a3::8a2e:370:7334 here", "2001:db8:85a3::8a2e:370:7334"),
@@ -154,6 +156,10 @@ fn hard_negatives() {
     assert_clean("PO 4455667 shipped; the post office opens at 9; a box of 12");
     assert_clean("order #123456, ORD-2024-88123, PO 4455667");
     assert_clean("test card 4111 1111 1111 1112 was declined");
+    // A lower-case token shaped like an IBAN that fails its check, and a valid one glued into
+    // a longer token, are no accounts.
+    assert_clean("transfer from gb82west12345698765433 to savings");
+    assert_clean("build id gb82west1234569876543210 passed");
     assert_clean("make the method public; the public key is fine");
     assert_clean("interface L { password: string; token?: string }");
     assert_clean("password = getpass.getpass()\ntoken = os.environ['T']");

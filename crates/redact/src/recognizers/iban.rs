@@ -10,7 +10,7 @@ use crate::validate as v;
 /// length and check that.
 fn iban(text: &str, s: usize, e: usize) -> Option<Hit> {
     let m = &text[s..e];
-    let len = v::iban_length(m.get(..2)?)?;
+    let len = v::iban_length(&m.get(..2)?.to_ascii_uppercase())?;
     let mut seen = 0;
     let mut end = s;
     for (i, c) in m.char_indices() {
@@ -58,6 +58,25 @@ fn iban_seed(b: &[u8], p: usize) -> bool {
         && b.get(p + 1).is_some_and(u8::is_ascii_digit)
 }
 
+/// Two lower-case letters then two digits, in a run of letters and digits.
+fn lower_run(run: &[u8]) -> bool {
+    run.windows(4).any(|w| {
+        w[0].is_ascii_lowercase()
+            && w[1].is_ascii_lowercase()
+            && w[2].is_ascii_digit()
+            && w[3].is_ascii_digit()
+    })
+}
+
+/// `\b[a-z]{2}[0-9]{2}…`: the check digits right after two lower-case letters that start the run.
+fn lower_seed(b: &[u8], p: usize) -> bool {
+    p >= 2
+        && b[p - 2].is_ascii_lowercase()
+        && b[p - 1].is_ascii_lowercase()
+        && (p == 2 || !b[p - 3].is_ascii_alphanumeric())
+        && b.get(p + 1).is_some_and(u8::is_ascii_digit)
+}
+
 /// The specs, in the order their candidates are listed.
 pub(super) fn specs() -> Vec<Spec> {
     use EntityType::*;
@@ -74,6 +93,19 @@ pub(super) fn specs() -> Vec<Spec> {
                 .accepting(iban_run)
                 .seeded_where(iban_seed),
             ),
+        // An IBAN typed or pasted in lower case ("gb82west12345698765432"): compact only, since
+        // lower-case words in groups of four are prose far more often than an account. The
+        // mod-97 check reads letters in either case.
+        Spec::new(Iban, r"\b[a-z]{2}[0-9]{2}[a-z0-9]{11,30}\b", iban).gate(
+            Gate::runs(RunShape {
+                alphabet: ByteSet::of(&["a-z", "0-9"]),
+                seeds: &["0-9"],
+                min_seeds: 2,
+                min_len: 15,
+            })
+            .accepting(lower_run)
+            .seeded_where(lower_seed),
+        ),
     ]
 }
 
@@ -84,5 +116,6 @@ mod tests {
     #[test]
     fn run_tests_hold_for_matches() {
         assert!(iban_run(b"DE89 3704 0044 0532 0130 00") && !iban_run(b"1234 5678 9012 3456"));
+        assert!(lower_run(b"gb82west12345698765432") && !lower_run(b"GB82WEST12345698765432"));
     }
 }
