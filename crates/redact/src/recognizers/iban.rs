@@ -40,41 +40,34 @@ fn iban(text: &str, s: usize, e: usize) -> Option<Hit> {
 // What a gate run (or seed) must look like to hold a match, looking only at its bytes
 // (see `Runs::accepting` and `Runs::seeded_where` in `scan/gate.rs`).
 
-/// Two capitals then two digits: the country code and check digits.
+/// Two letters of one case then two digits: the country code and check digits.
+fn country_and_check(run: &[u8], case: fn(&u8) -> bool) -> bool {
+    run.windows(4)
+        .any(|w| case(&w[0]) && case(&w[1]) && w[2].is_ascii_digit() && w[3].is_ascii_digit())
+}
+
+/// The check digits at `p`, right after two letters of one case, with another digit after.
+fn check_after_country(b: &[u8], p: usize, case: fn(&u8) -> bool) -> bool {
+    p >= 2 && case(&b[p - 2]) && case(&b[p - 1]) && b.get(p + 1).is_some_and(u8::is_ascii_digit)
+}
+
 fn iban_run(run: &[u8]) -> bool {
-    run.windows(4).any(|w| {
-        w[0].is_ascii_uppercase()
-            && w[1].is_ascii_uppercase()
-            && w[2].is_ascii_digit()
-            && w[3].is_ascii_digit()
-    })
+    country_and_check(run, u8::is_ascii_uppercase)
 }
 
 /// `\b[A-Z]{2}[0-9]{2}…`: the check digits start a group right after two capitals.
 fn iban_seed(b: &[u8], p: usize) -> bool {
-    p >= 2
-        && b[p - 2].is_ascii_uppercase()
-        && b[p - 1].is_ascii_uppercase()
-        && b.get(p + 1).is_some_and(u8::is_ascii_digit)
+    check_after_country(b, p, u8::is_ascii_uppercase)
 }
 
-/// Two lower-case letters then two digits, in a run of letters and digits.
 fn lower_run(run: &[u8]) -> bool {
-    run.windows(4).any(|w| {
-        w[0].is_ascii_lowercase()
-            && w[1].is_ascii_lowercase()
-            && w[2].is_ascii_digit()
-            && w[3].is_ascii_digit()
-    })
+    country_and_check(run, u8::is_ascii_lowercase)
 }
 
-/// `\b[a-z]{2}[0-9]{2}…`: the check digits right after two lower-case letters that start the run.
+/// `\b[a-z]{2}[0-9]{2}…`: as [`iban_seed`], where the two letters also start the run.
 fn lower_seed(b: &[u8], p: usize) -> bool {
-    p >= 2
-        && b[p - 2].is_ascii_lowercase()
-        && b[p - 1].is_ascii_lowercase()
+    check_after_country(b, p, u8::is_ascii_lowercase)
         && (p == 2 || !b[p - 3].is_ascii_alphanumeric())
-        && b.get(p + 1).is_some_and(u8::is_ascii_digit)
 }
 
 /// The specs, in the order their candidates are listed.
