@@ -23,7 +23,8 @@ OUT_DIR/delta.pt (what would be committed: the adapters + classifier as fp16, or
 layers), OUT_DIR/train.json (steps, seconds per step, losses, dev metrics when --eval).
 
 Usage: train.py DATA.jsonl OUT_DIR [--mode lora|head] [--steps 300] [--batch 16] [--lr 5e-4]
-                [--rank 16] [--layers 2] [--qat] [--distill 0] [--eval] [--threads 2] [--seed 0]
+                [--rank 16] [--layers 2] [--qat] [--distill 0] [--distill-up 1] [--up-skip wnut17_train]
+                [--start DELTA] [--eval] [--threads 2] [--seed 0]
 """
 
 import argparse
