@@ -73,7 +73,7 @@ entity_types! {
         Email "EMAIL" "E-mail address, internationalized or spelled out (\"john [at] example [dot] com\")",
         Phone "PHONE" "Phone number: with a country code, nine digits or more, or a context word on its line",
         CreditCard "CREDIT_CARD" "Payment card number that passes the Luhn check",
-        Iban "IBAN" "International bank account number that passes mod-97",
+        Iban "IBAN" "International bank account number that passes mod-97; in lower case only when written without spaces",
         UsSsn "US_SSN" "US Social Security number",
         IpAddress "IP_ADDRESS" "IPv4 or IPv6 address",
         MacAddress "MAC_ADDRESS" "MAC address",
