@@ -13,9 +13,18 @@ Conversion:
   ORGANIZATION, DATE_TIME, TITLE, NRP, AGE, DOMAIN_NAME, ZIP_CODE) is an `ignore` span.
 
   bench/tmp/venv/bin/python bench/eval/gen_presidio_templates.py   # writes tests/data/eval/
+
+A dev set for tuning, larger than the tune split and never touching a holdout template: the same
+generator with another seed, keeping only sentences whose template is on the tune side
+(`is_holdout` of its split key false). Written where it is asked for, never committed:
+
+  bench/tmp/venv/bin/python bench/eval/gen_presidio_templates.py --dev bench/tmp/a-dev.jsonl \
+      [--seed 7] [--samples 6000]
 """
 
+import argparse
 import datetime
+import json
 import random
 import re
 import sys
@@ -27,7 +36,7 @@ from presidio_evaluator.data_generator import PresidioSentenceFaker
 from presidio_evaluator.data_generator.faker_extensions import HospitalProvider
 
 from labels import SCORED, to_class
-from split import after_label, write_split
+from split import after_label, is_holdout, write_split
 
 SEED = 42
 SAMPLES = 1500
@@ -112,14 +121,40 @@ def convert(sample, index):
     }
 
 
-def main():
+def generate(seed, samples):
     # The person records get their middle initials from `random` while the generator is built,
     # before its own seeding: seed first so the whole run repeats.
-    random.seed(SEED)
-    numpy.random.seed(SEED)
-    faker = PresidioSentenceFaker(locale="en_US", lower_case_ratio=LOWER_CASE_RATIO, random_seed=SEED)
-    samples = faker.generate_new_fake_sentences(SAMPLES)
-    records = [convert(s, i) for i, s in enumerate(samples)]
+    random.seed(seed)
+    numpy.random.seed(seed)
+    faker = PresidioSentenceFaker(locale="en_US", lower_case_ratio=LOWER_CASE_RATIO, random_seed=seed)
+    return [convert(s, i) for i, s in enumerate(faker.generate_new_fake_sentences(samples))]
+
+
+def write_dev(path, seed, samples):
+    """Sentences of tune templates only, ids D00000…, split keys dropped."""
+    kept = 0
+    with open(path, "w", encoding="utf-8") as out:
+        for r in generate(seed, samples):
+            if is_holdout(r.pop("split_key")):
+                continue
+            r["id"] = "D" + r["id"][1:]
+            out.write(json.dumps(r, ensure_ascii=False) + "\n")
+            kept += 1
+    print(f"{path}: {kept} of {samples} sentences (tune templates)", file=sys.stderr)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--dev", help="write a dev set of tune-template sentences here instead")
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--samples", type=int, default=6000)
+    args = parser.parse_args()
+    if args.dev:
+        if args.seed == SEED:
+            sys.exit("--dev needs a seed other than the corpus's own (42)")
+        write_dev(args.dev, args.seed, args.samples)
+        return
+    records = generate(SEED, SAMPLES)
     for r in records:
         for s in r["spans"]:
             assert 0 <= s["start"] < s["end"] <= len(r["text"]), r
