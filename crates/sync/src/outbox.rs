@@ -82,13 +82,11 @@ impl SyncEngine {
             if super::is_sync_kind(k) {
                 continue;
             }
-            match op {
-                RecordOp::Delete { kind, id } => {
-                    self.gone.insert(key(kind, id));
-                    self.compact_due += 1;
-                }
-                RecordOp::DeleteKinds { .. } => self.compact_due += 1,
-                RecordOp::Put(_) => {}
+            // The compaction a delete calls for becomes due when its batch is stored, in the
+            // outbox (`note_stored`), not here: until then a compaction would read a log without
+            // the delete and still count it as done.
+            if let RecordOp::Delete { kind, id } = op {
+                self.gone.insert(key(kind, id));
             }
             let n = json(op).len();
             if !batch.is_empty() && size + n > MAX_PAYLOAD_BYTES {
@@ -167,8 +165,9 @@ impl SyncEngine {
             .collect()
     }
 
-    /// Local changes were stored: the sync records among them wait for the server now. True
-    /// when more wait than before: a cycle should push them.
+    /// Local changes were stored: the sync records among them wait for the server now, and a
+    /// compaction is due for the deletes among them. True when more wait than before: a cycle
+    /// should push them.
     pub fn note_stored(&mut self, ops: &[RecordOp]) -> bool {
         let before = self.unsent();
         for op in ops {
@@ -177,6 +176,9 @@ impl SyncEngine {
                     if let Some(p) = pending_of(r) {
                         self.pending.insert(p.id.clone(), p);
                     }
+                } else if r.kind == kind::CURSOR && r.id == super::COMPACT_DUE_ID {
+                    // Stored with a batch that deletes (`stored_records`): its compaction is due.
+                    self.compact_due += 1;
                 }
             }
         }

@@ -161,6 +161,41 @@ fn a_forget_after_the_compaction_started_keeps_it_due_and_a_reload_resumes_it() 
 }
 
 #[test]
+fn a_forget_still_being_sealed_when_a_compaction_runs_stays_due() {
+    let mut log = Log::default();
+    let mut a = Device::new("a-");
+    let first = a.say("first secret 111-CANARY");
+    let second = a.say("second secret 222-CANARY");
+    a.sync(&mut log);
+    let now = a.tick();
+    a.mem.forget(&first, at(now)).unwrap();
+    a.store();
+    a.sync(&mut log);
+    // The second forget is planned, its batch still being encrypted and stored, when the
+    // cycle reaches its compaction: nothing of it waits in the outbox yet.
+    a.mem.forget(&second, at(now)).unwrap();
+    let ops = a.mem.take_changes();
+    let outs = a.sync.plan(&ops);
+    assert_eq!(a.sync.unsent(), 0);
+    a.compact(&mut log);
+    assert!(!log.holds("111-CANARY"));
+    for out in outs {
+        let order = a.tick();
+        let local = a.sync.stored_records(&out, out.plain.clone(), order);
+        a.sync.note_stored(&local);
+        a.stored.extend(local);
+    }
+    assert!(
+        a.sync.compaction_due(),
+        "the second forget has not reached the server yet"
+    );
+    a.sync(&mut log);
+    a.compact(&mut log);
+    assert!(!log.holds("222-CANARY"));
+    assert!(!a.sync.compaction_due());
+}
+
+#[test]
 fn a_device_without_a_redactor_keeps_every_vault_copy() {
     let mut log = Log::default();
     let (mut a, mut b) = (Device::redacting("a-"), Device::redacting("b-"));
