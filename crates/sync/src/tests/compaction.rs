@@ -131,8 +131,9 @@ fn a_clear_leaves_only_tombstones_and_what_came_after() {
     assert_eq!(c.texts(), ["after the clear"]);
 }
 
-#[test]
-fn a_forget_after_the_compaction_started_keeps_it_due_and_a_reload_resumes_it() {
+/// Two secrets said and synced, the first forgotten and its delete pushed, its compaction not
+/// run yet: the log, the device, the second secret's id and the time.
+fn first_of_two_secrets_forgotten() -> (Log, Device, String, f64) {
     let mut log = Log::default();
     let mut a = Device::new("a-");
     let first = a.say("first secret 111-CANARY");
@@ -142,6 +143,12 @@ fn a_forget_after_the_compaction_started_keeps_it_due_and_a_reload_resumes_it() 
     a.mem.forget(&first, at(now)).unwrap();
     a.store();
     a.sync(&mut log);
+    (log, a, second, now)
+}
+
+#[test]
+fn a_forget_after_the_compaction_started_keeps_it_due_and_a_reload_resumes_it() {
+    let (mut log, mut a, second, now) = first_of_two_secrets_forgotten();
     let mark = a.sync.due_mark();
     // A second forget lands while the first compaction is on its way.
     a.mem.forget(&second, at(now)).unwrap();
@@ -162,29 +169,15 @@ fn a_forget_after_the_compaction_started_keeps_it_due_and_a_reload_resumes_it() 
 
 #[test]
 fn a_forget_still_being_sealed_when_a_compaction_runs_stays_due() {
-    let mut log = Log::default();
-    let mut a = Device::new("a-");
-    let first = a.say("first secret 111-CANARY");
-    let second = a.say("second secret 222-CANARY");
-    a.sync(&mut log);
-    let now = a.tick();
-    a.mem.forget(&first, at(now)).unwrap();
-    a.store();
-    a.sync(&mut log);
+    let (mut log, mut a, second, now) = first_of_two_secrets_forgotten();
     // The second forget is planned, its batch still being encrypted and stored, when the
     // cycle reaches its compaction: nothing of it waits in the outbox yet.
     a.mem.forget(&second, at(now)).unwrap();
-    let ops = a.mem.take_changes();
-    let outs = a.sync.plan(&ops);
+    let outs = a.plan_changes();
     assert_eq!(a.sync.unsent(), 0);
     a.compact(&mut log);
     assert!(!log.holds("111-CANARY"));
-    for out in outs {
-        let order = a.tick();
-        let local = a.sync.stored_records(&out, out.plain.clone(), order);
-        a.sync.note_stored(&local);
-        a.stored.extend(local);
-    }
+    a.store_planned(outs);
     assert!(
         a.sync.compaction_due(),
         "the second forget has not reached the server yet"

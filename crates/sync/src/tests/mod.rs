@@ -86,8 +86,19 @@ impl Device {
 
     /// What the writer does after taking the memory's changes.
     fn store(&mut self) {
+        let outs = self.plan_changes();
+        self.store_planned(outs);
+    }
+
+    /// The writer's first step: the memory's changes packed into sync batches, not stored yet.
+    fn plan_changes(&mut self) -> Vec<Outgoing> {
         let ops = self.mem.take_changes();
-        for out in self.sync.plan(&ops) {
+        self.sync.plan(&ops)
+    }
+
+    /// The writer's second step: the batches stored, now waiting in the outbox.
+    fn store_planned(&mut self, outs: Vec<Outgoing>) {
+        for out in outs {
             let order = self.tick();
             let local = self.sync.stored_records(&out, out.plain.clone(), order);
             self.sync.note_stored(&local);
