@@ -78,7 +78,8 @@ pub struct SyncEngine {
     cursor: u64,
     /// Ids this instance pushed (acked), so a pull can tell others' records from its own.
     own: HashSet<String>,
-    /// Forgets and clears made here since the server's copy was last compacted (0: none).
+    /// Batches with forgets or clears stored here (in the outbox) since the server's copy was
+    /// last compacted (0: none).
     compact_due: u64,
 }
 
