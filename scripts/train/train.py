@@ -195,7 +195,11 @@ def main():
     teacher = build_model(delta=args.start).eval() if args.distill > 0 else None
     outside = model.config.label2id["O"]
     up_skip = set(filter(None, args.up_skip.split(",")))
-    before = {k: v.clone() for k, v in model.state_dict().items()}
+    # What changed is measured against the wheel, which export.py's delta is taken from: from a
+    # --start model, layers this run leaves alone (--mode head) still differ from the wheel.
+    wheel = build_model() if args.start else model
+    before = {k: v.clone() for k, v in wheel.state_dict().items()}
+    del wheel
     wrapped = prepare(model, args)
     params = [p for p in model.parameters() if p.requires_grad]
     trainable = sum(p.numel() for p in params)
